@@ -1,0 +1,59 @@
+/** Domain vocabulary shared by every module of the elevation library. No AWS, no HTTP. */
+
+/** A WGS84 location in degrees. */
+export interface LatLon {
+  readonly lat: number;
+  readonly lon: number;
+}
+
+export type Interpolation = 'nearest' | 'bilinear' | 'cubic';
+export const INTERPOLATIONS: readonly Interpolation[] = ['nearest', 'bilinear', 'cubic'];
+
+/** One elevation or `null` where the dataset has no data (nodata pixel, missing tile, outside bounds). */
+export type Elevation = number | null;
+
+/** Counters a request accumulates while reading; they feed the wide log line, metrics and trace. */
+export interface ReadStats {
+  blocksRead: number;
+  blockCacheHits: number;
+  blockCacheMisses: number;
+  rangeRequests: number;
+  rangeBytes: number;
+  rangeMs: number;
+  decodeMs: number;
+}
+
+export function newReadStats(): ReadStats {
+  return { blocksRead: 0, blockCacheHits: 0, blockCacheMisses: 0, rangeRequests: 0, rangeBytes: 0, rangeMs: 0, decodeMs: 0 };
+}
+
+/** What `GET /v1/datasets` says about a dataset. */
+export interface DatasetInfo {
+  name: string;
+  /** WGS84 bounds [west, south, east, north] in degrees; null when not known without opening every tile. */
+  bounds: [number, number, number, number] | null;
+  /** Pixel size in the dataset CRS units, [x, y]. */
+  resolution: [number, number] | null;
+  crs: string | null;
+  pixelType: string | null;
+  tileCount: number | null;
+  verticalDatum: string | null;
+  children?: string[];
+}
+
+/** A dataset answers elevations for many points at once, in input order. */
+export interface Dataset {
+  readonly name: string;
+  sample(points: readonly LatLon[], interpolation: Interpolation, stats?: ReadStats): Promise<Elevation[]>;
+  describe(): Promise<DatasetInfo>;
+}
+
+/**
+ * How domain code opens trace subsegments without knowing about X-Ray: the telemetry layer passes an
+ * implementation in, tests pass `noTracing`. `annotate` values must be low-cost scalars.
+ */
+export interface TraceHooks {
+  span<T>(name: string, fn: (annotate: (key: string, value: string | number | boolean) => void) => Promise<T>): Promise<T>;
+}
+
+export const noTracing: TraceHooks = { span: (_name, fn) => fn(() => undefined) };
