@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { contentRange, decideRange, unsatisfiedContentRange, type RangeDecision } from './byte-range';
+import { contentTypeOf, resolveFilePath } from './file-path';
+import { RequestStats, type DataServerStats, type ServedKind } from './request-stats';
+
+/**
+ * The local data layer: a range-capable static file server standing in for S3, so the handlers read
+ * DEM tiles through HTTP Range requests exactly as they would in AWS. Files are streamed from disk
+ * (never buffered whole); directories are not listed (tile names are computed, as for a bucket).
+ */
+export interface DataServerOptions {
+  root: string;
+  /** 0 picks an ephemeral port. */
+  port?: number;
+  host?: string;
+  /** Called with one line per request when given (off by default: it costs time under load). */
+  log?: (line: string) => void;
+}
+
+export interface DataServer {
+  /** Base URL with a trailing slash, e.g. `http://127.0.0.1:4000/`. */
+  url: string;
+  port: number;
+  stats(): DataServerStats;
+  close(): Promise<void>;
+}
+
+export const STATS_PATH = '/_stats';
+
+export async function startDataServer(options: DataServerOptions): Promise<DataServer> {
+  const root = path.resolve(options.root);
+  const rootStat = await fs.promises.stat(root);
+  if (!rootStat.isDirectory()) throw new Error(`data layer root is not a folder: ${root}`);
+  const host = options.host ?? '127.0.0.1';
+  const stats = new RequestStats();
+
+  const server = http.createServer((request, response) => {
+    const started = process.hrtime.bigint();
+    if (options.log) {
+      const log = options.log;
+      response.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const range = request.headers.range ? ` ${request.headers.range}` : '';
+        log(`${request.method} ${request.url} ${response.statusCode}${range} ${ms.toFixed(1)}ms`);
+      });
+    }
+    serve(root, stats, request, response).catch((error: unknown) => {
+      // Only reachable on an unexpected fs error; answer rather than leave the client hanging.
+      if (!response.headersSent) sendStatus(response, 500, String(error));
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${host}:${port}/`,
+    port,
+    stats: () => stats.snapshot(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function serve(
+  root: string,
+  stats: RequestStats,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+): Promise<void> {
+  const method = request.method ?? 'GET';
+  const pathname = new URL(request.url ?? '/', 'http://data-layer').pathname;
+
+  if (pathname === STATS_PATH) {
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    response.end(JSON.stringify(stats.snapshot()));
+    return;
+  }
+  if (method !== 'GET' && method !== 'HEAD') {
+    stats.count('other');
+    response.setHeader('Allow', 'GET, HEAD');
+    sendStatus(response, 405, 'only GET and HEAD are served');
+    return;
+  }
+
+  const filePath = resolveFilePath(root, pathname);
+  if (filePath === null) {
+    stats.count('other');
+    sendStatus(response, 403, 'path outside the data folder');
+    return;
+  }
+  const fileStat = await statFile(filePath);
+  if (!fileStat) {
+    stats.count('not-found');
+    sendStatus(response, 404, `not found: ${pathname}`);
+    return;
+  }
+
+  const etag = `"${fileStat.size.toString(16)}-${Math.floor(fileStat.mtimeMs).toString(16)}"`;
+  const lastModified = fileStat.mtime.toUTCString();
+  response.setHeader('Accept-Ranges', 'bytes');
+  response.setHeader('ETag', etag);
+  response.setHeader('Last-Modified', lastModified);
+  response.setHeader('Content-Type', contentTypeOf(filePath));
+
+  const ifRange = request.headers['if-range'];
+  const rangeStillValid = ifRange === undefined || ifRange === etag || ifRange === lastModified;
+  const decision: RangeDecision = rangeStillValid
+    ? decideRange(request.headers.range, fileStat.size)
+    : { kind: 'full' };
+  const file = pathname;
+
+  if (decision.kind === 'unsatisfiable') {
+    stats.count('unsatisfiable', file);
+    response.setHeader('Content-Range', unsatisfiedContentRange(fileStat.size));
+    sendStatus(response, 416, `range not satisfiable for ${fileStat.size} bytes`);
+    return;
+  }
+
+  const range = decision.kind === 'partial' ? decision.range : { start: 0, end: fileStat.size - 1 };
+  const length = range.end - range.start + 1;
+  response.setHeader('Content-Length', String(length));
+  if (decision.kind === 'partial') response.setHeader('Content-Range', contentRange(range, fileStat.size));
+  response.statusCode = decision.kind === 'partial' ? 206 : 200;
+
+  const kind: ServedKind = method === 'HEAD' ? 'head' : decision.kind === 'partial' ? 'range' : 'full';
+  stats.count(kind, file);
+  if (method === 'HEAD' || length === 0) {
+    response.end();
+    return;
+  }
+  streamFile(filePath, range, response, (bytes) => stats.addBytes(file, bytes));
+}
+
+function streamFile(
+  filePath: string,
+  range: { start: number; end: number },
+  response: http.ServerResponse,
+  onBytes: (bytes: number) => void,
+): void {
+  const stream = fs.createReadStream(filePath, { start: range.start, end: range.end });
+  stream.on('data', (chunk) => onBytes(chunk.length));
+  stream.on('error', () => response.destroy());
+  response.on('close', () => stream.destroy());
+  stream.pipe(response);
+}
+
+async function statFile(filePath: string): Promise<fs.Stats | null> {
+  try {
+    const fileStat = await fs.promises.stat(filePath);
+    return fileStat.isFile() ? fileStat : null;
+  } catch {
+    return null;
+  }
+}
+
+function sendStatus(response: http.ServerResponse, status: number, message: string): void {
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  response.end(`${message}\n`);
+}

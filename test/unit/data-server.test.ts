@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startDataServer, type DataServer } from '../../scripts/data-server';
+import { decideRange } from '../../scripts/data-server/byte-range';
+
+// Real HTTP against the real server on an ephemeral port: the data layer is what the handlers read
+// DEM blocks through, so its Range behaviour is tested over a socket, byte for byte.
+const FILE_SIZE = 10_000;
+const content = Buffer.from(Array.from({ length: FILE_SIZE }, (_, i) => i % 251));
+
+let workDir: string;
+let server: DataServer;
+
+beforeAll(async () => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'data-server-test-'));
+  const root = path.join(workDir, 'root');
+  fs.mkdirSync(path.join(root, 'tiles'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'tiles', 'N48E009.tif'), content);
+  fs.writeFileSync(path.join(root, 'empty.bin'), Buffer.alloc(0));
+  fs.writeFileSync(path.join(root, 'config.yaml'), 'datasets: []\n');
+  fs.writeFileSync(path.join(workDir, 'secret.txt'), 'outside the data folder');
+  server = await startDataServer({ root, port: 0 });
+});
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+const tileUrl = (): string => `${server.url}tiles/N48E009.tif`;
+
+async function getRange(range: string, url = tileUrl()): Promise<Response> {
+  return fetch(url, { headers: { Range: range } });
+}
+
+/** Sends a request path verbatim (fetch would normalise `..` away before it reaches the server). */
+function rawGet(rawPath: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port: server.port, path: rawPath }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('data layer server', () => {
+  it('listens on 127.0.0.1 and reports its URL with a trailing slash', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
+  it('answers a request without Range with 200 and the whole file', async () => {
+    const response = await fetch(tileUrl());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('accept-ranges')).toBe('bytes');
+    expect(response.headers.get('content-length')).toBe(String(FILE_SIZE));
+    expect(response.headers.get('content-type')).toBe('image/tiff');
+    expect(response.headers.get('etag')).toMatch(/^".+"$/);
+    expect(new Date(response.headers.get('last-modified') ?? '').getTime()).not.toBeNaN();
+    expect(Buffer.from(await response.arrayBuffer()).equals(content)).toBe(true);
+  });
+
+  it('answers bytes=a-b with 206, Content-Range and exactly those bytes', async () => {
+    const response = await getRange('bytes=100-199');
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 100-199/${FILE_SIZE}`);
+    expect(response.headers.get('content-length')).toBe('100');
+    expect(Buffer.from(await response.arrayBuffer()).equals(content.subarray(100, 200))).toBe(true);
+  });
+
+  it('clamps a range that runs past the end of the file', async () => {
+    const response = await getRange('bytes=9990-20000');
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 9990-9999/${FILE_SIZE}`);
+    expect(Buffer.from(await response.arrayBuffer()).equals(content.subarray(9990))).toBe(true);
+  });
+
+  it('answers an open range bytes=a- with the rest of the file', async () => {
+    const response = await getRange('bytes=9000-');
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 9000-9999/${FILE_SIZE}`);
+    expect(Buffer.from(await response.arrayBuffer()).equals(content.subarray(9000))).toBe(true);
+  });
+
+  it('answers a suffix range bytes=-n with the last n bytes', async () => {
+    const response = await getRange('bytes=-16');
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 9984-9999/${FILE_SIZE}`);
+    expect(Buffer.from(await response.arrayBuffer()).equals(content.subarray(FILE_SIZE - 16))).toBe(true);
+  });
+
+  it('answers 416 with bytes */size when the range starts beyond the end', async () => {
+    const response = await getRange(`bytes=${FILE_SIZE}-`);
+    expect(response.status).toBe(416);
+    expect(response.headers.get('content-range')).toBe(`bytes */${FILE_SIZE}`);
+  });
+
+  it('answers 416 for any range of an empty file', async () => {
+    const response = await getRange('bytes=0-10', `${server.url}empty.bin`);
+    expect(response.status).toBe(416);
+  });
+
+  it('ignores a multi-range header and answers the whole file', async () => {
+    const response = await getRange('bytes=0-1,5-6');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-length')).toBe(String(FILE_SIZE));
+    await response.arrayBuffer();
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const response = await fetch(tileUrl(), { method: 'HEAD', headers: { Range: 'bytes=0-9' } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-length')).toBe('10');
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('serves the whole file when If-Range names another version', async () => {
+    const response = await fetch(tileUrl(), { headers: { Range: 'bytes=0-9', 'If-Range': '"stale"' } });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+  });
+
+  it('answers 404 for a missing file and for a folder', async () => {
+    expect((await fetch(`${server.url}tiles/N00E000.tif`)).status).toBe(404);
+    expect((await fetch(`${server.url}tiles/`)).status).toBe(404);
+  });
+
+  it('answers 405 to methods other than GET and HEAD', async () => {
+    const response = await fetch(tileUrl(), { method: 'PUT', body: 'x' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it.each([
+    '/../secret.txt',
+    '/tiles/../../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/tiles%2f..%2f..%2fsecret.txt',
+  ])('refuses the path traversal %s', async (rawPath) => {
+    expect([403, 404]).toContain(await rawGet(rawPath));
+  });
+
+  it('serves many concurrent range requests, each with its own bytes', async () => {
+    const starts = Array.from({ length: 200 }, (_, i) => (i * 37) % (FILE_SIZE - 64));
+    const bodies = await Promise.all(
+      starts.map(async (start) => {
+        const response = await getRange(`bytes=${start}-${start + 63}`);
+        return Buffer.from(await response.arrayBuffer());
+      }),
+    );
+    bodies.forEach((body, i) => expect(body.equals(content.subarray(starts[i], starts[i]! + 64))).toBe(true));
+  });
+
+  it('counts requests, range requests and bytes at /_stats', async () => {
+    const before = server.stats();
+    await (await getRange('bytes=0-99')).arrayBuffer();
+    await (await getRange('bytes=100-149')).arrayBuffer();
+    const response = await fetch(`${server.url}_stats`);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    const after = (await response.json()) as ReturnType<DataServer['stats']>;
+    expect(after.rangeRequests - before.rangeRequests).toBe(2);
+    expect(after.requests - before.requests).toBe(2);
+    expect(after.bytesSent - before.bytesSent).toBe(150);
+    const file = after.files['/tiles/N48E009.tif'];
+    expect(file?.rangeRequests).toBe((before.files['/tiles/N48E009.tif']?.rangeRequests ?? 0) + 2);
+  });
+
+  it('logs one line per request when given a logger', async () => {
+    const lines: string[] = [];
+    const logged = await startDataServer({
+      root: path.join(workDir, 'root'),
+      port: 0,
+      log: (l) => lines.push(l),
+    });
+    try {
+      await (await fetch(`${logged.url}config.yaml`, { headers: { Range: 'bytes=0-3' } })).arrayBuffer();
+    } finally {
+      await logged.close();
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^GET \/config\.yaml 206 bytes=0-3 \d+\.\dms$/);
+  });
+
+  it('refuses to start on a root that is not a folder', async () => {
+    await expect(startDataServer({ root: path.join(workDir, 'secret.txt') })).rejects.toThrow(/not a folder/);
+  });
+});
+
+describe('decideRange', () => {
+  it.each([
+    [undefined, { kind: 'full' }],
+    ['bytes=0-0', { kind: 'partial', range: { start: 0, end: 0 } }],
+    ['bytes=-200', { kind: 'partial', range: { start: 0, end: 99 } }],
+    ['bytes=-0', { kind: 'unsatisfiable' }],
+    ['bytes=5-4', { kind: 'full' }],
+    ['bytes=100-', { kind: 'unsatisfiable' }],
+    ['items=0-5', { kind: 'full' }],
+    ['bytes=-', { kind: 'full' }],
+  ])('decides %s on a 100-byte file as %j', (header, expected) => {
+    expect(decideRange(header, 100)).toEqual(expected);
+  });
+});
