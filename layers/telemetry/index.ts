@@ -1,0 +1,169 @@
+/**
+ * The telemetry module: Powertools Logger, Metrics and Tracer created once per execution environment,
+ * and `instrumentHandler`, which wraps every handler with the per-request work (correlation ids, one
+ * wide log line, one EMF document, a handler subsegment, and offline the trace header and root segment).
+ */
+// Must stay the first import: it sets Lambda's environment before Powertools and the X-Ray SDK load.
+import { isOffline } from './offline-env';
+import { performance } from 'node:perf_hooks';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { METRICS_NAMESPACE, SERVICE_NAME } from './constants';
+import {
+  DaemonSender,
+  newTraceHeader,
+  parseDaemonAddress,
+  rootSegmentDocument,
+  sampleRateFromEnv,
+  type TraceHeader,
+} from './offline-trace';
+import {
+  datasetOf,
+  logLevelOf,
+  outcomeOf,
+  requestMetrics,
+  wideLogFields,
+  type FinishedRequest,
+} from './request-record';
+import { RequestState, type RequestTelemetry } from './request-telemetry';
+import type { XraySegment } from './trace-spans';
+
+export type { RequestTelemetry, RequestFields } from './request-telemetry';
+
+const serviceName = process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME;
+export const logger = new Logger({ serviceName });
+export const metrics = new Metrics({
+  serviceName,
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
+});
+// HTTP auto-capture off: range requests are traced by the domain's own `read-block` subsegments.
+export const tracer = new Tracer({ serviceName, captureHTTPsRequests: false });
+
+export type InstrumentedHandler = (
+  event: APIGatewayProxyEventV2,
+  t: RequestTelemetry,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const offlineTracing = isOffline && tracer.isTracingEnabled();
+const sampleRate = sampleRateFromEnv(process.env.XRAY_SAMPLE_RATE);
+const daemon = offlineTracing
+  ? new DaemonSender(parseDaemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS))
+  : undefined;
+let coldStart = true;
+
+const INTERNAL_ERROR: APIGatewayProxyStructuredResultV2 = {
+  statusCode: 500,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ status: 'SERVER_ERROR', error: 'Internal server error' }),
+};
+
+export function instrumentHandler(
+  route: string,
+  fn: InstrumentedHandler,
+): (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> {
+  return async (event, context) => {
+    const startMs = Date.now();
+    const started = performance.now();
+    const wasColdStart = coldStart;
+    coldStart = false;
+    // Offline only: what Lambda sets per invocation. Logger reads it for `xray_trace_id`, the SDK for the trace.
+    const header = offlineTracing ? newTraceHeader(sampleRate, startMs) : undefined;
+    if (header) process.env._X_AMZN_TRACE_ID = header.value;
+
+    logger.addContext(context);
+    logger.setCorrelationId(event.requestContext?.requestId);
+    logger.refreshSampleRateCalculation();
+    metrics.captureColdStartMetric(context.functionName);
+    const root = tracer.isTraceSampled() ? tracer.getSegment() : undefined;
+    const handlerSegment = root ? openHandlerSegment(root, route) : undefined;
+    const state = new RequestState(handlerSegment);
+
+    let result: APIGatewayProxyStructuredResultV2;
+    let thrown: unknown;
+    try {
+      result = await fn(event, state, context);
+    } catch (error) {
+      thrown = error;
+      result = INTERNAL_ERROR;
+    }
+    const status = result.statusCode ?? 200;
+    const finished: FinishedRequest = {
+      route,
+      status,
+      durationMs: performance.now() - started,
+      coldStart: wasColdStart,
+      state,
+    };
+    if (root && handlerSegment) closeHandlerSegment(root, handlerSegment, status, thrown);
+    publishMetrics(finished);
+    writeWideLog(finished, thrown);
+    if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart);
+    return result;
+  };
+}
+
+function openHandlerSegment(root: XraySegment, route: string): XraySegment {
+  const segment = root.addNewSubsegment(`## ${route}`);
+  tracer.setSegment(segment);
+  tracer.annotateColdStart();
+  tracer.addServiceNameAnnotation();
+  return segment;
+}
+
+function closeHandlerSegment(root: XraySegment, segment: XraySegment, status: number, thrown: unknown): void {
+  if (thrown !== undefined) segment.addError(toError(thrown));
+  if (status >= 500) segment.addFaultFlag();
+  else if (status >= 400) segment.addErrorFlag();
+  segment.close();
+  tracer.setSegment(root);
+}
+
+const UNIT = { Count: MetricUnit.Count, Milliseconds: MetricUnit.Milliseconds, Bytes: MetricUnit.Bytes };
+
+/** One EMF document per request, on every path (the dimension set is the same for all its metrics). */
+function publishMetrics(finished: FinishedRequest): void {
+  metrics.addDimensions({
+    route: finished.route,
+    dataset: datasetOf(finished.state),
+    outcome: outcomeOf(finished.status),
+  });
+  for (const point of requestMetrics(finished)) metrics.addMetric(point.name, UNIT[point.unit], point.value);
+  metrics.publishStoredMetrics();
+}
+
+function writeWideLog(finished: FinishedRequest, thrown: unknown): void {
+  const line = { message: 'request', ...wideLogFields(finished) };
+  if (thrown !== undefined) logger.error(line, toError(thrown));
+  else logger[logLevelOf(finished.status)](line);
+  logger.resetKeys();
+}
+
+function sendRootSegment(
+  header: TraceHeader,
+  event: APIGatewayProxyEventV2,
+  context: Context,
+  startMs: number,
+  status: number,
+  wasColdStart: boolean,
+): void {
+  daemon?.send(
+    rootSegmentDocument({
+      header,
+      functionName: context.functionName,
+      awsRequestId: context.awsRequestId,
+      startMs,
+      endMs: Date.now(),
+      status,
+      method: event.requestContext?.http?.method,
+      url: event.rawPath,
+      coldStart: wasColdStart,
+    }),
+  );
+}
+
+function toError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
+}

@@ -1,0 +1,17 @@
+/**
+ * Imported for its side effect BEFORE any Powertools module: when running under serverless-offline
+ * (IS_OFFLINE=true), set what the Lambda runtime would set. aws-xray-sdk-core decides at import time
+ * whether it runs in Lambda mode (LAMBDA_TASK_ROOT), and Powertools' Tracer stays disabled unless
+ * AWS_EXECUTION_ENV is set when it is constructed. Nothing here runs in AWS, where IS_OFFLINE is unset.
+ */
+export const isOffline = process.env.IS_OFFLINE === 'true';
+
+if (isOffline) {
+  process.env.AWS_EXECUTION_ENV ??= `AWS_Lambda_nodejs${process.versions.node.split('.')[0]}.x`;
+  process.env.LAMBDA_TASK_ROOT ??= process.cwd();
+  // Powertools reports the ColdStart metric only for on-demand initialisation.
+  process.env.AWS_LAMBDA_INITIALIZATION_TYPE ??= 'on-demand';
+  process.env.AWS_XRAY_DAEMON_ADDRESS ??= '127.0.0.1:2000';
+  // Without a per-invocation trace header (e.g. between invocations) the SDK must not throw.
+  process.env.AWS_XRAY_CONTEXT_MISSING ??= 'IGNORE_ERROR';
+}

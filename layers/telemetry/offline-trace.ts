@@ -1,0 +1,101 @@
+/**
+ * Offline stand-in for what Lambda does around every invocation: pick a trace id and a sampling
+ * decision (the `_X_AMZN_TRACE_ID` header), and afterwards send the function's root segment, which
+ * the X-Ray SDK never sends itself (it only streams subsegments whose parent is that root).
+ */
+import { randomBytes } from 'node:crypto';
+import { createSocket, type Socket } from 'node:dgram';
+
+export interface TraceHeader {
+  /** `1-<8 hex epoch seconds>-<24 hex random>` */
+  readonly root: string;
+  /** 16 hex: the id of the root (function) segment; subsegments name it as parent_id. */
+  readonly parent: string;
+  readonly sampled: boolean;
+  /** `Root=…;Parent=…;Sampled=0|1`, the value Lambda puts in `_X_AMZN_TRACE_ID`. */
+  readonly value: string;
+}
+
+export function newTraceHeader(sampleRate: number, nowMs = Date.now(), random = Math.random): TraceHeader {
+  const bytes = randomBytes(20);
+  const root = `1-${Math.floor(nowMs / 1000)
+    .toString(16)
+    .padStart(8, '0')}-${bytes.toString('hex', 0, 12)}`;
+  const parent = bytes.toString('hex', 12, 20);
+  const sampled = random() < sampleRate;
+  return { root, parent, sampled, value: `Root=${root};Parent=${parent};Sampled=${sampled ? 1 : 0}` };
+}
+
+/** XRAY_SAMPLE_RATE in [0, 1]; anything else falls back to 1 (trace every offline request). */
+export function sampleRateFromEnv(value: string | undefined): number {
+  const rate = value === undefined || value.trim() === '' ? 1 : Number(value);
+  return Number.isFinite(rate) && rate >= 0 && rate <= 1 ? rate : 1;
+}
+
+export interface RootSegmentFacts {
+  header: TraceHeader;
+  functionName: string;
+  awsRequestId: string;
+  startMs: number;
+  endMs: number;
+  status: number;
+  method?: string;
+  url?: string;
+  coldStart: boolean;
+}
+
+/** The function segment as Lambda would send it (origin AWS::Lambda::Function), plus the HTTP facts. */
+export function rootSegmentDocument(f: RootSegmentFacts): Record<string, unknown> {
+  return {
+    name: f.functionName,
+    id: f.header.parent,
+    trace_id: f.header.root,
+    start_time: f.startMs / 1000,
+    end_time: f.endMs / 1000,
+    origin: 'AWS::Lambda::Function',
+    aws: { request_id: f.awsRequestId, cold_start: f.coldStart },
+    http: {
+      request: { method: f.method, url: f.url },
+      response: { status: f.status },
+    },
+    ...(f.status >= 500 ? { fault: true } : f.status === 429 ? { throttle: true, error: true } : {}),
+    ...(f.status >= 400 && f.status < 500 && f.status !== 429 ? { error: true } : {}),
+  };
+}
+
+export const DAEMON_HEADER = '{"format":"json","version":1}\n';
+
+/** `host:port` or the SDK's `udp:host:port tcp:host:port` form. */
+export function parseDaemonAddress(value: string | undefined): { host: string; port: number } {
+  const text = value?.trim() || '127.0.0.1:2000';
+  const udp = text.split(/\s+/).find((part) => part.startsWith('udp:')) ?? text;
+  const hostPort = udp.replace(/^udp:/, '');
+  const at = hostPort.lastIndexOf(':');
+  const port = Number(hostPort.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(port) || port <= 0 || port > 65535) {
+    throw new Error(`AWS_XRAY_DAEMON_ADDRESS must be host:port, got "${text}"`);
+  }
+  return { host: hostPort.slice(0, at), port };
+}
+
+/** Sends segment documents to the X-Ray daemon address over one reused, unref'd UDP socket. */
+export class DaemonSender {
+  private socket: Socket | undefined;
+  constructor(private readonly address: { host: string; port: number }) {}
+
+  send(document: Record<string, unknown>): void {
+    this.socket ??= createSocket('udp4').unref();
+    // Errors (nobody listening, oversize) are dropped: tracing must never fail a request.
+    this.socket.send(
+      DAEMON_HEADER + JSON.stringify(document),
+      this.address.port,
+      this.address.host,
+      () => undefined,
+    );
+  }
+
+  close(): void {
+    this.socket?.close();
+    this.socket = undefined;
+  }
+}

@@ -1,0 +1,84 @@
+/** What one finished request turns into: the wide log line's fields and its EMF metrics. Pure. */
+import { METRIC, NO_DATASET } from './constants';
+import type { RequestState } from './request-telemetry';
+import { roundMs } from './request-telemetry';
+
+export type Outcome = '2xx' | '4xx' | '5xx';
+export type LogLevel = 'info' | 'warn' | 'error';
+export type MetricUnitName = 'Count' | 'Milliseconds' | 'Bytes';
+
+export interface FinishedRequest {
+  route: string;
+  status: number;
+  durationMs: number;
+  coldStart: boolean;
+  state: RequestState;
+}
+
+export function outcomeOf(status: number): Outcome {
+  return status >= 500 ? '5xx' : status >= 400 ? '4xx' : '2xx';
+}
+
+export function logLevelOf(status: number): LogLevel {
+  return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+}
+
+export function datasetOf(state: RequestState): string {
+  const dataset = state.fields.dataset;
+  return typeof dataset === 'string' && dataset !== '' ? dataset : NO_DATASET;
+}
+
+export function pointsOf(state: RequestState): number {
+  const points = state.fields.points;
+  return typeof points === 'number' && Number.isFinite(points) ? points : 0;
+}
+
+/** The one wide log line: everything needed to explain this request without the trace. */
+export function wideLogFields(r: FinishedRequest): Record<string, unknown> {
+  const s = r.state.stats;
+  return {
+    ...r.state.fields,
+    route: r.route,
+    status: r.status,
+    durationMs: roundMs(r.durationMs),
+    phases: r.state.phases,
+    blocksRead: s.blocksRead,
+    cacheHits: s.blockCacheHits,
+    cacheMisses: s.blockCacheMisses,
+    rangeRequests: s.rangeRequests,
+    rangeBytes: s.rangeBytes,
+    coldStart: r.coldStart,
+  };
+}
+
+export interface MetricPoint {
+  name: string;
+  unit: MetricUnitName;
+  value: number;
+}
+
+/**
+ * The request's metrics (one EMF document). Counters are always present, so sums stay exact;
+ * ElevationsComputed counts only answered points (2xx). Latency-like values are sent only when
+ * something was measured, so histograms are not flooded with zeros from cache-only requests.
+ */
+export function requestMetrics(r: FinishedRequest): MetricPoint[] {
+  const s = r.state.stats;
+  const points = pointsOf(r.state);
+  const ok = r.status < 400;
+  const list: MetricPoint[] = [
+    { name: METRIC.requests, unit: 'Count', value: 1 },
+    { name: METRIC.elevationsComputed, unit: 'Count', value: ok ? points : 0 },
+    { name: METRIC.requestLatency, unit: 'Milliseconds', value: roundMs(r.durationMs) },
+    { name: METRIC.blockCacheHits, unit: 'Count', value: s.blockCacheHits },
+    { name: METRIC.blockCacheMisses, unit: 'Count', value: s.blockCacheMisses },
+    { name: METRIC.rangeRequests, unit: 'Count', value: s.rangeRequests },
+    { name: METRIC.rangeBytes, unit: 'Bytes', value: s.rangeBytes },
+  ];
+  if (points > 0) list.push({ name: METRIC.pointsPerRequest, unit: 'Count', value: points });
+  if (s.rangeRequests > 0)
+    list.push({ name: METRIC.rangeLatency, unit: 'Milliseconds', value: roundMs(s.rangeMs) });
+  if (s.decodeMs > 0)
+    list.push({ name: METRIC.decodeTime, unit: 'Milliseconds', value: roundMs(s.decodeMs) });
+  return list;
+}

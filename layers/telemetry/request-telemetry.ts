@@ -1,0 +1,56 @@
+/** Per-request state the handler fills in: read stats, fields for the wide log line, phase timings. */
+import { performance } from 'node:perf_hooks';
+import { newReadStats, noTracing, type ReadStats, type TraceHooks } from '../elevation/types';
+import type { XraySegment } from './trace-spans';
+import { subsegmentHooks } from './trace-spans';
+
+export interface RequestFields {
+  dataset?: string;
+  points?: number;
+  interpolation?: string;
+  [k: string]: unknown;
+}
+
+export interface RequestTelemetry {
+  readonly stats: ReadStats;
+  readonly trace: TraceHooks;
+  set(fields: RequestFields): void;
+  phase<T>(name: string, fn: () => Promise<T> | T): Promise<T>;
+}
+
+/** Fields that also become annotations (indexed, searchable) on the handler subsegment. */
+const ANNOTATED = ['dataset', 'points', 'interpolation'] as const;
+
+export class RequestState implements RequestTelemetry {
+  readonly stats = newReadStats();
+  readonly trace: TraceHooks;
+  readonly fields: RequestFields = {};
+  readonly phases: Record<string, number> = {};
+
+  constructor(private readonly handlerSegment: XraySegment | undefined) {
+    this.trace = handlerSegment ? subsegmentHooks(handlerSegment) : noTracing;
+  }
+
+  set(fields: RequestFields): void {
+    Object.assign(this.fields, fields);
+    if (!this.handlerSegment) return;
+    for (const key of ANNOTATED) {
+      const value = fields[key];
+      if (typeof value === 'string' || typeof value === 'number')
+        this.handlerSegment.addAnnotation(key, value);
+    }
+  }
+
+  async phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
+    const started = performance.now();
+    try {
+      return await this.trace.span(name, async () => fn());
+    } finally {
+      this.phases[`${name}Ms`] = roundMs(performance.now() - started);
+    }
+  }
+}
+
+export function roundMs(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
