@@ -11,6 +11,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './constants';
+import { coldStartDocument, EmfAgentSink, parseAgentEndpoint } from './emf-agent';
 import {
   DaemonSender,
   newTraceHeader,
@@ -33,11 +34,9 @@ import type { XraySegment } from './trace-spans';
 export type { RequestTelemetry, RequestFields } from './request-telemetry';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME;
+const namespace = process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE;
 export const logger = new Logger({ serviceName });
-export const metrics = new Metrics({
-  serviceName,
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
-});
+export const metrics = new Metrics({ serviceName, namespace });
 // HTTP auto-capture off: range requests are traced by the domain's own `read-block` subsegments.
 export const tracer = new Tracer({ serviceName, captureHTTPsRequests: false });
 
@@ -52,6 +51,8 @@ const sampleRate = sampleRateFromEnv(process.env.XRAY_SAMPLE_RATE);
 const daemon = offlineTracing
   ? new DaemonSender(parseDaemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS))
   : undefined;
+const agentAddress = isOffline ? parseAgentEndpoint(process.env.AWS_EMF_AGENT_ENDPOINT) : undefined;
+const emfAgent = agentAddress ? new EmfAgentSink(agentAddress) : undefined;
 let coldStart = true;
 
 const INTERNAL_ERROR: APIGatewayProxyStructuredResultV2 = {
@@ -76,7 +77,9 @@ export function instrumentHandler(
     logger.addContext(context);
     logger.setCorrelationId(event.requestContext?.requestId);
     logger.refreshSampleRateCalculation();
-    metrics.captureColdStartMetric(context.functionName);
+    if (!emfAgent) metrics.captureColdStartMetric(context.functionName);
+    else if (wasColdStart)
+      emfAgent.send(coldStartDocument(namespace, serviceName, context.functionName, startMs));
     const root = tracer.isTraceSampled() ? tracer.getSegment() : undefined;
     const handlerSegment = root ? openHandlerSegment(root, route) : undefined;
     const state = new RequestState(handlerSegment);
@@ -131,7 +134,15 @@ function publishMetrics(finished: FinishedRequest): void {
     outcome: outcomeOf(finished.status),
   });
   for (const point of requestMetrics(finished)) metrics.addMetric(point.name, UNIT[point.unit], point.value);
-  metrics.publishStoredMetrics();
+  if (!emfAgent) {
+    metrics.publishStoredMetrics();
+    return;
+  }
+  // The same document publishStoredMetrics() would print, sent to the agent intake instead.
+  emfAgent.send(metrics.serializeMetrics());
+  metrics.clearMetrics();
+  metrics.clearDimensions();
+  metrics.clearMetadata();
 }
 
 function writeWideLog(finished: FinishedRequest, thrown: unknown): void {
