@@ -1,0 +1,89 @@
+"""GDAL's own answers for points on a raster: the reference the elevation library is compared with.
+
+- nearest: what `gdallocationinfo -valonly -wgs84 FILE` prints, all points through stdin in one process;
+  an empty line (outside) or the nodata value (or NaN) becomes None.
+- bilinear / cubic: GDAL's RasterIO resampling (GRIORA_Bilinear / GRIORA_Cubic) with a 1x1 buffer whose
+  window is centred on the point. GDAL resamples in the band's data type (Int16 results would be rounded)
+  and renormalises around nodata, so the pixels around the point are first read as Float64 into an in-memory
+  raster without nodata and resampled there. Only points whose window lies inside the raster and holds no
+  nodata get a value; others get None (not asserted).
+"""
+
+import math
+import struct
+import subprocess
+
+import numpy as np
+from osgeo import gdal, osr
+
+RESAMPLE = {"bilinear": (gdal.GRIORA_Bilinear, 1), "cubic": (gdal.GRIORA_Cubic, 2)}
+
+
+def wgs84_to(ds):
+    """Transform (lon, lat) -> dataset CRS (x, y); GIS axis order on both sides."""
+    wgs, dst = osr.SpatialReference(), osr.SpatialReference()
+    wgs.ImportFromEPSG(4326)
+    dst.ImportFromWkt(ds.GetProjection())
+    for s in (wgs, dst):
+        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    ct = osr.CoordinateTransformation(wgs, dst)
+    return lambda lon, lat: ct.TransformPoint(lon, lat)[:2]
+
+
+def is_nodata(value, nodata, float32):
+    if value is None or math.isnan(value):
+        return True
+    if nodata is None or math.isnan(nodata):
+        return False
+    # gdallocationinfo prints 15 significant digits: compare -3.4028234663852886e38 in Float32.
+    return value == nodata or (float32 and np.float32(value) == np.float32(nodata))
+
+
+def nearest(path, lonlats, nodata, float32):
+    stdin = "".join(f"{lon!r} {lat!r}\n" for lon, lat in lonlats)
+    out = subprocess.run(["gdallocationinfo", "-valonly", "-wgs84", path], input=stdin,
+                         capture_output=True, text=True, check=True).stdout
+    lines = out.split("\n")
+    if len(lines) < len(lonlats):
+        raise RuntimeError(f"gdallocationinfo printed {len(lines)} lines for {len(lonlats)} points")
+    values = [None if line.strip() == "" else float(line) for line in lines[: len(lonlats)]]
+    return [None if is_nodata(v, nodata, float32) else v for v in values]
+
+
+def resampled(ds, to_crs, lon, lat, alg):
+    """GDAL's bilinear/cubic at one point, or None if the window leaves the raster or holds nodata."""
+    gra, radius = RESAMPLE[alg]
+    band = ds.GetRasterBand(1)
+    gt = ds.GetGeoTransform()
+    x, y = to_crs(lon, lat)
+    px, py = (x - gt[0]) / gt[1], (y - gt[3]) / gt[5]
+    c0, r0 = math.floor(px - 0.5) - (radius - 1), math.floor(py - 0.5) - (radius - 1)
+    size = 2 * radius
+    if c0 < 0 or r0 < 0 or c0 + size > ds.RasterXSize or r0 + size > ds.RasterYSize:
+        return None
+    pixels = band.ReadAsArray(c0, r0, size, size).astype(np.float64)
+    nodata = band.GetNoDataValue()
+    if np.isnan(pixels).any() or (nodata is not None and (pixels == nodata).any()):
+        return None
+    # Pad by 2 so GDAL's kernel never touches the MEM raster's edge, then resample at the same offset.
+    pad = 2
+    # An in-memory GTiff, not MEM: MEM's RasterIO ignores a fractional window when no scaling is asked.
+    mem = gdal.GetDriverByName("GTiff").Create("/vsimem/ref.tif", size + 2 * pad, size + 2 * pad, 1,
+                                               gdal.GDT_Float64)
+    mem.GetRasterBand(1).WriteArray(np.pad(pixels, pad, mode="edge"))
+    raw = mem.GetRasterBand(1).ReadRaster(px - c0 + pad - 0.5, py - r0 + pad - 0.5, 1, 1, buf_xsize=1,
+                                          buf_ysize=1, buf_type=gdal.GDT_Float64, resample_alg=gra)
+    mem = None
+    gdal.Unlink("/vsimem/ref.tif")
+    return struct.unpack("d", raw)[0]
+
+
+def numpy_bilinear(ds, to_crs, lon, lat):
+    """The same bilinear written out in numpy, as an independent cross-check of GDAL's."""
+    gt = ds.GetGeoTransform()
+    x, y = to_crs(lon, lat)
+    px, py = (x - gt[0]) / gt[1] - 0.5, (y - gt[3]) / gt[5] - 0.5
+    c0, r0 = math.floor(px), math.floor(py)
+    w = ds.GetRasterBand(1).ReadAsArray(c0, r0, 2, 2).astype(np.float64)
+    fx, fy = px - c0, py - r0
+    return float((w[0, 0] * (1 - fx) + w[0, 1] * fx) * (1 - fy) + (w[1, 0] * (1 - fx) + w[1, 1] * fx) * fy)

@@ -1,0 +1,78 @@
+"""Reference sampling of a north-up raster grid, written out so every rule is visible.
+
+Shared by scripts/fixtures/make-fixtures.py and scripts/gdal/reference.py. Conventions follow GDAL:
+the geotransform is corner-based (GDAL has already applied the PixelIsPoint half-pixel shift), pixel
+(col, row) covers [x0 + col*dx, x0 + (col+1)*dx) and its centre is at col + 0.5 in pixel space.
+"""
+
+import math
+
+import numpy as np
+
+
+def pixel_space(gt, x, y):
+    """Fractional pixel coordinates (px, py); the centre of pixel (0, 0) is (0.5, 0.5)."""
+    return (x - gt[0]) / gt[1], (y - gt[3]) / gt[5]
+
+
+def nearest_index(gt, shape, x, y):
+    """The pixel GDAL's gdallocationinfo reads (floor in pixel space), or None outside the raster."""
+    px, py = pixel_space(gt, x, y)
+    col, row = math.floor(px), math.floor(py)
+    if 0 <= col < shape[1] and 0 <= row < shape[0]:
+        return col, row
+    return None
+
+
+def _window(values, px, py, radius):
+    """The (2*radius)^2 pixels around a point and the fractional offsets, or None if it leaves the grid."""
+    c0 = math.floor(px - 0.5) - (radius - 1)
+    r0 = math.floor(py - 0.5) - (radius - 1)
+    size = 2 * radius
+    if c0 < 0 or r0 < 0 or c0 + size > values.shape[1] or r0 + size > values.shape[0]:
+        return None
+    win = values[r0 : r0 + size, c0 : c0 + size].astype(np.float64)
+    return win, (px - 0.5) - math.floor(px - 0.5), (py - 0.5) - math.floor(py - 0.5)
+
+
+def window_status(values, gt, x, y, radius):
+    """'inside', 'nodata' (the window holds a NaN) or 'outside' (the window leaves the grid)."""
+    w = _window(values, *pixel_space(gt, x, y), radius)
+    if w is None:
+        return "outside"
+    return "nodata" if np.isnan(w[0]).any() else "inside"
+
+
+def bilinear(values, gt, x, y):
+    """Bilinear from the 2x2 pixel centres around (x, y); None when the window leaves the grid or holds
+    nodata (NaN in `values`). That strict rule is what the expected values assume."""
+    w = _window(values, *pixel_space(gt, x, y), 1)
+    if w is None or np.isnan(w[0]).any():
+        return None
+    win, fx, fy = w
+    top = win[0, 0] * (1 - fx) + win[0, 1] * fx
+    bottom = win[1, 0] * (1 - fx) + win[1, 1] * fx
+    return float(top * (1 - fy) + bottom * fy)
+
+
+def _keys(t, a=-0.5):
+    """Keys cubic convolution weights for offsets -1, 0, 1, 2 (a = -0.5 reproduces planes exactly)."""
+    def k(s):
+        s = abs(s)
+        if s <= 1:
+            return (a + 2) * s**3 - (a + 3) * s**2 + 1
+        if s < 2:
+            return a * s**3 - 5 * a * s**2 + 8 * a * s - 4 * a
+        return 0.0
+
+    return np.array([k(t + 1), k(t), k(1 - t), k(2 - t)])
+
+
+def cubic(values, gt, x, y):
+    """Keys (a=-0.5) cubic from the 4x4 pixels around (x, y); None when the window leaves the grid or
+    holds nodata."""
+    w = _window(values, *pixel_space(gt, x, y), 2)
+    if w is None or np.isnan(w[0]).any():
+        return None
+    win, fx, fy = w
+    return float(_keys(fy) @ win @ _keys(fx))
