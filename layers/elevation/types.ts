@@ -24,7 +24,15 @@ export interface ReadStats {
 }
 
 export function newReadStats(): ReadStats {
-  return { blocksRead: 0, blockCacheHits: 0, blockCacheMisses: 0, rangeRequests: 0, rangeBytes: 0, rangeMs: 0, decodeMs: 0 };
+  return {
+    blocksRead: 0,
+    blockCacheHits: 0,
+    blockCacheMisses: 0,
+    rangeRequests: 0,
+    rangeBytes: 0,
+    rangeMs: 0,
+    decodeMs: 0,
+  };
 }
 
 /** What `GET /v1/datasets` says about a dataset. */
@@ -42,9 +50,31 @@ export interface DatasetInfo {
 }
 
 /** A dataset answers elevations for many points at once, in input order. */
+/** Per-request context threaded through reads: counters and tracing. Both optional for tests and tools. */
+export interface ReadContext {
+  readonly stats: ReadStats;
+  readonly trace: TraceHooks;
+}
+
+/** Elevations plus, per point, the name of the dataset that answered it (multi-dataset fallback). */
+export interface SampleResult {
+  elevations: Elevation[];
+  datasets: string[];
+}
+
+/** A dataset answers elevations for many points at once, in input order. */
 export interface Dataset {
   readonly name: string;
-  sample(points: readonly LatLon[], interpolation: Interpolation, stats?: ReadStats): Promise<Elevation[]>;
+  sample(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    ctx?: Partial<ReadContext>,
+  ): Promise<Elevation[]>;
+  sampleAttributed(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    ctx?: Partial<ReadContext>,
+  ): Promise<SampleResult>;
   describe(): Promise<DatasetInfo>;
 }
 
@@ -53,7 +83,10 @@ export interface Dataset {
  * implementation in, tests pass `noTracing`. `annotate` values must be low-cost scalars.
  */
 export interface TraceHooks {
-  span<T>(name: string, fn: (annotate: (key: string, value: string | number | boolean) => void) => Promise<T>): Promise<T>;
+  span<T>(
+    name: string,
+    fn: (annotate: (key: string, value: string | number | boolean) => void) => Promise<T>,
+  ): Promise<T>;
 }
 
 export const noTracing: TraceHooks = { span: (_name, fn) => fn(() => undefined) };

@@ -1,0 +1,122 @@
+/**
+ * The datasets file: OpenTopoData's config.yaml format, so its users can switch unchanged, plus optional
+ * extensions (`tile_template`, `vertical_datum`). Validated once at cold start; errors name the field.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { DatasetConfigError } from '../errors';
+import { isValidTemplate } from '../dataset/tile-names';
+
+export interface DatasetDefinition {
+  name: string;
+  path: string | null;
+  filenameEpsg: number;
+  filenameTileSize: number | null;
+  tileTemplate: string | null;
+  childDatasets: string[] | null;
+  verticalDatum: string | null;
+}
+
+export interface ApiConfig {
+  maxLocationsPerRequest: number;
+  accessControlAllowOrigin: string | null;
+  datasets: DatasetDefinition[];
+}
+
+const NAME = /^[A-Za-z0-9_.-]+$/;
+
+export function loadApiConfig(file: string): ApiConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new DatasetConfigError(
+      `Cannot read config file ${file} (CONFIG_PATH): ${(error as Error).message}`,
+    );
+  }
+  return parseApiConfig(text, file);
+}
+
+export function parseApiConfig(text: string, source = 'config'): ApiConfig {
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (error) {
+    throw new DatasetConfigError(`${source} is not valid YAML: ${(error as Error).message}`);
+  }
+  const fail = (message: string): never => {
+    throw new DatasetConfigError(`${source}: ${message}`);
+  };
+  if (!isRecord(raw)) return fail('expected a mapping with a `datasets` list');
+  const datasetsRaw = raw.datasets;
+  if (!Array.isArray(datasetsRaw) || datasetsRaw.length === 0)
+    return fail('`datasets` must be a non-empty list');
+  const maxLocations = raw.max_locations_per_request ?? 512;
+  if (!Number.isInteger(maxLocations) || (maxLocations as number) < 1)
+    fail('`max_locations_per_request` must be a positive integer');
+  const datasets = datasetsRaw.map((entry, i) => parseDataset(entry, i, fail));
+  const names = new Set<string>();
+  for (const d of datasets) {
+    if (names.has(d.name)) fail(`dataset name '${d.name}' is declared twice`);
+    names.add(d.name);
+  }
+  for (const d of datasets) {
+    for (const child of d.childDatasets ?? []) {
+      if (!names.has(child)) fail(`dataset '${d.name}' lists unknown child dataset '${child}'`);
+      if (datasets.find((c) => c.name === child)?.childDatasets)
+        fail(`dataset '${d.name}': child '${child}' may not itself have children`);
+    }
+  }
+  const origin = raw.access_control_allow_origin;
+  return {
+    maxLocationsPerRequest: maxLocations as number,
+    accessControlAllowOrigin: origin === undefined || origin === null ? null : String(origin),
+    datasets,
+  };
+}
+
+function parseDataset(entry: unknown, index: number, fail: (message: string) => never): DatasetDefinition {
+  if (!isRecord(entry)) return fail(`datasets[${index}] must be a mapping`);
+  const name = String(entry.name ?? '');
+  if (!NAME.test(name))
+    fail(`datasets[${index}].name must be letters, digits, '.', '_' or '-', got '${name}'`);
+  const children = entry.child_datasets;
+  if (children !== undefined) {
+    if (!Array.isArray(children) || children.length === 0 || !children.every((c) => typeof c === 'string')) {
+      fail(`dataset '${name}': child_datasets must be a non-empty list of dataset names`);
+    }
+    return {
+      name,
+      path: null,
+      filenameEpsg: 4326,
+      filenameTileSize: null,
+      tileTemplate: null,
+      childDatasets: children as string[],
+      verticalDatum: null,
+    };
+  }
+  if (typeof entry.path !== 'string' || entry.path.trim() === '')
+    fail(`dataset '${name}' needs a path (or child_datasets)`);
+  const epsg = entry.filename_epsg ?? 4326;
+  if (!Number.isInteger(epsg)) fail(`dataset '${name}': filename_epsg must be an EPSG code like 4326`);
+  const tileSize = entry.filename_tile_size ?? null;
+  if (tileSize !== null && !(typeof tileSize === 'number' && tileSize > 0))
+    fail(`dataset '${name}': filename_tile_size must be a positive number`);
+  const template = entry.tile_template ?? null;
+  if (template !== null && (typeof template !== 'string' || !isValidTemplate(template))) {
+    fail(`dataset '${name}': tile_template must contain {NS}, {lat}, {EW} and {lon}`);
+  }
+  return {
+    name,
+    path: (entry.path as string).trim(),
+    filenameEpsg: epsg as number,
+    filenameTileSize: tileSize as number | null,
+    tileTemplate: template as string | null,
+    childDatasets: null,
+    verticalDatum: typeof entry.vertical_datum === 'string' ? entry.vertical_datum : null,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

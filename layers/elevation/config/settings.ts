@@ -1,0 +1,66 @@
+/**
+ * Runtime settings from environment variables, parsed once at cold start. An invalid value fails fast with a
+ * message naming the variable. The README's settings table mirrors this list.
+ */
+import path from 'node:path';
+
+export interface Settings {
+  /** OpenTopoData-style config.yaml declaring the datasets. */
+  configPath: string;
+  /** Base for relative dataset paths: a folder or an http(s)/s3 URL prefix; null = the config file's folder. */
+  dataRoot: string | null;
+  /** Dataset used by the original system's /api/elevation endpoint; null = the first configured one. */
+  defaultDataset: string | null;
+  /** Overrides the config's max_locations_per_request when set. */
+  maxLocations: number | null;
+  maxBodyBytes: number;
+  maxSamples: number;
+  /** Overrides the config's access_control_allow_origin when set. */
+  corsOrigin: string | null;
+  blockCacheBytes: number;
+  headerPrefetchBytes: number;
+  rangeTimeoutMs: number;
+  rangeRetries: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class SettingsError extends Error {}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new SettingsError(`${name} must be an integer between ${min} and ${max}, got '${raw}'.`);
+  }
+  return value;
+}
+
+function text(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+const DEFAULT_CONFIG_PATH = 'layers/dem-sample/config.yaml';
+
+export function loadSettings(env: Env = process.env): Settings {
+  const maxLocations = text(env, 'MAX_LOCATIONS');
+  return {
+    configPath: path.resolve(text(env, 'CONFIG_PATH') ?? DEFAULT_CONFIG_PATH),
+    dataRoot: text(env, 'DATA_ROOT'),
+    defaultDataset: text(env, 'DEFAULT_DATASET'),
+    // 512 is Google's Elevation API limit and OpenTopoData's convention; the config file may lower it.
+    maxLocations: maxLocations === null ? null : integer(env, 'MAX_LOCATIONS', 512, 1, 100_000),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),
+    maxSamples: integer(env, 'MAX_SAMPLES', 512, 2, 100_000),
+    corsOrigin: text(env, 'CORS_ORIGIN'),
+    // 512 MiB holds 128 decoded 1024x1024 Float32 blocks (4 MiB each) within a 1769 MB Lambda.
+    blockCacheBytes: integer(env, 'BLOCK_CACHE_MB', 512, 1, 64 * 1024) * 1024 * 1024,
+    // 64 KiB covers the IFDs and tile offset tables of a GDAL COG up to ~4,000 blocks in one request.
+    headerPrefetchBytes: integer(env, 'HEADER_PREFETCH_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
+    // S3 first-byte latency is typically < 100 ms; 5 s means the data layer is unhealthy, not slow.
+    rangeTimeoutMs: integer(env, 'RANGE_TIMEOUT_MS', 5000, 10, 120_000),
+    rangeRetries: integer(env, 'RANGE_RETRIES', 2, 0, 10),
+  };
+}

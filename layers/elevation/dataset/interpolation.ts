@@ -1,0 +1,51 @@
+/**
+ * Interpolation kernels over a window of pixel values, NaN marking nodata (or a pixel outside every raster).
+ * `fx`, `fy` in [0, 1) are the point's offsets from the window's top-left inner pixel centre.
+ *
+ * Nodata policy (close to GDAL's warper): bilinear renormalises its weights over the valid pixels and gives NaN
+ * only when they carry no weight (e.g. exactly on a nodata pixel centre); cubic needs all 16 pixels valid and
+ * otherwise falls back to bilinear on the inner 2x2.
+ */
+
+/** Minimum summed weight of valid pixels for a bilinear value; below it the point is effectively on nodata. */
+const MIN_VALID_WEIGHT = 1e-9;
+
+export function bilinear(v00: number, v10: number, v01: number, v11: number, fx: number, fy: number): number {
+  const w00 = (1 - fx) * (1 - fy);
+  const w10 = fx * (1 - fy);
+  const w01 = (1 - fx) * fy;
+  const w11 = fx * fy;
+  // All valid (NaN fails every comparison): the common case, no branches per pixel.
+  if (v00 === v00 && v10 === v10 && v01 === v01 && v11 === v11)
+    return v00 * w00 + v10 * w10 + v01 * w01 + v11 * w11;
+  let sum = 0;
+  let weight = 0;
+  if (v00 === v00) ((sum += v00 * w00), (weight += w00));
+  if (v10 === v10) ((sum += v10 * w10), (weight += w10));
+  if (v01 === v01) ((sum += v01 * w01), (weight += w01));
+  if (v11 === v11) ((sum += v11 * w11), (weight += w11));
+  return weight > MIN_VALID_WEIGHT ? sum / weight : NaN;
+}
+
+/** Keys cubic convolution kernel with a = -0.5 (GDAL's and rasterio's "cubic"). */
+function keys(t: number): number {
+  const x = Math.abs(t);
+  if (x <= 1) return (1.5 * x - 2.5) * x * x + 1;
+  if (x < 2) return ((-0.5 * x + 2.5) * x - 4) * x + 2;
+  return 0;
+}
+
+/** `w` is a 4x4 row-major window; its inner 2x2 starts at index 5. */
+export function cubic(w: ArrayLike<number>, fx: number, fy: number): number {
+  const kx0 = keys(1 + fx);
+  const kx1 = keys(fx);
+  const kx2 = keys(1 - fx);
+  const kx3 = keys(2 - fx);
+  let result = 0;
+  for (let r = 0; r < 4; r++) {
+    const i = r * 4;
+    const row = w[i] * kx0 + w[i + 1] * kx1 + w[i + 2] * kx2 + w[i + 3] * kx3;
+    result += row * keys(r - 1 - fy);
+  }
+  return result === result ? result : bilinear(w[5], w[6], w[9], w[10], fx, fy);
+}

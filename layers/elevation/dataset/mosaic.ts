@@ -1,0 +1,74 @@
+/**
+ * A mosaic is what the sampler reads from: one raster, or a grid of tiles treated as one seamless surface.
+ * `candidates` is synchronous and cheap (tile arithmetic); opening is async and cached.
+ *
+ * Which tile owns a point near a tile edge is decided by the rasters themselves, not by a plain floor: the
+ * first candidate whose raster extent contains the point wins. That one rule covers SRTM (edges shared by both
+ * tiles), Copernicus (pixel centres on whole degrees, south row and east column dropped, so lat 34.0 lives in
+ * N33) and EU-DEM (pixel-is-area tiles that do not overlap).
+ */
+import type { Crs } from '../geo/crs';
+import type { Raster } from '../raster/raster';
+import type { ReadStats } from '../types';
+import type { RasterOpener } from './raster-opener';
+import type { TileIndex } from './tile-index';
+import { parseTileKeyId, tileKeyId, type TileKey } from './tile-names';
+
+export interface Mosaic {
+  /** The CRS of the coordinates given to `candidates` (the filename CRS for tiles, the raster's for one file). */
+  readonly crs: Crs;
+  /** Tile ids that may contain (x, y), most likely first. */
+  candidates(x: number, y: number): readonly string[];
+  open(id: string, stats?: ReadStats): Promise<Raster | null>;
+}
+
+const SINGLE = ['single'] as const;
+
+export class SingleRasterMosaic implements Mosaic {
+  constructor(
+    readonly crs: Crs,
+    private readonly raster: Raster,
+  ) {}
+
+  candidates(): readonly string[] {
+    return SINGLE;
+  }
+
+  open(): Promise<Raster> {
+    return Promise.resolve(this.raster);
+  }
+}
+
+/** Points closer than this fraction of a tile to its edge also try the neighbouring tile. */
+const EDGE_FRACTION = 0.01;
+
+export class TiledMosaic implements Mosaic {
+  constructor(
+    readonly crs: Crs,
+    private readonly tileSize: number,
+    private readonly index: TileIndex,
+    private readonly opener: RasterOpener,
+  ) {}
+
+  candidates(x: number, y: number): readonly string[] {
+    const fx = x / this.tileSize;
+    const fy = y / this.tileSize;
+    const ix = Math.floor(fx);
+    const iy = Math.floor(fy);
+    const dxs = [0, ...(fx - ix < EDGE_FRACTION ? [-1] : fx - ix > 1 - EDGE_FRACTION ? [1] : [])];
+    const dys = [0, ...(fy - iy < EDGE_FRACTION ? [-1] : fy - iy > 1 - EDGE_FRACTION ? [1] : [])];
+    const ids: string[] = [];
+    for (const dy of dys) for (const dx of dxs) ids.push(tileKeyId({ ix: ix + dx, iy: iy + dy }));
+    return ids;
+  }
+
+  /** Every tile when the index can be listed (local folders); null for remote prefixes. */
+  listKeys(): Promise<TileKey[] | null> {
+    return this.index.keys();
+  }
+
+  async open(id: string, stats?: ReadStats): Promise<Raster | null> {
+    const location = await this.index.locate(parseTileKeyId(id));
+    return location === null ? null : this.opener.open(location, stats);
+  }
+}

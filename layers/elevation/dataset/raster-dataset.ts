@@ -1,0 +1,142 @@
+/**
+ * A dataset backed by rasters: one file, or tiles named by their lower-left corner. Converts WGS84 points to the
+ * mosaic's CRS, samples them, and maps nodata to null. Opening is lazy and cached; a failed open is retried on
+ * the next request.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isRemote } from '../data/byte-source';
+import { DatasetConfigError } from '../errors';
+import { crsFromEpsg, wgs84Converter, type Crs } from '../geo/crs';
+import type { Raster } from '../raster/raster';
+import {
+  noTracing,
+  newReadStats,
+  type Dataset,
+  type DatasetInfo,
+  type Elevation,
+  type Interpolation,
+  type LatLon,
+  type ReadContext,
+  type SampleResult,
+} from '../types';
+import { describeMosaic } from './describe';
+import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
+import type { RasterOpener } from './raster-opener';
+import { LocalTileIndex, TemplateTileIndex } from './tile-index';
+import { defaultTemplate } from './tile-names';
+import { sampleMosaic } from './window-sampler';
+
+export interface TilingOptions {
+  filenameEpsg: number;
+  tileSize: number;
+  /** Name template for remote tiles; local folders are listed instead when this is absent. */
+  template: string | null;
+}
+
+export interface RasterDatasetOptions {
+  name: string;
+  location: string;
+  tiling: TilingOptions | null;
+  verticalDatum: string | null;
+  opener: RasterOpener;
+}
+
+export function fullContext(ctx?: Partial<ReadContext>): ReadContext {
+  return { stats: ctx?.stats ?? newReadStats(), trace: ctx?.trace ?? noTracing };
+}
+
+export class RasterDataset implements Dataset {
+  private mosaic: Promise<Mosaic> | null = null;
+  private info: Promise<DatasetInfo> | null = null;
+
+  constructor(private readonly options: RasterDatasetOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  async sample(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    ctx?: Partial<ReadContext>,
+  ): Promise<Elevation[]> {
+    return (await this.sampleAttributed(points, interpolation, ctx)).elevations;
+  }
+
+  async sampleAttributed(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    ctx?: Partial<ReadContext>,
+  ): Promise<SampleResult> {
+    const context = fullContext(ctx);
+    const mosaic = await this.openMosaic(context);
+    const toMosaic = wgs84Converter(mosaic.crs);
+    const xs = new Float64Array(points.length);
+    const ys = new Float64Array(points.length);
+    for (let i = 0; i < points.length; i++) {
+      const [x, y] = toMosaic.forward(points[i].lon, points[i].lat);
+      xs[i] = x;
+      ys[i] = y;
+    }
+    const values = await sampleMosaic(mosaic, xs, ys, interpolation, context);
+    const elevations: Elevation[] = new Array(points.length);
+    for (let i = 0; i < values.length; i++) elevations[i] = Number.isFinite(values[i]) ? values[i] : null;
+    return { elevations, datasets: new Array<string>(points.length).fill(this.name) };
+  }
+
+  describe(): Promise<DatasetInfo> {
+    this.info ??= this.openMosaic(fullContext())
+      .then((mosaic) =>
+        describeMosaic(this.name, mosaic, this.options.tiling?.tileSize ?? null, this.options.verticalDatum),
+      )
+      .catch((error: unknown) => {
+        this.info = null;
+        throw error;
+      });
+    return this.info;
+  }
+
+  private openMosaic(ctx: ReadContext): Promise<Mosaic> {
+    this.mosaic ??= this.createMosaic(ctx).catch((error: unknown) => {
+      this.mosaic = null;
+      throw error;
+    });
+    return this.mosaic;
+  }
+
+  private async createMosaic(ctx: ReadContext): Promise<Mosaic> {
+    const { location, tiling, opener, name } = this.options;
+    if (tiling) {
+      const crs: Crs = crsFromEpsg(tiling.filenameEpsg);
+      const index = isRemote(location)
+        ? new TemplateTileIndex(
+            location,
+            tiling.template ?? defaultTemplate(tiling.filenameEpsg),
+            tiling.tileSize,
+          )
+        : tiling.template
+          ? new TemplateTileIndex(location, tiling.template, tiling.tileSize)
+          : new LocalTileIndex(location, tiling.tileSize);
+      return new TiledMosaic(crs, tiling.tileSize, index, opener);
+    }
+    const file = await singleFile(location);
+    const raster: Raster | null = await opener.open(file, ctx.stats);
+    if (!raster) throw new DatasetConfigError(`Dataset '${name}': file not found: ${file}`);
+    return new SingleRasterMosaic(raster.crs, raster);
+  }
+}
+
+/** OpenTopoData lets `path` name a folder holding exactly one raster; remote paths must name the file. */
+async function singleFile(location: string): Promise<string> {
+  if (isRemote(location)) return location;
+  const info = await stat(location).catch(() => null);
+  if (!info?.isDirectory()) return location;
+  const rasters = (await readdir(location)).filter((f) => /\.(tif|tiff)$/i.test(f));
+  if (rasters.length !== 1) {
+    throw new DatasetConfigError(
+      `${location} holds ${rasters.length} rasters; a single-file dataset needs exactly one (set filename_tile_size for tiles).`,
+    );
+  }
+  return path.join(location, rasters[0]);
+}

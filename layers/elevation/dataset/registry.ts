@@ -1,0 +1,85 @@
+/**
+ * All configured datasets by name, built once at cold start without I/O (rasters open lazily). A request names
+ * one dataset or several separated by commas (`/v1/srtm,etopo`): the latter is a fallback chain.
+ */
+import path from 'node:path';
+import type { ApiConfig, DatasetDefinition } from '../config/dataset-config';
+import { isRemote, type RetryPolicy } from '../data/byte-source';
+import { DatasetNotFoundError } from '../errors';
+import type { Dataset } from '../types';
+import { FallbackDataset } from './multi-dataset';
+import { RasterDataset } from './raster-dataset';
+import { RasterOpener } from './raster-opener';
+import { joinLocation } from './tile-index';
+
+export interface RegistryOptions extends RetryPolicy {
+  /** Base for relative paths: a folder or URL prefix. */
+  dataRoot: string;
+  headerPrefetchBytes: number;
+}
+
+/** Most datasets a single request may chain with commas. */
+const MAX_CHAIN = 10;
+
+export class DatasetRegistry {
+  private readonly datasets = new Map<string, Dataset>();
+
+  constructor(
+    readonly config: ApiConfig,
+    options: RegistryOptions,
+  ) {
+    const opener = new RasterOpener(options);
+    for (const def of config.datasets.filter((d) => !d.childDatasets)) {
+      this.datasets.set(def.name, rasterDataset(def, options.dataRoot, opener));
+    }
+    for (const def of config.datasets.filter((d) => d.childDatasets)) {
+      this.datasets.set(
+        def.name,
+        new FallbackDataset(
+          def.name,
+          (def.childDatasets ?? []).map((c) => this.get(c)),
+        ),
+      );
+    }
+  }
+
+  names(): string[] {
+    return this.config.datasets.map((d) => d.name);
+  }
+
+  get(name: string): Dataset {
+    const dataset = this.datasets.get(name);
+    if (!dataset) {
+      throw new DatasetNotFoundError(
+        `Dataset '${name}' is not configured. Available datasets: ${this.names().join(', ')}.`,
+      );
+    }
+    return dataset;
+  }
+
+  /** "a" or "a,b,c" (fallback order). */
+  resolve(spec: string): Dataset {
+    const names = spec.split(',').map((n) => n.trim());
+    if (names.length > MAX_CHAIN)
+      throw new DatasetNotFoundError(`At most ${MAX_CHAIN} datasets may be chained, got ${names.length}.`);
+    if (names.length === 1) return this.get(names[0]);
+    return new FallbackDataset(
+      names.join(','),
+      names.map((n) => this.get(n)),
+    );
+  }
+}
+
+function rasterDataset(def: DatasetDefinition, dataRoot: string, opener: RasterOpener): RasterDataset {
+  const rawPath = def.path ?? '';
+  const location = isRemote(rawPath) || path.isAbsolute(rawPath) ? rawPath : joinLocation(dataRoot, rawPath);
+  return new RasterDataset({
+    name: def.name,
+    location,
+    tiling: def.filenameTileSize
+      ? { filenameEpsg: def.filenameEpsg, tileSize: def.filenameTileSize, template: def.tileTemplate }
+      : null,
+    verticalDatum: def.verticalDatum,
+    opener,
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Tile names carry their lower-left corner in the dataset's filename CRS (OpenTopoData's convention):
+ * SRTM `N48E009.hgt`, EU-DEM `N2000000E4000000.TIF` (metres), Copernicus `Copernicus_DSM_COG_10_N48_00_E009_00_DEM.tif`.
+ * Remote buckets cannot be listed, so names are also *computed* from a template such as "{NS}{lat:02}{EW}{lon:03}.tif".
+ */
+
+/** Tile grid position: the lower-left corner divided by the tile size. */
+export interface TileKey {
+  readonly ix: number;
+  readonly iy: number;
+}
+
+export function tileKeyId(key: TileKey): string {
+  return `${key.ix},${key.iy}`;
+}
+
+export function parseTileKeyId(id: string): TileKey {
+  const comma = id.indexOf(',');
+  return { ix: Number(id.slice(0, comma)), iy: Number(id.slice(comma + 1)) };
+}
+
+const CORNER = /([NS])(\d+(?:\.\d+)?)(?:_\d+)?_?([EW])(\d+(?:\.\d+)?)/i;
+
+/** Lower-left corner parsed from a file name, or null when the name carries none. */
+export function tryParseTileCorner(fileName: string): { x: number; y: number } | null {
+  const match = CORNER.exec(fileName);
+  if (!match) return null;
+  const y = Number(match[2]) * (match[1].toUpperCase() === 'S' ? -1 : 1);
+  const x = Number(match[4]) * (match[3].toUpperCase() === 'W' ? -1 : 1);
+  return { x, y };
+}
+
+export function tileKeyOfCorner(corner: { x: number; y: number }, tileSize: number): TileKey {
+  return { ix: Math.round(corner.x / tileSize), iy: Math.round(corner.y / tileSize) };
+}
+
+export const COPERNICUS_TEMPLATE =
+  'Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM/Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif';
+
+/** Default template: SRTM-style names for degrees, EU-DEM-style names for metres. */
+export function defaultTemplate(filenameEpsg: number): string {
+  return filenameEpsg === 4326 ? '{NS}{lat:02}{EW}{lon:03}.tif' : '{NS}{lat}{EW}{lon}.tif';
+}
+
+const PLACEHOLDER = /\{(NS|EW|lat|lon)(?::0(\d+))?\}/g;
+
+export function formatTileName(template: string, key: TileKey, tileSize: number): string {
+  const x = key.ix * tileSize;
+  const y = key.iy * tileSize;
+  return template.replace(PLACEHOLDER, (_all, field: string, width?: string) => {
+    if (field === 'NS') return y < 0 ? 'S' : 'N';
+    if (field === 'EW') return x < 0 ? 'W' : 'E';
+    const value = String(Math.abs(Number((field === 'lat' ? y : x).toFixed(6))));
+    return width ? value.padStart(Number(width), '0') : value;
+  });
+}
+
+export function isValidTemplate(template: string): boolean {
+  const fields = new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]));
+  return ['NS', 'EW', 'lat', 'lon'].every((f) => fields.has(f));
+}

@@ -1,0 +1,242 @@
+/**
+ * Samples many points from a mosaic in three phases, so the per-point work is synchronous arithmetic:
+ *  1. owners: the tiles that may hold each point are opened (concurrently, cached) and the owner chosen;
+ *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently);
+ *  3. values: windows are read from the fetched blocks and interpolated.
+ * A window that leaves its owner raster (a tile edge) takes the slow path: each outside pixel is looked up in
+ * whichever raster holds that pixel centre, so bilinear and cubic are seamless across tiles that do not overlap.
+ */
+import { crsToCrs } from '../geo/crs';
+import { containsPoint, pixelCentre, type PixelArray, type Raster } from '../raster/raster';
+import type { Interpolation, ReadContext } from '../types';
+import { getBlock } from './block-store';
+import { bilinear, cubic } from './interpolation';
+import type { Mosaic } from './mosaic';
+
+type ToRaster = (x: number, y: number) => [number, number];
+
+interface RasterState {
+  raster: Raster;
+  toRaster: ToRaster | null; // null: same CRS as the mosaic
+  needed: Set<number>;
+  blocks: Map<number, PixelArray>;
+}
+
+/** Window geometry per interpolation: how far left/up of floor(col) it starts and its size. */
+const WINDOW = {
+  nearest: { before: 0, size: 1 },
+  bilinear: { before: 0, size: 2 },
+  cubic: { before: 1, size: 4 },
+} as const;
+
+export async function sampleMosaic(
+  mosaic: Mosaic,
+  xs: Float64Array,
+  ys: Float64Array,
+  interpolation: Interpolation,
+  ctx: ReadContext,
+): Promise<Float64Array> {
+  const count = xs.length;
+  const result = new Float64Array(count).fill(NaN);
+  const states = new Map<string, RasterState | null>();
+  await ctx.trace.span('resolve-tiles', async (annotate) => {
+    const ids = new Set<string>();
+    for (let i = 0; i < count; i++) for (const id of mosaic.candidates(xs[i], ys[i])) ids.add(id);
+    await openAll(mosaic, ids, states, ctx);
+    annotate('tiles', ids.size);
+  });
+
+  const owners: (RasterState | null)[] = new Array(count);
+  const cols = new Float64Array(count);
+  const rows = new Float64Array(count);
+  const slow: number[] = [];
+  const { before, size } = WINDOW[interpolation];
+  for (let i = 0; i < count; i++) {
+    const state = ownerOf(mosaic, states, xs[i], ys[i]);
+    owners[i] = state;
+    if (!state) continue;
+    const { grid } = state.raster;
+    const [x, y] = state.toRaster ? state.toRaster(xs[i], ys[i]) : [xs[i], ys[i]];
+    let col = (x - grid.originX) / grid.resX - 0.5;
+    let row = (y - grid.originY) / grid.resY - 0.5;
+    if (interpolation === 'nearest') {
+      // floor(col + 0.5) is GDAL's pixel choice; clamp so points on the far outer edge read the edge pixel.
+      col = Math.min(Math.max(Math.floor(col + 0.5), 0), grid.width - 1);
+      row = Math.min(Math.max(Math.floor(row + 0.5), 0), grid.height - 1);
+    }
+    cols[i] = col;
+    rows[i] = row;
+    const c0 = Math.floor(col) - before;
+    const r0 = Math.floor(row) - before;
+    if (c0 < 0 || r0 < 0 || c0 + size > grid.width || r0 + size > grid.height) {
+      slow.push(i);
+      continue;
+    }
+    addBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+  }
+
+  await fetchBlocks(states, ctx);
+  await ctx.trace.span('sample', async (annotate) => {
+    annotate('points', count);
+    annotate('edgeWindows', slow.length);
+    const window = new Float64Array(16);
+    const slowSet = new Set(slow);
+    for (let i = 0; i < count; i++) {
+      const state = owners[i];
+      if (!state || slowSet.has(i)) continue;
+      result[i] = interpolate(interpolation, cols[i], rows[i], window, (c, r) => pixel(state, c, r));
+    }
+    for (const i of slow)
+      result[i] = await edgeValue(
+        mosaic,
+        states,
+        owners[i] as RasterState,
+        cols[i],
+        rows[i],
+        interpolation,
+        ctx,
+      );
+  });
+  return result;
+}
+
+function interpolate(
+  interpolation: Interpolation,
+  col: number,
+  row: number,
+  w: Float64Array,
+  read: (c: number, r: number) => number,
+): number {
+  if (interpolation === 'nearest') return read(col, row);
+  const c = Math.floor(col);
+  const r = Math.floor(row);
+  const fx = col - c;
+  const fy = row - r;
+  if (interpolation === 'bilinear')
+    return bilinear(read(c, r), read(c + 1, r), read(c, r + 1), read(c + 1, r + 1), fx, fy);
+  for (let j = 0; j < 4; j++) for (let k = 0; k < 4; k++) w[j * 4 + k] = read(c - 1 + k, r - 1 + j);
+  return cubic(w, fx, fy);
+}
+
+async function openAll(
+  mosaic: Mosaic,
+  ids: Set<string>,
+  states: Map<string, RasterState | null>,
+  ctx: ReadContext,
+): Promise<void> {
+  const missing = [...ids].filter((id) => !states.has(id));
+  const rasters = await Promise.all(missing.map((id) => mosaic.open(id, ctx.stats)));
+  missing.forEach((id, n) => {
+    const raster = rasters[n];
+    states.set(
+      id,
+      raster && {
+        raster,
+        toRaster: raster.crs.key === mosaic.crs.key ? null : crsToCrs(mosaic.crs, raster.crs),
+        needed: new Set(),
+        blocks: new Map(),
+      },
+    );
+  });
+}
+
+function ownerOf(
+  mosaic: Mosaic,
+  states: Map<string, RasterState | null>,
+  x: number,
+  y: number,
+): RasterState | null {
+  for (const id of mosaic.candidates(x, y)) {
+    const state = states.get(id);
+    if (!state) continue;
+    const [rx, ry] = state.toRaster ? state.toRaster(x, y) : [x, y];
+    if (containsPoint(state.raster.grid, rx, ry)) return state;
+  }
+  return null;
+}
+
+function addBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: number): void {
+  const { blockWidth, blockHeight } = state.raster.grid;
+  const across = state.raster.blocksAcross;
+  for (let by = Math.floor(r0 / blockHeight); by <= Math.floor(r1 / blockHeight); by++) {
+    for (let bx = Math.floor(c0 / blockWidth); bx <= Math.floor(c1 / blockWidth); bx++)
+      state.needed.add(by * across + bx);
+  }
+}
+
+async function fetchBlocks(states: Map<string, RasterState | null>, ctx: ReadContext): Promise<void> {
+  const jobs: Promise<void>[] = [];
+  for (const state of states.values()) {
+    if (!state) continue;
+    for (const index of state.needed) {
+      if (!state.blocks.has(index))
+        jobs.push(getBlock(state.raster, index, ctx).then((block) => void state.blocks.set(index, block)));
+    }
+    state.needed.clear();
+  }
+  await Promise.all(jobs);
+}
+
+/** Value of pixel (c, r) of a raster whose block is already fetched; NaN for nodata. */
+function pixel(state: RasterState, c: number, r: number): number {
+  const { raster } = state;
+  const { blockWidth, blockHeight } = raster.grid;
+  const bx = (c / blockWidth) | 0;
+  const by = (r / blockHeight) | 0;
+  const block = state.blocks.get(by * raster.blocksAcross + bx) as PixelArray;
+  const value = block[((r - by * blockHeight) * blockWidth + (c - bx * blockWidth)) * raster.samplesPerPixel];
+  return value === raster.nodata || value !== value || value === undefined ? NaN : value;
+}
+
+async function edgeValue(
+  mosaic: Mosaic,
+  states: Map<string, RasterState | null>,
+  owner: RasterState,
+  col: number,
+  row: number,
+  interpolation: Interpolation,
+  ctx: ReadContext,
+): Promise<number> {
+  const { before, size } = WINDOW[interpolation];
+  const c0 = Math.floor(col) - before;
+  const r0 = Math.floor(row) - before;
+  const values = new Map<string, number>();
+  for (let r = r0; r < r0 + size; r++) {
+    for (let c = c0; c < c0 + size; c++)
+      values.set(`${c},${r}`, await pixelAnywhere(mosaic, states, owner, c, r, ctx));
+  }
+  return interpolate(interpolation, col, row, new Float64Array(16), (c, r) => values.get(`${c},${r}`) ?? NaN);
+}
+
+/** Pixel (c, r) of the owner's grid, read from whichever raster holds that pixel centre; NaN if none does. */
+async function pixelAnywhere(
+  mosaic: Mosaic,
+  states: Map<string, RasterState | null>,
+  owner: RasterState,
+  c: number,
+  r: number,
+  ctx: ReadContext,
+): Promise<number> {
+  const { grid } = owner.raster;
+  if (c >= 0 && r >= 0 && c < grid.width && r < grid.height) return readPixel(owner, c, r, ctx);
+  const centre = pixelCentre(grid, c, r);
+  const [mx, my] = owner.toRaster
+    ? crsToCrs(owner.raster.crs, mosaic.crs)(centre.x, centre.y)
+    : [centre.x, centre.y];
+  await openAll(mosaic, new Set(mosaic.candidates(mx, my)), states, ctx);
+  const state = ownerOf(mosaic, states, mx, my);
+  if (!state || state === owner) return NaN;
+  const [x, y] = state.toRaster ? state.toRaster(mx, my) : [mx, my];
+  const g = state.raster.grid;
+  const nc = Math.min(Math.max(Math.floor((x - g.originX) / g.resX), 0), g.width - 1);
+  const nr = Math.min(Math.max(Math.floor((y - g.originY) / g.resY), 0), g.height - 1);
+  return readPixel(state, nc, nr, ctx);
+}
+
+async function readPixel(state: RasterState, c: number, r: number, ctx: ReadContext): Promise<number> {
+  const { raster } = state;
+  const index =
+    Math.floor(r / raster.grid.blockHeight) * raster.blocksAcross + Math.floor(c / raster.grid.blockWidth);
+  if (!state.blocks.has(index)) state.blocks.set(index, await getBlock(raster, index, ctx));
+  return pixel(state, c, r);
+}

@@ -1,0 +1,35 @@
+/** Public surface of the elevation library: what handlers, scripts and tests import. */
+import path from 'node:path';
+import { loadApiConfig } from './config/dataset-config';
+import { DatasetRegistry } from './dataset/registry';
+
+export * from './types';
+export * from './errors';
+export { loadSettings, type Settings } from './config/settings';
+export {
+  loadApiConfig,
+  parseApiConfig,
+  type ApiConfig,
+  type DatasetDefinition,
+} from './config/dataset-config';
+export { DatasetRegistry } from './dataset/registry';
+export { configureBlockCache, blockCache } from './dataset/block-store';
+
+export interface RegistryLoadOptions {
+  configPath: string;
+  /** Base for relative dataset paths (folder or http/s3 URL prefix); default: the config file's folder. */
+  dataRoot?: string | null;
+  headerPrefetchBytes?: number;
+  timeoutMs?: number;
+  retries?: number;
+}
+
+export function loadDatasetRegistry(options: RegistryLoadOptions): DatasetRegistry {
+  const configPath = path.resolve(options.configPath);
+  return new DatasetRegistry(loadApiConfig(configPath), {
+    dataRoot: options.dataRoot ?? path.dirname(configPath),
+    headerPrefetchBytes: options.headerPrefetchBytes ?? 64 * 1024,
+    timeoutMs: options.timeoutMs ?? 5000,
+    retries: options.retries ?? 2,
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * Opens a (Cloud-Optimized) GeoTIFF with geotiff.js for its header, geo keys and decoders, then reads exactly
+ * one range request per block itself: tile offsets come from the parsed IFD, bytes from the ByteSource, and
+ * decompression from geotiff's decoder registry (zlib for DEFLATE). Predictors and byte order are applied here.
+ */
+import { GeoTIFF, getDecoder } from 'geotiff';
+import type { ByteSource } from '../data/byte-source';
+import { DatasetConfigError, DataSourceUnavailableError } from '../errors';
+import { crsFromGeoKeys } from '../geo/crs';
+import type { ReadContext, ReadStats } from '../types';
+import { HeaderSource } from './header-source';
+import { swapBytes, undoFloatingPointPredictor, undoHorizontalPredictor } from './predictor';
+import type { PixelArray, Raster, RasterGrid } from './raster';
+import { registerZlibDecoder } from './zlib-decoder';
+
+const PIXEL_IS_POINT = 2;
+const VERTICAL_DATUMS: Record<number, string> = {
+  3855: 'EGM2008',
+  5773: 'EGM96',
+  5703: 'NAVD88',
+  5730: 'EVRF2000',
+  5621: 'EVRF2007',
+};
+
+interface Decoder {
+  decode(buffer: ArrayBuffer): Promise<ArrayBufferLike>;
+}
+
+export async function openCogRaster(
+  source: ByteSource,
+  prefetchBytes: number,
+  stats?: ReadStats,
+): Promise<Raster> {
+  registerZlibDecoder();
+  let tiff: GeoTIFF;
+  try {
+    tiff = await GeoTIFF.fromSource(new HeaderSource(source, prefetchBytes, stats) as never);
+  } catch (error) {
+    if (error instanceof Error && /byte order|magic number/i.test(error.message)) {
+      throw new DatasetConfigError(`${source.url} is not a GeoTIFF: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+  const image = await tiff.getImage(0);
+  const directory = image.fileDirectory;
+  const tiled = !directory.hasTag('StripOffsets');
+  const offsets = toNumbers(await directory.loadValue(tiled ? 'TileOffsets' : 'StripOffsets'));
+  const byteCounts = toNumbers(await directory.loadValue(tiled ? 'TileByteCounts' : 'StripByteCounts'));
+  const bits = toNumbers(await directory.loadValue('BitsPerSample'));
+  const sampleFormat = Number(toNumbers((await directory.loadValue('SampleFormat')) ?? [1])[0] ?? 1);
+  const planar = Number((await directory.loadValue('PlanarConfiguration')) ?? 1);
+  const predictor = Number((await directory.loadValue('Predictor')) ?? 1);
+  const compression = Number((await directory.loadValue('Compression')) ?? 1);
+  const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
+  const bytesPerSample = bits[0] / 8;
+  const pixelType = pixelTypeName(sampleFormat, bits[0]);
+
+  const geoKeys = (image.getGeoKeys() ?? {}) as Record<string, unknown>;
+  const pixelIsPoint = Number(geoKeys.GTRasterTypeGeoKey) === PIXEL_IS_POINT;
+  const grid = readGrid(image, pixelIsPoint, source.url);
+  const decoder = (await getDecoder(compression, {
+    tileWidth: grid.blockWidth,
+    tileHeight: grid.blockHeight,
+    predictor: 1, // predictors are undone below, after byte-order fixes
+    bitsPerSample: bits,
+    planarConfiguration: planar,
+  })) as unknown as Decoder;
+  const blocksAcross = Math.ceil(grid.width / grid.blockWidth);
+  const blocksDown = Math.ceil(grid.height / grid.blockHeight);
+
+  const decodeBlock = async (compressed: Uint8Array): Promise<PixelArray> => {
+    let bytes = new Uint8Array(await decoder.decode(copyOf(compressed)));
+    if (!tiff.littleEndian && predictor !== 3) swapBytes(bytes, bytesPerSample);
+    if (predictor === 2) undoHorizontalPredictor(bytes, grid.blockWidth, bytesPerSample, samplesPerPixel);
+    if (predictor === 3)
+      bytes = undoFloatingPointPredictor(bytes, grid.blockWidth, bytesPerSample, samplesPerPixel);
+    return typedView(bytes, sampleFormat, bits[0]);
+  };
+
+  const nodata = readNodata(image.getGDALNoData(), pixelType);
+  return {
+    url: source.url,
+    grid,
+    crs: crsFromGeoKeys(geoKeys),
+    nodata,
+    pixelType,
+    pixelIsPoint,
+    verticalDatum: VERTICAL_DATUMS[Number(geoKeys.VerticalCSTypeGeoKey)] ?? null,
+    blocksAcross,
+    blocksDown,
+    samplesPerPixel,
+    blockBytes: grid.blockWidth * grid.blockHeight * samplesPerPixel * bytesPerSample,
+    async readBlock(index: number, ctx: ReadContext): Promise<PixelArray> {
+      const length = byteCounts[index];
+      if (index < 0 || index >= blocksAcross * blocksDown)
+        throw new RangeError(`Block ${index} outside ${source.url}`);
+      if (!length) return sparseBlock(sampleFormat, bits[0], grid, samplesPerPixel, nodata);
+      const compressed = await source.read(offsets[index], length, ctx.stats);
+      if (compressed.byteLength < length) {
+        throw new DataSourceUnavailableError(
+          `Short read of block ${index} of ${source.url}: ${compressed.byteLength}/${length} bytes`,
+        );
+      }
+      return ctx.trace.span('decode', async (annotate) => {
+        const started = performance.now();
+        try {
+          return await decodeBlock(compressed);
+        } finally {
+          const ms = performance.now() - started;
+          ctx.stats.decodeMs += ms;
+          annotate('ms', Math.round(ms * 1000) / 1000);
+        }
+      });
+    },
+  };
+}
+
+type Image = Awaited<ReturnType<GeoTIFF['getImage']>>;
+
+function readGrid(image: Image, pixelIsPoint: boolean, url: string): RasterGrid {
+  const directory = image.fileDirectory;
+  const transform = directory.hasTag('ModelTransformation')
+    ? toNumbers(directory.getValue('ModelTransformation'))
+    : null;
+  if (transform && (transform[1] !== 0 || transform[4] !== 0)) {
+    throw new DatasetConfigError(
+      `${url} is rotated (ModelTransformation with shear); only north-up rasters are supported.`,
+    );
+  }
+  const [originX, originY] = image.getOrigin();
+  const [resX, resY] = image.getResolution();
+  // PixelIsPoint: the tiepoint is the centre of pixel (0,0); move it to the pixel's corner like GDAL does.
+  const shift = pixelIsPoint ? 0.5 : 0;
+  return {
+    width: image.getWidth(),
+    height: image.getHeight(),
+    originX: originX - shift * resX,
+    originY: originY - shift * resY,
+    resX,
+    resY,
+    blockWidth: image.getTileWidth(),
+    blockHeight: image.getTileHeight(),
+  };
+}
+
+function readNodata(value: number | null, pixelType: string): number | null {
+  if (value === null || value === undefined || Number.isNaN(value)) return null; // NaN is always treated as nodata
+  // GDAL writes the Float32 nodata as a decimal string; compare against the value as stored in the file.
+  return pixelType === 'Float32' ? Math.fround(value) : value;
+}
+
+function pixelTypeName(sampleFormat: number, bits: number): string {
+  if (sampleFormat === 3) return bits === 64 ? 'Float64' : 'Float32';
+  return `${sampleFormat === 2 ? 'Int' : 'UInt'}${bits}`;
+}
+
+function typedView(bytes: Uint8Array, sampleFormat: number, bits: number): PixelArray {
+  const { buffer, byteOffset } = bytes;
+  const count = bytes.byteLength / (bits / 8);
+  if (sampleFormat === 3)
+    return bits === 64
+      ? new Float64Array(buffer, byteOffset, count)
+      : new Float32Array(buffer, byteOffset, count);
+  const signed = sampleFormat === 2;
+  switch (bits) {
+    case 8:
+      return signed ? new Int8Array(buffer, byteOffset, count) : bytes;
+    case 16:
+      return signed ? new Int16Array(buffer, byteOffset, count) : new Uint16Array(buffer, byteOffset, count);
+    case 32:
+      return signed ? new Int32Array(buffer, byteOffset, count) : new Uint32Array(buffer, byteOffset, count);
+    default:
+      throw new DatasetConfigError(`Unsupported sample size: ${bits} bits`);
+  }
+}
+
+/** GDAL reads a block with no bytes (sparse COG) as nodata, or 0 when the raster has no nodata value. */
+function sparseBlock(
+  sampleFormat: number,
+  bits: number,
+  grid: RasterGrid,
+  spp: number,
+  nodata: number | null,
+): PixelArray {
+  const bytes = new Uint8Array(grid.blockWidth * grid.blockHeight * spp * (bits / 8));
+  const view = typedView(bytes, sampleFormat, bits);
+  view.fill(nodata ?? 0);
+  return view;
+}
+
+function toNumbers(value: unknown): number[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'number' || typeof value === 'bigint') return [Number(value)];
+  return Array.from(value as ArrayLike<number | bigint>, Number);
+}
+
+/** Decoders may keep or transfer the buffer; give them their own (the source's bytes may be a view). */
+function copyOf(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}

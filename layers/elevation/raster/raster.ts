@@ -1,0 +1,57 @@
+/** What a raster (one COG / GeoTIFF file) looks like to the sampler, independent of the file format. */
+import type { Crs } from '../geo/crs';
+import type { ReadContext } from '../types';
+
+export type PixelArray =
+  Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
+
+/**
+ * The pixel grid in the raster's CRS. `originX/originY` is the outer *corner* of pixel (0,0), already shifted
+ * half a pixel for PixelIsPoint rasters (GDAL's convention; geotiff.js does not apply it). Pixel (col,row) has
+ * its centre at (originX + (col + 0.5) * resX, originY + (row + 0.5) * resY); resY is negative for north-up.
+ */
+export interface RasterGrid {
+  readonly width: number;
+  readonly height: number;
+  readonly originX: number;
+  readonly originY: number;
+  readonly resX: number;
+  readonly resY: number;
+  readonly blockWidth: number;
+  readonly blockHeight: number;
+}
+
+export interface Raster {
+  readonly url: string;
+  readonly grid: RasterGrid;
+  readonly crs: Crs;
+  /** The nodata value as stored (rounded to the pixel type, e.g. Math.fround for Float32); NaN is handled always. */
+  readonly nodata: number | null;
+  readonly pixelType: string;
+  readonly pixelIsPoint: boolean;
+  readonly verticalDatum: string | null;
+  readonly blocksAcross: number;
+  readonly blocksDown: number;
+  /** Values per pixel in a decoded block (interleaved bands); the sampler reads band 1. */
+  readonly samplesPerPixel: number;
+  /** Decoded size of one block in bytes: what the block cache charges for it. */
+  readonly blockBytes: number;
+  /** Fetches and decodes one block (no caching here; see block-store). */
+  readBlock(index: number, ctx: ReadContext): Promise<PixelArray>;
+}
+
+/** Fractional pixel-centre coordinates: integer values fall exactly on pixel centres. */
+export function toPixel(grid: RasterGrid, x: number, y: number): { col: number; row: number } {
+  return { col: (x - grid.originX) / grid.resX - 0.5, row: (y - grid.originY) / grid.resY - 0.5 };
+}
+
+export function pixelCentre(grid: RasterGrid, col: number, row: number): { x: number; y: number } {
+  return { x: grid.originX + (col + 0.5) * grid.resX, y: grid.originY + (row + 0.5) * grid.resY };
+}
+
+/** Whether (x, y) lies inside the raster's outer edges (corner-based extent, as GDAL reports it). */
+export function containsPoint(grid: RasterGrid, x: number, y: number): boolean {
+  const fx = (x - grid.originX) / grid.resX;
+  const fy = (y - grid.originY) / grid.resY;
+  return fx >= 0 && fx <= grid.width && fy >= 0 && fy <= grid.height;
+}

@@ -1,0 +1,29 @@
+/**
+ * DEFLATE through node:zlib, registered in geotiff.js's decoder registry (compression 8 and 32946). geotiff's own
+ * pure-JS inflate is about 3x slower on a 1024x1024 Float32 block (design.md §3; `npm run bench` measures both).
+ * zlib's async API runs on libuv's thread pool, so a decode does not block other invocations on the event loop.
+ * Predictors are undone by the raster after decompression (see cog-raster), not by the decoders.
+ */
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
+import { BaseDecoder, addDecoder } from 'geotiff';
+
+const inflateAsync = promisify(inflate);
+
+export class ZlibDeflateDecoder extends BaseDecoder {
+  override async decodeBlock(buffer: ArrayBufferLike): Promise<ArrayBuffer> {
+    const out = await inflateAsync(new Uint8Array(buffer));
+    return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength
+      ? (out.buffer as ArrayBuffer)
+      : (out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer);
+  }
+}
+
+let registered = false;
+
+/** Idempotent; called before the first raster is opened. */
+export function registerZlibDecoder(): void {
+  if (registered) return;
+  addDecoder([8, 32946], () => Promise.resolve(ZlibDeflateDecoder as never), undefined, false);
+  registered = true;
+}
