@@ -1,0 +1,214 @@
+// Elevation API dashboard: what the service does (elevations/min, requests, latency, errors) and
+// why (block cache, range reads, decode, cold starts, CPU and memory of processes and host).
+import { api, host } from './metric-names';
+import { orZero, quantile, rate, sumRate } from './promql';
+import { ERROR_RATIO, LATENCY_P95_SECONDS } from './slo';
+import type { DashboardDefinition, MetricPanel } from './types';
+
+const DS = 'dataset=~"$dataset"';
+const latencySlo = { value: LATENCY_P95_SECONDS, label: 'SLO p95 200 ms', bad: 'above' } as const;
+
+const metric = (p: Omit<MetricPanel, 'datasource' | 'style'>): MetricPanel => ({
+  datasource: 'prometheus',
+  style: 'timeseries',
+  ...p,
+});
+
+const requestsAll = sumRate(api.requests, DS);
+const hits = sumRate(api.cacheHits, DS);
+const misses = sumRate(api.cacheMisses, DS);
+
+export const elevationApiPanels = {
+  elevationsPerMinute: metric({
+    key: 'api-elevations-per-minute',
+    title: 'Elevations per minute',
+    description: 'Elevations computed per minute, the original system’s headline number (rate over 1m × 60).',
+    unit: 'suffix: elev/min',
+    width: 12,
+    queries: [{ expr: `sum(${rate(api.elevations, DS, '1m')}) * 60`, legend: 'elevations/min' }],
+    fixedWindowReason: 'the headline is defined as rate over exactly 1 minute × 60',
+  }),
+  requestsByRoute: metric({
+    key: 'api-requests-by-route',
+    title: 'Requests per second by route and status',
+    description: 'Requests handled per second, split by route and outcome (2xx/4xx/5xx).',
+    unit: 'reqps',
+    width: 12,
+    queries: [{ expr: sumRate(api.requests, DS, ['route', 'outcome']), legend: '{{route}} {{outcome}}' }],
+  }),
+  latency: metric({
+    key: 'api-latency-percentiles',
+    title: 'Request latency p50 / p95 / p99',
+    description: 'Handler latency percentiles from the request-latency histogram; the line is the p95 SLO.',
+    unit: 's',
+    width: 12,
+    queries: [0.5, 0.95, 0.99].map((q) => ({
+      expr: quantile(q, api.latency, DS),
+      legend: `p${Math.round(q * 100)}`,
+    })),
+    slo: latencySlo,
+  }),
+  latencyByRoute: metric({
+    key: 'api-latency-p95-by-route',
+    title: 'Request latency p95 by route',
+    description: '95th percentile latency per route; the line is the SLO.',
+    unit: 's',
+    width: 12,
+    queries: [{ expr: quantile(0.95, api.latency, DS, ['route']), legend: '{{route}}' }],
+    slo: latencySlo,
+  }),
+  errorRatio: metric({
+    key: 'api-error-ratio',
+    title: 'Error ratio (5xx / all requests)',
+    description: 'Share of requests answered with a server error; the line is the 1% SLO.',
+    unit: 'percentunit',
+    width: 12,
+    queries: [
+      {
+        expr: `${orZero(sumRate(api.requests, `${DS},outcome="5xx"`), requestsAll)} / ${requestsAll}`,
+        legend: '5xx ratio',
+      },
+    ],
+    slo: { value: ERROR_RATIO, label: 'SLO 1% errors', bad: 'above' },
+  }),
+  cacheHitRatio: metric({
+    key: 'api-block-cache-hit-ratio',
+    title: 'Block cache hit ratio',
+    description: 'Share of COG block reads served from the decoded-block cache.',
+    unit: 'percentunit',
+    width: 12,
+    queries: [
+      {
+        expr: `${orZero(hits, misses)} / (${orZero(hits, misses)} + ${orZero(misses, hits)})`,
+        legend: 'hit ratio',
+      },
+    ],
+  }),
+  rangeRequests: metric({
+    key: 'api-range-requests',
+    title: 'Range requests per second',
+    description: 'HTTP range requests sent to the data layer per second.',
+    unit: 'reqps',
+    width: 8,
+    queries: [{ expr: sumRate(api.rangeRequests, DS, ['dataset']), legend: '{{dataset}}' }],
+  }),
+  rangeBytes: metric({
+    key: 'api-range-bytes',
+    title: 'Range bytes per second',
+    description: 'Bytes fetched from the data layer by range requests per second.',
+    unit: 'Bps',
+    width: 8,
+    queries: [{ expr: sumRate(api.rangeBytes, DS, ['dataset']), legend: '{{dataset}}' }],
+  }),
+  rangeLatency: metric({
+    key: 'api-range-latency',
+    title: 'Range request latency p50 / p95',
+    description: 'Latency of single range requests to the data layer.',
+    unit: 's',
+    width: 8,
+    queries: [0.5, 0.95].map((q) => ({ expr: quantile(q, api.rangeLatency, DS), legend: `p${q * 100}` })),
+  }),
+  decodeTime: metric({
+    key: 'api-decode-time',
+    title: 'Block decode time p50 / p95',
+    description: 'Time to decompress and un-predict one COG block (cache misses only).',
+    unit: 's',
+    width: 8,
+    queries: [0.5, 0.95].map((q) => ({ expr: quantile(q, api.decode, DS), legend: `p${q * 100}` })),
+  }),
+  pointsPerRequest: metric({
+    key: 'api-points-per-request',
+    title: 'Points per request (mean)',
+    description: 'Mean number of locations per request: batch size drives per-request latency.',
+    unit: 'short',
+    width: 8,
+    queries: [
+      {
+        expr: `${sumRate(`${api.pointsPerRequest}_sum`, DS)} / ${sumRate(`${api.pointsPerRequest}_count`, DS)}`,
+        legend: 'points/request',
+      },
+    ],
+  }),
+  coldStarts: metric({
+    key: 'api-cold-starts',
+    title: 'Cold starts',
+    description: 'Function cold starts (Powertools ColdStart metric) per rate interval, by function.',
+    unit: 'short',
+    width: 8,
+    queries: [
+      {
+        expr: `sum by (function_name) (increase(${api.coldStarts}[$__rate_interval]))`,
+        legend: '{{function_name}}',
+      },
+    ],
+  }),
+  processCpu: metric({
+    key: 'host-process-cpu',
+    title: 'Process CPU (1.0 = one core)',
+    description: 'CPU used by each scraped process (bridge, Prometheus, exporters), in cores.',
+    unit: 'percentunit',
+    width: 12,
+    queries: [{ expr: `sum by (job) (${rate(host.processCpu)})`, legend: '{{job}}' }],
+  }),
+  processMemory: metric({
+    key: 'host-process-memory',
+    title: 'Process resident memory',
+    description: 'Resident set size of each scraped process.',
+    unit: 'bytes',
+    width: 12,
+    queries: [{ expr: `sum by (job) (${host.processMemory})`, legend: '{{job}}' }],
+  }),
+  hostCpu: metric({
+    key: 'host-cpu',
+    title: 'Host CPU busy',
+    description: 'Share of host CPU time not idle (node exporter), all cores.',
+    unit: 'percentunit',
+    width: 12,
+    queries: [{ expr: `1 - avg(${rate(host.cpu, 'mode="idle"')})`, legend: 'busy' }],
+  }),
+  hostMemory: metric({
+    key: 'host-memory',
+    title: 'Host memory used',
+    description: 'MemTotal − MemAvailable (node exporter).',
+    unit: 'bytes',
+    width: 12,
+    queries: [{ expr: `sum(${host.memTotal} - ${host.memAvailable})`, legend: 'used' }],
+  }),
+} satisfies Record<string, MetricPanel>;
+
+const p = elevationApiPanels;
+
+export const elevationApiDashboard: DashboardDefinition = {
+  uid: 'elevation-api',
+  title: 'Elevation API',
+  description: 'Throughput, latency, errors and the data-layer work behind them, from the EMF metrics.',
+  tags: ['elevation-api', 'generated'],
+  variables: [
+    {
+      name: 'dataset',
+      label: 'Dataset',
+      kind: 'query',
+      query: { metric: api.requests, label: 'dataset' },
+      defaultValue: '.*',
+    },
+  ],
+  rows: [
+    {
+      title: 'Service',
+      panels: [p.elevationsPerMinute, p.requestsByRoute, p.latency, p.errorRatio, p.latencyByRoute],
+    },
+    {
+      title: 'Data layer',
+      panels: [
+        p.cacheHitRatio,
+        p.rangeRequests,
+        p.rangeBytes,
+        p.rangeLatency,
+        p.decodeTime,
+        p.pointsPerRequest,
+        p.coldStarts,
+      ],
+    },
+    { title: 'Processes and host', panels: [p.processCpu, p.processMemory, p.hostCpu, p.hostMemory] },
+  ],
+};
