@@ -8,7 +8,7 @@ import { TransientSourceError, type RangeReader } from './byte-source';
 
 let client: Promise<{
   client: S3Client;
-  GetObjectCommand: typeof import('@aws-sdk/client-s3').GetObjectCommand;
+  GetObjectCommand: typeof GetObjectCommand;
 }> | null = null;
 
 function s3(): NonNullable<typeof client> {

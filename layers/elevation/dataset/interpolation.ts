@@ -20,10 +20,22 @@ export function bilinear(v00: number, v10: number, v01: number, v11: number, fx:
     return v00 * w00 + v10 * w10 + v01 * w01 + v11 * w11;
   let sum = 0;
   let weight = 0;
-  if (v00 === v00) ((sum += v00 * w00), (weight += w00));
-  if (v10 === v10) ((sum += v10 * w10), (weight += w10));
-  if (v01 === v01) ((sum += v01 * w01), (weight += w01));
-  if (v11 === v11) ((sum += v11 * w11), (weight += w11));
+  if (v00 === v00) {
+    sum += v00 * w00;
+    weight += w00;
+  }
+  if (v10 === v10) {
+    sum += v10 * w10;
+    weight += w10;
+  }
+  if (v01 === v01) {
+    sum += v01 * w01;
+    weight += w01;
+  }
+  if (v11 === v11) {
+    sum += v11 * w11;
+    weight += w11;
+  }
   return weight > MIN_VALID_WEIGHT ? sum / weight : NaN;
 }
 

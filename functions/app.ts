@@ -1,0 +1,54 @@
+/**
+ * What every handler shares for the life of an execution environment: settings, dataset registry, limits.
+ * Built on first use (not at import) so a broken config becomes a logged 500 on every request instead of an
+ * opaque init crash; `npm start` validates the config up front so operators see the error at once.
+ */
+import {
+  configureBlockCache,
+  loadDatasetRegistry,
+  loadSettings,
+  type DatasetRegistry,
+  type Settings,
+} from '../layers/elevation';
+
+export interface App {
+  settings: Settings;
+  registry: DatasetRegistry;
+  limits: { maxLocations: number; maxSamples: number };
+  /** Access-Control-Allow-Origin value, or null for no CORS headers. */
+  corsOrigin: string | null;
+}
+
+let app: App | null = null;
+
+export function getApp(): App {
+  if (app) return app;
+  const settings = loadSettings();
+  const registry = loadDatasetRegistry({
+    configPath: settings.configPath,
+    dataRoot: settings.dataRoot,
+    headerPrefetchBytes: settings.headerPrefetchBytes,
+    timeoutMs: settings.rangeTimeoutMs,
+    retries: settings.rangeRetries,
+  });
+  configureBlockCache(settings.blockCacheBytes);
+  app = {
+    settings,
+    registry,
+    limits: {
+      maxLocations: settings.maxLocations ?? registry.config.maxLocationsPerRequest,
+      maxSamples: settings.maxSamples,
+    },
+    corsOrigin: settings.corsOrigin ?? registry.config.accessControlAllowOrigin,
+  };
+  return app;
+}
+
+/** The CORS origin when the app can be built, so even config errors answer with CORS headers if possible. */
+export function corsOriginOrNull(): string | null {
+  try {
+    return getApp().corsOrigin;
+  } catch {
+    return null;
+  }
+}

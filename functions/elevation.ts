@@ -1,0 +1,31 @@
+/** `GET|POST /v1/{dataset}`: OpenTopoData's API (JSON or GeoJSON), over one dataset or a fallback chain "a,b". */
+import {
+  answerElevationQuery,
+  parseElevationQuery,
+  renderElevationAnswer,
+} from '../layers/elevation/service/elevation-query';
+import { instrumentHandler } from '../layers/telemetry';
+import { corsOriginOrNull, getApp } from './app';
+import { errorResponse, jsonResponse, method, preflightResponse, requestParams, requireMethod } from './http';
+
+export const handler = instrumentHandler('v1', async (event, t) => {
+  try {
+    const app = getApp();
+    if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
+    requireMethod(event, ['GET', 'POST', 'OPTIONS']);
+    const datasetSpec = decodeURIComponent(event.pathParameters?.dataset ?? '');
+    const query = await t.phase('parse', () =>
+      parseElevationQuery(datasetSpec, requestParams(event, app.settings.maxBodyBytes), app.limits),
+    );
+    const dataset = app.registry.resolve(datasetSpec); // 404 before any work; also bounds the metric dimension
+    t.set({
+      dataset: dataset.name,
+      points: query.locations.length,
+      interpolation: query.options.interpolation,
+    });
+    const answer = await answerElevationQuery(app.registry, query, { stats: t.stats, trace: t.trace });
+    return jsonResponse(200, renderElevationAnswer(answer), app.corsOrigin);
+  } catch (error) {
+    return errorResponse(error, corsOriginOrNull(), t);
+  }
+});

@@ -1,0 +1,129 @@
+/**
+ * The HTTP edge shared by all handlers: request parameters from query string and body, JSON responses with
+ * CORS, and the one place where errors become status codes. 4xx messages go to the client as written; anything
+ * else becomes a generic message, with the real error left for the wide log line.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import {
+  ElevationError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+} from '../layers/elevation';
+import type { RequestTelemetry } from '../layers/telemetry';
+
+export type Response = APIGatewayProxyStructuredResultV2;
+
+export function body(event: APIGatewayProxyEventV2, maxBodyBytes: number): string | null {
+  if (!event.body) return null;
+  const size = event.isBase64Encoded
+    ? Math.floor((event.body.length * 3) / 4)
+    : Buffer.byteLength(event.body);
+  if (size > maxBodyBytes) {
+    throw new PayloadTooLargeError(
+      `Request body is ${size} bytes; the limit is ${maxBodyBytes} bytes. Send fewer locations per request.`,
+    );
+  }
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/** Query-string parameters merged with a JSON object or form body (body wins); a JSON array body is the locations. */
+export function requestParams(event: APIGatewayProxyEventV2, maxBodyBytes: number): Record<string, unknown> {
+  const params: Record<string, unknown> = { ...(event.queryStringParameters ?? {}) };
+  const text = body(event, maxBodyBytes);
+  if (text === null || text.trim() === '') return params;
+  const contentType = headerValue(event, 'content-type') ?? '';
+  if (contentType.includes('application/x-www-form-urlencoded')) {
+    for (const [key, value] of new URLSearchParams(text)) params[key] = value;
+    return params;
+  }
+  const parsed = parseJson(text);
+  if (Array.isArray(parsed)) return { ...params, locations: parsed };
+  if (typeof parsed !== 'object' || parsed === null) {
+    throw new InvalidRequestError(
+      'Request body must be a JSON object like {"locations": "lat,lon|lat,lon"} or a JSON array of locations.',
+    );
+  }
+  return { ...params, ...(parsed as Record<string, unknown>) };
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InvalidRequestError(`Request body is not valid JSON: ${(error as Error).message}.`);
+  }
+}
+
+export function headerValue(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const headers = event.headers ?? {};
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
+
+export function method(event: APIGatewayProxyEventV2): string {
+  return (event.requestContext?.http?.method ?? 'GET').toUpperCase();
+}
+
+export function requireMethod(event: APIGatewayProxyEventV2, allowed: readonly string[]): void {
+  if (!allowed.includes(method(event))) throw new MethodNotAllowedError(method(event), allowed);
+}
+
+function corsHeaders(origin: string | null): Record<string, string> {
+  if (!origin) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-headers': 'content-type',
+    'access-control-max-age': '86400',
+  };
+}
+
+export function jsonResponse(
+  statusCode: number,
+  text: string,
+  corsOrigin: string | null,
+  extra: Record<string, string> = {},
+): Response {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', ...corsHeaders(corsOrigin), ...extra },
+    body: text,
+  };
+}
+
+export function preflightResponse(corsOrigin: string | null): Response {
+  return { statusCode: 204, headers: corsHeaders(corsOrigin), body: '' };
+}
+
+/** Maps any error to a response; 5xx details go to the wide log line via `t`, never to the client. */
+export function errorResponse(error: unknown, corsOrigin: string | null, t: RequestTelemetry): Response {
+  const status = error instanceof ElevationError ? error.statusCode : 500;
+  if (status < 500 && error instanceof Error) {
+    const extra = error instanceof MethodNotAllowedError ? { allow: error.allowed.join(', ') } : undefined;
+    return jsonResponse(
+      status,
+      JSON.stringify({ status: 'INVALID_REQUEST', error: error.message }),
+      corsOrigin,
+      extra,
+    );
+  }
+  t.set({ error: describeError(error) });
+  const message =
+    status === 504
+      ? 'The elevation data store did not answer in time. Please retry.'
+      : status === 502
+        ? 'The elevation data store is unavailable. Please retry.'
+        : 'Internal server error.';
+  return jsonResponse(status, JSON.stringify({ status: 'SERVER_ERROR', error: message }), corsOrigin);
+}
+
+function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  return {
+    name: error.name,
+    message: error.message,
+    stack: error.stack,
+    cause: error.cause === undefined ? undefined : describeError(error.cause),
+  };
+}

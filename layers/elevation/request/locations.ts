@@ -1,0 +1,106 @@
+/**
+ * Locations in every shape clients send: "lat,lon|lat,lon" (OpenTopoData/Google), an encoded polyline with or
+ * without "enc:", `[{lat, lng}]`, `[{latitude, longitude}]` (the original system) and "lat,lon;lat,lon" (its GET).
+ * `tryParse*` returns null; `parse*` throws an InvalidLocationError that names the location and its position.
+ */
+import { InvalidLocationError, InvalidRequestError, TooManyLocationsError } from '../errors';
+import type { LatLon } from '../types';
+import { tryDecodePolyline } from './polyline';
+
+const PAIRS = /^[\s\d.,|;+\-eE]*$/;
+
+export function parseLocations(input: unknown, maxLocations: number, separator: '|' | ';' = '|'): LatLon[] {
+  if (input === undefined || input === null || input === '') {
+    throw new InvalidRequestError(
+      "No locations given: pass 'locations' as 'lat,lon|lat,lon', an encoded polyline, or a list of {lat, lng} objects.",
+    );
+  }
+  const locations =
+    typeof input === 'string'
+      ? parseLocationText(input, maxLocations, separator)
+      : Array.isArray(input)
+        ? parseLocationList(input, maxLocations)
+        : null;
+  if (!locations) {
+    throw new InvalidRequestError(
+      "'locations' must be a string ('lat,lon|lat,lon' or an encoded polyline) or a list of {lat, lng} objects.",
+    );
+  }
+  if (locations.length === 0)
+    throw new InvalidRequestError('No locations given: the locations list is empty.');
+  return locations;
+}
+
+function parseLocationText(text: string, maxLocations: number, separator: '|' | ';'): LatLon[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('enc:') || !PAIRS.test(trimmed)) {
+    const decoded = tryDecodePolyline(trimmed.replace(/^enc:/, ''));
+    if (!decoded)
+      throw new InvalidRequestError(
+        `Unable to parse locations '${truncate(trimmed)}': neither 'lat,lon${separator}lat,lon' pairs nor a valid encoded polyline.`,
+      );
+    checkCount(decoded.length, maxLocations);
+    return decoded.map(([lat, lon], i) => checkedLocation(lat, lon, i, `${lat},${lon}`));
+  }
+  const parts = trimmed.split(separator);
+  checkCount(parts.length, maxLocations);
+  return parts.map((part, i) => {
+    const location = tryParseLatLon(part);
+    if (!location) {
+      throw new InvalidLocationError(
+        `Unable to parse location '${truncate(part)}' at position ${i}: expected 'latitude,longitude' in decimal degrees, e.g. '48.74,9.10'.`,
+      );
+    }
+    return checkedLocation(location.lat, location.lon, i, part);
+  });
+}
+
+function parseLocationList(items: unknown[], maxLocations: number): LatLon[] {
+  checkCount(items.length, maxLocations);
+  return items.map((item, i) => {
+    const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
+    const lat = record.lat ?? record.latitude;
+    const lon = record.lng ?? record.lon ?? record.longitude;
+    if (typeof lat !== 'number' || typeof lon !== 'number') {
+      throw new InvalidLocationError(
+        `Unable to parse location ${truncate(JSON.stringify(item) ?? String(item))} at position ${i}: expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.`,
+      );
+    }
+    return checkedLocation(lat, lon, i, JSON.stringify(item));
+  });
+}
+
+/** "48.7,9.1" -> {lat: 48.7, lon: 9.1}; null when not exactly two finite numbers. */
+export function tryParseLatLon(text: string): LatLon | null {
+  const pieces = text.split(',');
+  if (pieces.length !== 2 || pieces.some((p) => p.trim() === '')) return null;
+  const lat = Number(pieces[0]);
+  const lon = Number(pieces[1]);
+  return Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : null;
+}
+
+function checkedLocation(lat: number, lon: number, position: number, original: string): LatLon {
+  if (!Number.isFinite(lat) || lat < -90 || lat > 90) {
+    throw new InvalidLocationError(
+      `Invalid latitude ${lat} in location '${truncate(original)}' at position ${position}: latitude must be between -90 and 90.`,
+    );
+  }
+  if (!Number.isFinite(lon) || lon < -180 || lon > 180) {
+    throw new InvalidLocationError(
+      `Invalid longitude ${lon} in location '${truncate(original)}' at position ${position}: longitude must be between -180 and 180.`,
+    );
+  }
+  return { lat, lon };
+}
+
+function checkCount(count: number, maxLocations: number): void {
+  if (count > maxLocations) {
+    throw new TooManyLocationsError(
+      `Too many locations: ${count} given, the limit is ${maxLocations} per request. Split the request.`,
+    );
+  }
+}
+
+function truncate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

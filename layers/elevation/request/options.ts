@@ -1,0 +1,69 @@
+/** Query options shared by GET and POST, with OpenTopoData's names and defaults. */
+import { InvalidRequestError } from '../errors';
+import { INTERPOLATIONS, type Interpolation } from '../types';
+
+/** What to return where there is no data: JSON null (default), NaN, or a fixed integer such as -9999. */
+export type NodataValue = { kind: 'null' } | { kind: 'nan' } | { kind: 'number'; value: number };
+export type ResponseFormat = 'json' | 'geojson';
+
+export interface RequestOptions {
+  interpolation: Interpolation;
+  nodataValue: NodataValue;
+  format: ResponseFormat;
+  samples: number | null;
+}
+
+const KNOWN = new Set(['locations', 'interpolation', 'nodata_value', 'format', 'samples']);
+
+export function parseRequestOptions(params: Record<string, unknown>, maxSamples: number): RequestOptions {
+  const unknown = Object.keys(params).filter((k) => !KNOWN.has(k));
+  if (unknown.length > 0) {
+    throw new InvalidRequestError(
+      `Unknown parameter '${unknown[0]}': supported are ${[...KNOWN].join(', ')}.`,
+    );
+  }
+  return {
+    interpolation: parseInterpolation(params.interpolation),
+    nodataValue: parseNodataValue(params.nodata_value),
+    format: parseFormat(params.format),
+    samples: parseSamples(params.samples, maxSamples),
+  };
+}
+
+export function parseInterpolation(raw: unknown): Interpolation {
+  if (raw === undefined || raw === null || raw === '') return 'bilinear';
+  const value = String(raw).toLowerCase();
+  if ((INTERPOLATIONS as readonly string[]).includes(value)) return value as Interpolation;
+  throw new InvalidRequestError(
+    `Invalid interpolation '${String(raw)}': use one of ${INTERPOLATIONS.join(', ')}.`,
+  );
+}
+
+function parseNodataValue(raw: unknown): NodataValue {
+  if (raw === undefined || raw === null || raw === '' || String(raw).toLowerCase() === 'null')
+    return { kind: 'null' };
+  if (String(raw).toLowerCase() === 'nan') return { kind: 'nan' };
+  const value = Number(raw);
+  if (Number.isInteger(value) && Math.abs(value) <= 2 ** 31) return { kind: 'number', value };
+  throw new InvalidRequestError(
+    `Invalid nodata_value '${String(raw)}': use null, nan, or an integer such as -9999.`,
+  );
+}
+
+function parseFormat(raw: unknown): ResponseFormat {
+  if (raw === undefined || raw === null || raw === '') return 'json';
+  const value = String(raw).toLowerCase();
+  if (value === 'json' || value === 'geojson') return value;
+  throw new InvalidRequestError(`Invalid format '${String(raw)}': use json or geojson.`);
+}
+
+function parseSamples(raw: unknown, maxSamples: number): number | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 2 || value > maxSamples) {
+    throw new InvalidRequestError(
+      `Invalid samples '${String(raw)}': use a whole number from 2 to ${maxSamples}.`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,92 @@
+/**
+ * The domain operation behind the OpenTopoData-style endpoint: parsed parameters in, response body out.
+ * Knows nothing about API Gateway; handlers adapt events to `params` and the body to a response.
+ */
+import type { DatasetRegistry } from '../dataset/registry';
+import { parseLocations } from '../request/locations';
+import { parseRequestOptions, type NodataValue, type RequestOptions } from '../request/options';
+import { samplePath } from '../request/path-sampling';
+import type { Elevation, LatLon, ReadContext } from '../types';
+
+export interface QueryLimits {
+  maxLocations: number;
+  maxSamples: number;
+}
+
+export interface ElevationQuery {
+  datasetSpec: string;
+  locations: LatLon[];
+  options: RequestOptions;
+}
+
+export interface ElevationAnswer {
+  query: ElevationQuery;
+  elevations: Elevation[];
+  datasets: string[];
+}
+
+export function parseElevationQuery(
+  datasetSpec: string,
+  params: Record<string, unknown>,
+  limits: QueryLimits,
+): ElevationQuery {
+  const options = parseRequestOptions(params, limits.maxSamples);
+  const path = parseLocations(params.locations, limits.maxLocations);
+  const locations = options.samples === null ? path : samplePath(path, options.samples);
+  return { datasetSpec, locations, options };
+}
+
+export async function answerElevationQuery(
+  registry: DatasetRegistry,
+  query: ElevationQuery,
+  ctx: ReadContext,
+): Promise<ElevationAnswer> {
+  const dataset = registry.resolve(query.datasetSpec);
+  const { elevations, datasets } = await dataset.sampleAttributed(
+    query.locations,
+    query.options.interpolation,
+    ctx,
+  );
+  return { query, elevations, datasets };
+}
+
+/** Sentinel replaced after JSON.stringify, because JSON itself cannot carry NaN (OpenTopoData emits it anyway). */
+const NAN_TOKEN = '__NaN__';
+
+/** OpenTopoData's response body, or a GeoJSON FeatureCollection of Points with [lon, lat, z]. */
+export function renderElevationAnswer({ query, elevations, datasets }: ElevationAnswer): string {
+  const value = (e: Elevation) => nodata(e, query.options.nodataValue);
+  if (query.options.format === 'geojson') {
+    return stringify({
+      type: 'FeatureCollection',
+      features: query.locations.map((loc, i) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [loc.lon, loc.lat, value(elevations[i])] },
+        properties: { dataset: datasets[i] },
+      })),
+    });
+  }
+  return stringify({
+    status: 'OK',
+    results: query.locations.map((loc, i) => ({
+      dataset: datasets[i],
+      elevation: value(elevations[i]),
+      location: { lat: loc.lat, lng: loc.lon },
+    })),
+  });
+}
+
+function nodata(elevation: Elevation, policy: NodataValue): number | string | null {
+  if (elevation !== null) return roundElevation(elevation);
+  return policy.kind === 'null' ? null : policy.kind === 'nan' ? NAN_TOKEN : policy.value;
+}
+
+/** Millimetres: finer digits are noise for any DEM and only make responses longer. */
+export function roundElevation(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function stringify(body: unknown): string {
+  const text = JSON.stringify(body);
+  return text.includes(NAN_TOKEN) ? text.split(JSON.stringify(NAN_TOKEN)).join('NaN') : text;
+}
