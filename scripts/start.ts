@@ -1,0 +1,99 @@
+/**
+ * `npm start`: the local stack. Starts the data layer (a range-capable file server over the DEM folder)
+ * and serverless-offline with DATA_ROOT pointing at it, so the handlers read tiles through HTTP Range
+ * requests as they would from S3. Prints the API URL and a working curl; Ctrl-C stops both.
+ *
+ * Settings: PORT (API, 3000), DATA_PORT (data layer, 4000; 0 = any free port), DATA_DIR (folder served,
+ * layers/dem-sample), CONFIG_PATH (layers/dem-sample/config.yaml), DATA_ROOT (default: the data layer's
+ * URL), LAMBDA_PORT (serverless-offline's invoke endpoint; default: any free port), DATA_LOG=1.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
+import { freePort, parsePort } from './start/free-port';
+import { spawnServerlessOffline, type OfflineProcess } from './start/serverless-offline';
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const DEFAULT_CONFIG_PATH = 'layers/dem-sample/config.yaml';
+const DEFAULT_PORT = 3000;
+const README_POINT = '48.742275,9.101177'; // HdM main entrance, inside the bundled sample
+
+/** What to stop on Ctrl-C, filled in as things start (a signal during startup must not orphan osls). */
+const running: { offline?: OfflineProcess; dataServer?: DataServer; stopping: boolean } = { stopping: false };
+
+async function main(): Promise<void> {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => void stopAll(signal, 0));
+  }
+  const env = process.env;
+  const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR || DEFAULT_DATA_DIR);
+  const configPath = env.CONFIG_PATH || DEFAULT_CONFIG_PATH;
+  if (!fs.existsSync(path.resolve(REPO_ROOT, configPath))) {
+    throw new Error(`CONFIG_PATH ${configPath} does not exist (paths are relative to ${REPO_ROOT})`);
+  }
+  const httpPort = parsePort('PORT', env.PORT, DEFAULT_PORT);
+  const lambdaPort = parsePort('LAMBDA_PORT', env.LAMBDA_PORT, 0) || (await freePort());
+
+  const dataServer = await startDataServer({
+    root: dataDir,
+    port: dataPortFromEnv(env),
+    log: env.DATA_LOG === '1' ? (line) => console.log(`[data] ${line}`) : undefined,
+  }).catch((error: unknown) => {
+    throw new Error(`data layer could not start on DATA_PORT ${env.DATA_PORT ?? 4000}: ${describe(error)}`);
+  });
+  running.dataServer = dataServer;
+  console.log(`data layer listening on ${dataServer.url} (serving ${path.relative(REPO_ROOT, dataDir)})`);
+
+  const dataRoot = env.DATA_ROOT || dataServer.url;
+  const started = Date.now();
+  const offline = spawnServerlessOffline({
+    serviceDir: REPO_ROOT,
+    httpPort,
+    lambdaPort,
+    env: { DATA_ROOT: dataRoot, CONFIG_PATH: configPath },
+  });
+  running.offline = offline;
+  await offline.ready;
+  if (running.stopping) return;
+  printReady(offline.baseUrl, configPath, dataRoot, Date.now() - started);
+  // serverless-offline dying on its own takes the data layer down too, with a failing exit code.
+  void offline.exited.then((code) => {
+    if (running.stopping) return;
+    console.error(`serverless-offline exited unexpectedly (${code}); stopping the data layer`);
+    void stopAll(undefined, typeof code === 'number' && code !== 0 ? code : 1);
+  });
+}
+
+function printReady(baseUrl: string, configPath: string, dataRoot: string, startupMs: number): void {
+  const example =
+    configPath === DEFAULT_CONFIG_PATH
+      ? `${baseUrl}/v1/sample?locations=${README_POINT}`
+      : `${baseUrl}/v1/datasets`;
+  console.log(
+    [
+      '',
+      `Elevation API ready on ${baseUrl}/ (serverless-offline started in ${(startupMs / 1000).toFixed(1)} s)`,
+      `  datasets: ${configPath}, read through ${dataRoot}`,
+      `  try:      curl '${example}'`,
+      '  Ctrl-C stops the API and the data layer.',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Promise<void> {
+  if (running.stopping) return;
+  running.stopping = true;
+  if (signal) console.log(`\n${signal}: stopping serverless-offline and the data layer`);
+  await Promise.allSettled([running.offline?.stop(), running.dataServer?.close()]);
+  process.exit(exitCode);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+main().catch((error: unknown) => {
+  console.error(`npm start failed: ${describe(error)}`);
+  void stopAll(undefined, 1);
+});

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * Runs `osls offline start` as a child in its own process group, so stopping it also stops everything
+ * it started (esbuild's service process, worker threads), and reports when `/health` answers.
+ */
+export interface OfflineOptions {
+  /** The folder holding serverless.yml and node_modules. */
+  serviceDir: string;
+  httpPort: number;
+  /** serverless-offline's invoke endpoint (default 3002 would collide between parallel stacks). */
+  lambdaPort: number;
+  stage?: string;
+  /** Extra environment for osls; serverless.yml passes the settings on to the handlers. */
+  env?: Record<string, string>;
+  /** 'inherit' prints to our stdout/stderr; a function receives the output instead. */
+  output?: 'inherit' | ((text: string) => void);
+  startTimeoutMs?: number;
+}
+
+export interface OfflineProcess {
+  /** e.g. `http://127.0.0.1:3000` (no trailing slash, so `${baseUrl}/v1/…` reads naturally). */
+  baseUrl: string;
+  pid: number;
+  /** Resolves once `/health` answers; rejects if the child exits first or the start times out. */
+  ready: Promise<void>;
+  /** Resolves with the exit code (or signal name) when the child ends, for whatever reason. */
+  exited: Promise<number | string>;
+  /** Stops the whole process group (SIGTERM, then SIGKILL after a grace period); safe to call anytime. */
+  stop(): Promise<void>;
+}
+
+const HEALTH_POLL_MS = 200;
+const STOP_GRACE_MS = 8000;
+
+/** Spawns osls offline and returns at once; await `ready` before sending requests. */
+export function spawnServerlessOffline(options: OfflineOptions): OfflineProcess {
+  const osls = path.join(options.serviceDir, 'node_modules', 'osls', 'bin', 'serverless.js');
+  const args = [osls, 'offline', 'start', '--stage', options.stage ?? 'local'];
+  const output = options.output ?? 'inherit';
+  const child = spawn(process.execPath, args, {
+    cwd: options.serviceDir,
+    env: {
+      ...process.env,
+      ...options.env,
+      PORT: String(options.httpPort),
+      LAMBDA_PORT: String(options.lambdaPort),
+    },
+    detached: true, // own process group: stop() signals the whole group
+    stdio: ['ignore', output === 'inherit' ? 'inherit' : 'pipe', output === 'inherit' ? 'inherit' : 'pipe'],
+  });
+  if (typeof output === 'function') {
+    child.stdout?.on('data', (chunk: Buffer) => output(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => output(chunk.toString()));
+  }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not spawn osls offline');
+
+  let running = true;
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      running = false;
+      resolve(code ?? signal ?? 'unknown');
+    });
+  });
+
+  const stop = async (): Promise<void> => {
+    if (!running) {
+      // The leader is gone (crashed or killed) but its group may still hold esbuild's service process.
+      signalGroup(pid, 'SIGKILL');
+      return;
+    }
+    signalGroup(pid, 'SIGTERM');
+    const ended = await Promise.race([exited.then(() => true), delay(STOP_GRACE_MS).then(() => false)]);
+    if (!ended) {
+      signalGroup(pid, 'SIGKILL');
+      await exited;
+    }
+  };
+
+  const baseUrl = `http://127.0.0.1:${options.httpPort}`;
+  const ready = waitForHealth(baseUrl, exited, options.startTimeoutMs ?? 120_000);
+  return { baseUrl, pid, ready, exited, stop };
+}
+
+/** Spawns osls offline and waits until it answers; stops it again if it never does. */
+export async function startServerlessOffline(options: OfflineOptions): Promise<OfflineProcess> {
+  const offline = spawnServerlessOffline(options);
+  try {
+    await offline.ready;
+  } catch (error) {
+    await offline.stop();
+    throw error;
+  }
+  return offline;
+}
+
+async function waitForHealth(
+  baseUrl: string,
+  exited: Promise<number | string>,
+  timeoutMs: number,
+): Promise<void> {
+  let exitCode: number | string | undefined;
+  void exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined)
+      throw new Error(`serverless-offline exited (${exitCode}) before /health answered`);
+    try {
+      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(5000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await delay(HEALTH_POLL_MS);
+  }
+  throw new Error(`serverless-offline did not answer ${baseUrl}/health within ${timeoutMs} ms`);
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
