@@ -1,0 +1,153 @@
+/**
+ * Real DEM files from ../shared/dem read through the library must agree with GDAL: nearest equals
+ * `gdallocationinfo` and bilinear/cubic match GDAL's resampling within 1e-3 m, at several hundred points per
+ * file (pixel centres, random, within half a pixel of the edges, corners, block edges, nodata pixels).
+ * Tiled datasets are compared with a GDAL VRT mosaic of their tiles: seamless across tile edges.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadDatasetRegistry, type DatasetRegistry, type Interpolation } from '../../layers/elevation';
+import { assertablePoints, mismatches } from './support/compare';
+import { gdalReference, SHARED_DEM, type CaseSpec, type ReferenceCase } from './support/gdal-reference';
+import { tempDatasets, type DatasetEntry, type TempDatasets } from './support/temp-datasets';
+
+const dem = (relative: string): string => path.join(SHARED_DEM, relative);
+const POINTS_PER_FILE = 300;
+const COP_UPSAMPLED = 'derived/upsampled1as_N48_00_E009_00_DEM_cog.tif';
+const LA = (i: number): string => dem(`copernicus-glo30-crops/los_angeles_tile_${i}.tif`);
+const copName = (cell: string): string => `Copernicus_DSM_COG_10_${cell}_DEM.tif`;
+
+interface RealCase {
+  /** Dataset name in the temp config; also the reference case id. */
+  name: string;
+  files: string[];
+  entry: DatasetEntry;
+  extraPoints?: CaseSpec['extraPoints'];
+  extraProjected?: CaseSpec['extraProjected'];
+  tileCells?: CaseSpec['tileCells'];
+  /** Mosaics answer from a VRT of `files`; several datasets may share one reference. */
+  referenceOf?: string;
+  /** Default: all three; a 3x3 raster has no interior 2x2 window without nodata. */
+  methods?: Interpolation[];
+}
+
+const CASES: RealCase[] = [
+  { name: 'srtm3-cog', files: [dem('derived/N48E009_srtm3_cog.tif')], entry: {} },
+  { name: 'copernicus-layout-file', files: [dem(COP_UPSAMPLED)], entry: {} },
+  {
+    // The same tile opened as a Copernicus-named tiled dataset: tile choice by floor(lat - ½px) etc.
+    name: 'copernicus-layout-tiled',
+    files: [dem(COP_UPSAMPLED)],
+    referenceOf: 'copernicus-layout-file',
+    entry: { path: 'cop-tiles/', filename_epsg: 4326, filename_tile_size: 1 },
+  },
+  { name: 'srtm3-epsg3035', files: [dem('derived/N48E009-E010_srtm3_epsg3035_100m_cog.tif')], entry: {} },
+  { name: 'srtm3-epsg25832', files: [dem('derived/N48E009_srtm3_epsg25832_90m_cog.tif')], entry: {} },
+  {
+    // Four real GLO-30 crops meeting at 34 N, 118 W, named as the tiles they come from.
+    name: 'copernicus-la-corner',
+    files: [0, 1, 2, 3].map(LA),
+    entry: { path: 'la-tiles/', filename_epsg: 4326, filename_tile_size: 1 },
+    extraPoints: [
+      { lat: 34.0, lon: -118.0, kind: 'tile-corner' },
+      { lat: 34.0001, lon: -118.0001, kind: 'tile-corner' },
+      { lat: 33.9999, lon: -117.9999, kind: 'tile-corner' },
+      { lat: 34.0002, lon: -117.9998, kind: 'tile-corner' },
+      { lat: 33.99985, lon: -118.00015, kind: 'tile-corner' },
+    ],
+  },
+  { name: 'copernicus-fairbanks', files: [dem('copernicus-glo30-crops/fairbanks_tile_0.tif')], entry: {} },
+  {
+    // Two EU-DEM tiles (25 km pixels) meeting at x = 4000000 m; sea is nodata. These test tiles carry a
+    // one-pixel (25 km) buffer beyond their named 1000 km cells: there null is accepted as well as GDAL's value.
+    name: 'eu-dem-pair',
+    files: [
+      dem('opentopodata/eu-dem-25km-laea/N2000000E3000000.TIF'),
+      dem('opentopodata/eu-dem-25km-laea/N2000000E4000000.TIF'),
+    ],
+    entry: { path: dem('opentopodata/eu-dem-25km-laea/'), filename_epsg: 3035, filename_tile_size: 1000000 },
+    // Both sides of the seam x = 4000000 m, every 25 km in y: 2x2 and 4x4 windows take pixels from both tiles.
+    extraProjected: Array.from({ length: 40 }, (_, i) => ({
+      x: 4000000 + (i % 2 === 0 ? -1 : 1) * (3000 + 211 * i),
+      y: 2012345 + 25000 * i,
+      kind: 'seam',
+    })),
+    tileCells: {
+      size: 1000000,
+      lowerLeft: [
+        [3000000, 2000000],
+        [4000000, 2000000],
+      ],
+    },
+  },
+  {
+    name: 'nodata-9999',
+    files: [dem('opentopodata/nodata/nodata.geotiff')],
+    entry: {},
+    methods: ['nearest'],
+  },
+  { name: 'srtm-utm32n-point', files: [dem('opentopodata/srtm90m-utm32n/N00E010.tif')], entry: {} },
+];
+
+const LINKS = {
+  'cop-tiles': { [copName('N48_00_E009_00')]: dem(COP_UPSAMPLED) },
+  'la-tiles': {
+    [copName('N33_00_W118_00')]: LA(0),
+    [copName('N33_00_W119_00')]: LA(1),
+    [copName('N34_00_W118_00')]: LA(2),
+    [copName('N34_00_W119_00')]: LA(3),
+  },
+};
+
+const METHODS: Interpolation[] = ['nearest', 'bilinear', 'cubic'];
+/** Below this many assertable points a method's test would prove little on a file. */
+const MIN_ASSERTED = { nearest: 200, bilinear: 100, cubic: 100 } as const;
+
+if (!existsSync(SHARED_DEM)) {
+  console.warn(`Real-data suite skipped: ${SHARED_DEM} is absent (see README, "Testing").`);
+  test('is skipped because ../shared/dem is absent', () => {
+    expect(existsSync(SHARED_DEM)).toBe(false);
+  });
+} else {
+  describe('real DEM files agree with GDAL', () => {
+    let references: Map<string, ReferenceCase>;
+    let temp: TempDatasets;
+    let registry: DatasetRegistry;
+
+    beforeAll(() => {
+      references = gdalReference(
+        CASES.filter((c) => !c.referenceOf).map((c) => ({
+          id: c.name,
+          files: c.files,
+          count: POINTS_PER_FILE,
+          extraPoints: c.extraPoints,
+          extraProjected: c.extraProjected,
+          tileCells: c.tileCells,
+        })),
+      );
+      const entries = CASES.map((c) => ({ name: c.name, path: c.files[0], ...c.entry }));
+      temp = tempDatasets(entries, LINKS);
+      registry = loadDatasetRegistry({ configPath: temp.configPath });
+    });
+    afterAll(() => temp?.cleanup());
+
+    describe.each(CASES)('$name', (c) => {
+      const reference = (): ReferenceCase => references.get(c.referenceOf ?? c.name) as ReferenceCase;
+
+      test.each(c.methods ?? METHODS)('%s matches GDAL at every reference point', async (method) => {
+        const points = assertablePoints(reference().points, method);
+        expect(points.length).toBeGreaterThanOrEqual(MIN_ASSERTED[method]);
+        const wrong = await mismatches(registry.get(c.name), points, method);
+        expect({ checked: points.length, wrong: wrong.slice(0, 15), wrongCount: wrong.length }).toEqual({
+          checked: points.length,
+          wrong: [],
+          wrongCount: 0,
+        });
+      });
+
+      test('the GDAL reference bilinear agrees with a numpy bilinear of the same pixels', () => {
+        expect(reference().bilinearNumpyMaxDiff).toBeLessThan(1e-4);
+      });
+    });
+  });
+}
