@@ -1,0 +1,23 @@
+/**
+ * Baseline: a normal day's load at a constant arrival rate. Full: 20 req/s for 10 min.
+ * Smoke (SMOKE=1): 10 req/s for 15 s. Env: BASE_URL, DATASET, SCALE, RATE, DURATION.
+ */
+import type { Options } from 'k6/options';
+import { mixedIteration } from './lib/mix';
+import { loadDatasetBounds, type SetupData } from './lib/points';
+import { duration, rate } from './lib/settings';
+import { steady } from './lib/shapes';
+import { sloThresholds } from './lib/slo';
+
+export const options: Options = {
+  scenarios: { baseline: steady(rate('RATE', 20, 10), duration('DURATION', '10m', '15s')) },
+  thresholds: sloThresholds(),
+};
+
+export function setup(): Promise<SetupData> {
+  return loadDatasetBounds();
+}
+
+export default function (data: SetupData): Promise<void> {
+  return mixedIteration(data);
+}

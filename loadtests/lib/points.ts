@@ -1,0 +1,56 @@
+/** Random locations inside a dataset's bounds, which setup() reads from `GET /v1/datasets`. */
+import http from 'k6/http';
+import { BASE_URL, DATASET } from './settings';
+
+export interface Location {
+  lat: number;
+  lon: number;
+}
+
+/** [west, south, east, north] in degrees. */
+export type Bounds = [number, number, number, number];
+
+export interface SetupData {
+  dataset: string;
+  bounds: Bounds;
+}
+
+interface DatasetsResponse {
+  status: string;
+  results: { name: string; bounds: Bounds }[];
+}
+
+/** setup(): the bounds of DATASET, shrunk by 1% per side so bilinear/cubic windows stay inside. */
+export async function loadDatasetBounds(): Promise<SetupData> {
+  const res = await http.asyncRequest('GET', `${BASE_URL}/v1/datasets`, null, { tags: { name: 'datasets' } });
+  if (res.status !== 200)
+    throw new Error(`GET /v1/datasets answered ${res.status}: is the API up at ${BASE_URL}?`);
+  const body = JSON.parse(res.body as string) as DatasetsResponse;
+  const dataset = body.results.find((d) => d.name === DATASET);
+  if (!dataset)
+    throw new Error(
+      `dataset "${DATASET}" not in /v1/datasets (${body.results.map((d) => d.name).join(', ')})`,
+    );
+  const [w, s, e, n] = dataset.bounds;
+  const dx = (e - w) * 0.01;
+  const dy = (n - s) * 0.01;
+  return { dataset: DATASET, bounds: [w + dx, s + dy, e - dx, n - dy] };
+}
+
+export function randomLocations(bounds: Bounds, count: number): Location[] {
+  const [w, s, e, n] = bounds;
+  const out: Location[] = [];
+  for (let i = 0; i < count; i++) {
+    // 6 decimals ≈ 0.1 m: realistic client precision, keeps URLs short.
+    out.push({
+      lat: +(s + Math.random() * (n - s)).toFixed(6),
+      lon: +(w + Math.random() * (e - w)).toFixed(6),
+    });
+  }
+  return out;
+}
+
+/** A whole number in [min, max]. */
+export function randomInt(min: number, max: number): number {
+  return min + Math.floor(Math.random() * (max - min + 1));
+}

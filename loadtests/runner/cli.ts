@@ -1,0 +1,84 @@
+/**
+ * `tsx loadtests/runner/cli.ts run [flags] script.ts` — runs a k6 script with k6's common flags:
+ * -e/--env KEY=VALUE, --tag KEY=VALUE, -o/--out experimental-prometheus-rw, --summary-export PATH,
+ * --vus N, -d/--duration D, -i/--iterations N, -q/--quiet (no progress line), and this runner's own
+ * --allow-remote (needed for any target outside loopback) and --workers N (threads generating load;
+ * default 1 or K6_RUNNER_WORKERS).
+ */
+import { randomUUID } from 'node:crypto';
+import { ConfigError, runTest, type RunConfig } from './engine';
+import { RemoteTargetError, TargetGuard } from './target-guard';
+
+function keyValue(text: string, flag: string): [string, string] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new ConfigError(`${flag} expects KEY=VALUE, got "${text}"`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+export function parseArgs(argv: string[]): RunConfig {
+  const args = argv[0] === 'run' ? argv.slice(1) : argv;
+  const cliEnv: Record<string, string> = {};
+  const config: RunConfig = {
+    scriptPath: '',
+    env: {},
+    tags: {},
+    allowRemote: false,
+    outputs: [],
+    progress: true,
+    workers: Number(process.env.K6_RUNNER_WORKERS ?? 1),
+    overrides: {},
+    log: (text) => process.stdout.write(text),
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const next = () => {
+      const value = args[++i];
+      if (value === undefined) throw new ConfigError(`${arg} needs a value`);
+      return value;
+    };
+    if (arg === '-e' || arg === '--env') {
+      const [k, v] = keyValue(next(), arg);
+      cliEnv[k] = v;
+    } else if (arg === '--tag') {
+      const [k, v] = keyValue(next(), arg);
+      config.tags[k] = v;
+    } else if (arg === '-o' || arg === '--out') config.outputs.push(next().split('=')[0]);
+    else if (arg === '--summary-export') config.summaryExport = next();
+    else if (arg === '--vus' || arg === '-u') config.overrides.vus = Number(next());
+    else if (arg === '--duration' || arg === '-d') config.overrides.duration = next();
+    else if (arg === '--iterations' || arg === '-i') config.overrides.iterations = Number(next());
+    else if (arg === '--quiet' || arg === '-q') config.progress = false;
+    else if (arg === '--allow-remote') config.allowRemote = true;
+    else if (arg === '--workers') config.workers = Number(next());
+    else if (arg.startsWith('-')) throw new ConfigError(`unknown flag ${arg}`);
+    else if (!config.scriptPath) config.scriptPath = arg;
+    else throw new ConfigError(`unexpected argument ${arg}`);
+  }
+  if (!config.scriptPath) throw new ConfigError('usage: cli.ts run [flags] <script.ts>');
+  // k6 passes the system environment to __ENV; -e values win.
+  config.env = { ...(process.env as Record<string, string>), ...cliEnv };
+  config.tags.testid ??= `${config.scriptPath.replace(/.*\//, '').replace(/\.[jt]s$/, '')}-${randomUUID().slice(0, 8)}`;
+  return config;
+}
+
+export function checkBaseUrl(config: RunConfig): void {
+  const base = config.env.BASE_URL;
+  if (!base || config.allowRemote) return;
+  new TargetGuard(false).check(new URL(base).origin);
+}
+
+async function main(): Promise<void> {
+  let code: number;
+  try {
+    const config = parseArgs(process.argv.slice(2));
+    checkBaseUrl(config);
+    code = (await runTest(config)).exitCode;
+  } catch (err) {
+    const e = err as Error;
+    process.stderr.write(`ERRO ${e.name}: ${e.message}\n`);
+    code = e instanceof ConfigError || e instanceof RemoteTargetError ? 104 : 107;
+  }
+  process.exit(code);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,79 @@
+/**
+ * Metric deltas between threads: a worker ships what each series gained since its last shipment;
+ * the main thread merges them into its registry (exact: trends ship their raw values).
+ */
+import type { Registry, Series, Tags } from './registry';
+import type { MetricType, ValueType } from './sinks';
+
+export interface SeriesDelta {
+  metric: string;
+  type: MetricType;
+  contains: ValueType;
+  key: string;
+  tags: Tags;
+  sum?: number;
+  trues?: number;
+  total?: number;
+  gauge?: { value: number; min: number; max: number };
+  values?: Float64Array;
+}
+
+interface Shipped {
+  sum: number;
+  trues: number;
+  total: number;
+  count: number;
+}
+const shipped = new WeakMap<Series, Shipped>();
+
+export function takeDeltas(registry: Registry): SeriesDelta[] {
+  const out: SeriesDelta[] = [];
+  for (const metric of registry.metrics.values()) {
+    for (const [key, series] of metric.series) {
+      let mark = shipped.get(series);
+      if (!mark) {
+        mark = { sum: 0, trues: 0, total: 0, count: 0 };
+        shipped.set(series, mark);
+      }
+      const base = {
+        metric: metric.name,
+        type: metric.type,
+        contains: metric.contains,
+        key,
+        tags: series.tags,
+      };
+      const sink = series.sink;
+      if (sink.type === 'counter' && sink.sum !== mark.sum) {
+        out.push({ ...base, sum: sink.sum - mark.sum });
+        mark.sum = sink.sum;
+      } else if (sink.type === 'rate' && sink.total !== mark.total) {
+        out.push({ ...base, trues: sink.trues - mark.trues, total: sink.total - mark.total });
+        mark.trues = sink.trues;
+        mark.total = sink.total;
+      } else if (sink.type === 'trend' && sink.values.count !== mark.count) {
+        out.push({ ...base, values: sink.values.slice(mark.count) });
+        mark.count = sink.values.count;
+      } else if (sink.type === 'gauge' && sink.seen && series.dirty) {
+        out.push({ ...base, gauge: { value: sink.value, min: sink.min, max: sink.max } });
+        series.dirty = false;
+      }
+    }
+  }
+  return out;
+}
+
+export function applyDeltas(registry: Registry, deltas: SeriesDelta[]): void {
+  for (const d of deltas) {
+    const metric = registry.define(d.metric, d.type, d.contains);
+    if (d.values) {
+      for (const v of d.values) registry.add(metric, v, d.tags, d.key);
+    } else if (d.sum !== undefined) registry.add(metric, d.sum, d.tags, d.key);
+    else if (d.total !== undefined && d.trues !== undefined) {
+      for (let i = 0; i < d.total; i++) registry.add(metric, i < d.trues ? 1 : 0, d.tags, d.key);
+    } else if (d.gauge) {
+      registry.add(metric, d.gauge.min, d.tags, d.key);
+      registry.add(metric, d.gauge.max, d.tags, d.key);
+      registry.add(metric, d.gauge.value, d.tags, d.key);
+    }
+  }
+}

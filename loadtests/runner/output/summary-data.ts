@@ -1,0 +1,112 @@
+/** The data object k6 hands to handleSummary(): metrics with values and thresholds, checks by group. */
+import type { Registry } from '../metrics/registry';
+import { sinkValues } from '../metrics/sinks';
+import type { ThresholdResult } from '../thresholds';
+
+export interface CheckSummary {
+  name: string;
+  path: string;
+  id: string;
+  passes: number;
+  fails: number;
+}
+export interface GroupSummary {
+  name: string;
+  path: string;
+  id: string;
+  groups: GroupSummary[];
+  checks: CheckSummary[];
+}
+export interface MetricSummary {
+  type: string;
+  contains: string;
+  values: Record<string, number>;
+  thresholds?: Record<string, { ok: boolean }>;
+}
+export interface SummaryData {
+  root_group: GroupSummary;
+  options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
+  state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
+  metrics: Record<string, MetricSummary>;
+  setup_data?: unknown;
+}
+
+function groupTree(registry: Registry): GroupSummary {
+  const root: GroupSummary = { name: '', path: '', id: '', groups: [], checks: [] };
+  const groupAt = (path: string): GroupSummary => {
+    if (path === '') return root;
+    const parts = path.split('::').slice(1);
+    let node = root;
+    let current = '';
+    for (const part of parts) {
+      current += `::${part}`;
+      let child = node.groups.find((g) => g.path === current);
+      if (!child) {
+        child = { name: part, path: current, id: current, groups: [], checks: [] };
+        node.groups.push(child);
+      }
+      node = child;
+    }
+    return node;
+  };
+  for (const series of registry.metrics.get('checks')?.series.values() ?? []) {
+    if (series.sink.type !== 'rate') continue;
+    const group = groupAt(series.tags.group ?? '');
+    const name = series.tags.check ?? '';
+    let check = group.checks.find((c) => c.name === name);
+    if (!check) {
+      check = { name, path: `${group.path}::${name}`, id: `${group.path}::${name}`, passes: 0, fails: 0 };
+      group.checks.push(check);
+    }
+    check.passes += series.sink.trues;
+    check.fails += series.sink.total - series.sink.trues;
+  }
+  return root;
+}
+
+export function buildSummaryData(
+  registry: Registry,
+  results: ThresholdResult[],
+  testRunDurationMs: number,
+  trendStats: string[],
+  setupData: unknown,
+): SummaryData {
+  const metrics: Record<string, MetricSummary> = {};
+  for (const metric of registry.metrics.values()) {
+    if (metric.series.size === 0) continue;
+    const sink = registry.aggregate(metric.name);
+    if (!sink) continue;
+    metrics[metric.name] = {
+      type: metric.type,
+      contains: metric.contains,
+      values: sinkValues(sink, testRunDurationMs, trendStats),
+    };
+  }
+  for (const result of results) {
+    const { group, threshold, ok } = result;
+    if (!metrics[group.key]) {
+      const metric = registry.metrics.get(group.metric);
+      const sink = registry.aggregate(group.metric, group.filter);
+      if (!metric || !sink) continue;
+      metrics[group.key] = {
+        type: metric.type,
+        contains: metric.contains,
+        values: sinkValues(sink, testRunDurationMs, trendStats),
+      };
+    }
+    const entry = metrics[group.key];
+    entry.thresholds ??= {};
+    entry.thresholds[threshold.source] = { ok };
+  }
+  return {
+    root_group: groupTree(registry),
+    options: { summaryTrendStats: trendStats, summaryTimeUnit: '', noColor: !process.stdout.isTTY },
+    state: {
+      isStdOutTTY: Boolean(process.stdout.isTTY),
+      isStdErrTTY: Boolean(process.stderr.isTTY),
+      testRunDurationMs,
+    },
+    metrics,
+    setup_data: setupData,
+  };
+}

@@ -1,0 +1,140 @@
+/** k6 options → a normalised list of scenarios (shortcut options become the `default` scenario, as in k6). */
+import { parseDuration } from './duration';
+
+export type ExecutorName =
+  | 'constant-arrival-rate'
+  | 'ramping-arrival-rate'
+  | 'constant-vus'
+  | 'ramping-vus'
+  | 'per-vu-iterations'
+  | 'shared-iterations';
+
+export interface Stage {
+  readonly durationMs: number;
+  readonly target: number;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly executor: ExecutorName;
+  readonly exec: string;
+  readonly startTimeMs: number;
+  readonly gracefulStopMs: number;
+  readonly env: Record<string, string>;
+  readonly tags: Record<string, string>;
+  readonly vus: number;
+  readonly iterations: number;
+  readonly durationMs: number;
+  readonly rate: number;
+  readonly timeUnitMs: number;
+  readonly preAllocatedVUs: number;
+  readonly maxVUs: number;
+  readonly startRate: number;
+  readonly stages: Stage[];
+  readonly gracefulRampDownMs: number;
+}
+
+type RawStage = { duration: string | number; target: number };
+export interface RawScenario {
+  executor: string;
+  exec?: string;
+  startTime?: string;
+  gracefulStop?: string;
+  env?: Record<string, string>;
+  tags?: Record<string, string>;
+  vus?: number;
+  iterations?: number;
+  duration?: string | number;
+  maxDuration?: string;
+  rate?: number;
+  timeUnit?: string;
+  preAllocatedVUs?: number;
+  maxVUs?: number;
+  startRate?: number;
+  startVUs?: number;
+  stages?: RawStage[];
+  gracefulRampDown?: string;
+}
+export interface RawOptions {
+  scenarios?: Record<string, RawScenario>;
+  vus?: number;
+  duration?: string;
+  iterations?: number;
+  stages?: RawStage[];
+}
+
+const EXECUTORS: ExecutorName[] = [
+  'constant-arrival-rate',
+  'ramping-arrival-rate',
+  'constant-vus',
+  'ramping-vus',
+  'per-vu-iterations',
+  'shared-iterations',
+];
+
+function shortcutScenario(options: RawOptions): RawScenario {
+  if (options.stages?.length)
+    return { executor: 'ramping-vus', startVUs: options.vus ?? 1, stages: options.stages };
+  if (options.iterations !== undefined)
+    return { executor: 'shared-iterations', vus: options.vus ?? 1, iterations: options.iterations };
+  if (options.duration !== undefined)
+    return { executor: 'constant-vus', vus: options.vus ?? 1, duration: options.duration };
+  return { executor: 'per-vu-iterations', vus: options.vus ?? 1, iterations: 1 };
+}
+
+function normalise(name: string, raw: RawScenario): Scenario {
+  if (!EXECUTORS.includes(raw.executor as ExecutorName))
+    throw new Error(
+      `scenario "${name}": executor "${raw.executor}" is not supported (${EXECUTORS.join(', ')})`,
+    );
+  const executor = raw.executor as ExecutorName;
+  const iterationsExecutor = executor === 'per-vu-iterations' || executor === 'shared-iterations';
+  const preAllocatedVUs = raw.preAllocatedVUs ?? 0;
+  const scenario: Scenario = {
+    name,
+    executor,
+    exec: raw.exec ?? 'default',
+    startTimeMs: parseDuration(raw.startTime, 0),
+    gracefulStopMs: parseDuration(raw.gracefulStop, 30_000),
+    env: raw.env ?? {},
+    tags: raw.tags ?? {},
+    vus: raw.vus ?? 1,
+    iterations: raw.iterations ?? 1,
+    durationMs: iterationsExecutor
+      ? parseDuration(raw.maxDuration, 600_000)
+      : executor.startsWith('ramping')
+        ? (raw.stages ?? []).reduce((sum, s) => sum + parseDuration(s.duration), 0)
+        : parseDuration(raw.duration),
+    rate: raw.rate ?? 0,
+    timeUnitMs: parseDuration(raw.timeUnit, 1000),
+    preAllocatedVUs,
+    maxVUs: Math.max(raw.maxVUs ?? preAllocatedVUs, preAllocatedVUs),
+    startRate: raw.startRate ?? 0,
+    stages: (raw.stages ?? []).map((s) => ({ durationMs: parseDuration(s.duration), target: s.target })),
+    gracefulRampDownMs: parseDuration(raw.gracefulRampDown, 30_000),
+  };
+  if (executor === 'ramping-vus') return { ...scenario, vus: raw.startVUs ?? 1 };
+  if (executor.endsWith('arrival-rate') && scenario.maxVUs < 1)
+    throw new Error(`scenario "${name}": preAllocatedVUs must be at least 1`);
+  if (executor.startsWith('ramping') && scenario.stages.length === 0)
+    throw new Error(`scenario "${name}": ${executor} needs stages`);
+  return scenario;
+}
+
+export function scenariosFrom(options: RawOptions): Scenario[] {
+  const raw = options.scenarios ?? { default: shortcutScenario(options) };
+  return Object.entries(raw).map(([name, s]) => normalise(name, s));
+}
+
+/** Longest time a scenario may take including its graceful stop, as k6 prints in its header. */
+export function maxScenarioEndMs(s: Scenario): number {
+  const rampDown = s.executor === 'ramping-vus' ? s.gracefulRampDownMs : 0;
+  return s.startTimeMs + s.durationMs + Math.max(s.gracefulStopMs, rampDown);
+}
+
+/** Highest number of VUs a scenario can use. */
+export function maxVUsOf(s: Scenario): number {
+  if (s.executor.endsWith('arrival-rate')) return s.maxVUs;
+  if (s.executor === 'ramping-vus') return Math.max(s.vus, ...s.stages.map((st) => st.target));
+  return s.vus;
+}

@@ -1,0 +1,39 @@
+/**
+ * Soak: a moderate constant rate for hours, to expose latency drift and memory growth (watch
+ * k6_http_req_duration_p95 and the API's own metrics in Prometheus over the run). Requests in the
+ * first and the last 10% of the run are tagged `soak_phase: early|late`, so the summary compares them.
+ * Full: 30 req/s for 2h (the documented default). Smoke: 10 req/s for 15s. Env: RATE, DURATION, SCALE.
+ */
+import exec from 'k6/execution';
+import type { Options } from 'k6/options';
+import { checkElevations } from './lib/checks';
+import { pickMixed } from './lib/mix';
+import { loadDatasetBounds, type SetupData } from './lib/points';
+import { send } from './lib/requests';
+import { duration, rate } from './lib/settings';
+import { steady } from './lib/shapes';
+import { SLO, sloThresholds } from './lib/slo';
+
+export const options: Options = {
+  scenarios: { soak: steady(rate('RATE', 30, 10), duration('DURATION', '2h', '15s')) },
+  thresholds: sloThresholds({
+    'http_req_duration{soak_phase:early}': [SLO.p95],
+    'http_req_duration{soak_phase:late}': [SLO.p95],
+  }),
+};
+
+export function setup(): Promise<SetupData> {
+  return loadDatasetBounds();
+}
+
+function phase(progress: number): string {
+  if (progress < 0.1) return 'early';
+  return progress >= 0.9 ? 'late' : 'middle';
+}
+
+export default async function (data: SetupData): Promise<void> {
+  const req = pickMixed(data);
+  const soakPhase = phase(exec.scenario.progress);
+  const res = await send(req, data.dataset, { soak_phase: soakPhase });
+  checkElevations(req, res);
+}

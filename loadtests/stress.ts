@@ -1,0 +1,35 @@
+/**
+ * Stress: the arrival rate climbs in steps (ramp, then hold) until past the point where the SLO
+ * breaks; the latency and failure thresholds abort the run once that knee is found (after the first
+ * step, so warm-up does not count). Full: from 50 req/s up by 50 for 10 steps, ramp 1m, hold 2m.
+ * Smoke: 10 → 30 req/s in 3 steps of 2s + 4s. Env: START_RATE, STEP_RATE, STEPS, RAMP, HOLD, SCALE.
+ */
+import type { Options } from 'k6/options';
+import { mixedIteration } from './lib/mix';
+import { loadDatasetBounds, type SetupData } from './lib/points';
+import { duration, num, rate, seconds } from './lib/settings';
+import { staircase } from './lib/shapes';
+import { SLO } from './lib/slo';
+
+const ramp = duration('RAMP', '1m', '2s');
+const hold = duration('HOLD', '2m', '4s');
+const firstStep = `${seconds(ramp) + seconds(hold)}s`;
+
+export const options: Options = {
+  scenarios: {
+    stress: staircase(rate('START_RATE', 50, 10), rate('STEP_RATE', 50, 10), num('STEPS', 10, 3), ramp, hold),
+  },
+  thresholds: {
+    http_req_failed: [{ threshold: SLO.failedRate, abortOnFail: true, delayAbortEval: firstStep }],
+    http_req_duration: [{ threshold: SLO.p95, abortOnFail: true, delayAbortEval: firstStep }],
+    checks: [SLO.checks],
+  },
+};
+
+export function setup(): Promise<SetupData> {
+  return loadDatasetBounds();
+}
+
+export default function (data: SetupData): Promise<void> {
+  return mixedIteration(data);
+}
