@@ -61,7 +61,8 @@ export async function startBridge(config: BridgeConfig): Promise<RunningBridge> 
   const emfUdp = await bindUdp(config.host, config.emfPort, (msg) =>
     ingest.text(msg.toString('utf8'), 'udp'),
   );
-  const emfTcp = await listenTcp(config.host, config.emfPort, ingest);
+  // TCP on the port UDP got, so an ephemeral EMF port (0, in tests) is one number for both.
+  const emfTcp = await listenTcp(config.host, emfUdp.address().port, ingest);
   const http = await listenHttp(config.host, config.metricsPort, registry);
   if (config.readStdin) {
     createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) =>
