@@ -1,0 +1,201 @@
+import { parseApiConfig } from '../../../layers/elevation/config/dataset-config';
+import { loadSettings } from '../../../layers/elevation/config/settings';
+import { DatasetConfigError } from '../../../layers/elevation/errors';
+import { loadApiConfig } from '../../../layers/elevation';
+
+const parse = (text: string) => parseApiConfig(text, 'config.yaml');
+
+describe("dataset config (OpenTopoData's config.yaml format)", () => {
+  it("reads OpenTopoData's fields with their defaults", () => {
+    const config = parse(`
+datasets:
+  - name: srtm90m
+    path: data/srtm90m/
+    filename_epsg: 4326
+    filename_tile_size: 1
+  - name: sample
+    path: sample/stuttgart.tif
+`);
+    expect(config.maxLocationsPerRequest).toBe(512);
+    expect(config.accessControlAllowOrigin).toBeNull();
+    expect(config.datasets).toEqual([
+      {
+        name: 'srtm90m',
+        path: 'data/srtm90m/',
+        filenameEpsg: 4326,
+        filenameTileSize: 1,
+        tileTemplate: null,
+        childDatasets: null,
+        verticalDatum: null,
+      },
+      {
+        name: 'sample',
+        path: 'sample/stuttgart.tif',
+        filenameEpsg: 4326,
+        filenameTileSize: null,
+        tileTemplate: null,
+        childDatasets: null,
+        verticalDatum: null,
+      },
+    ]);
+  });
+
+  it('reads the limits, CORS origin and the extensions tile_template and vertical_datum', () => {
+    const config = parse(`
+max_locations_per_request: 100
+access_control_allow_origin: "https://example.org"
+datasets:
+  - name: eudem
+    path: https://data.example.org/eudem/
+    filename_epsg: 3035
+    filename_tile_size: 1000000
+    tile_template: "{NS}{lat}{EW}{lon}.TIF"
+    vertical_datum: EVRS2000
+  - name: both
+    child_datasets: [eudem]
+`);
+    expect(config.maxLocationsPerRequest).toBe(100);
+    expect(config.accessControlAllowOrigin).toBe('https://example.org');
+    expect(config.datasets[0]).toMatchObject({
+      filenameEpsg: 3035,
+      filenameTileSize: 1000000,
+      tileTemplate: '{NS}{lat}{EW}{lon}.TIF',
+      verticalDatum: 'EVRS2000',
+    });
+    expect(config.datasets[1]).toMatchObject({ name: 'both', path: null, childDatasets: ['eudem'] });
+  });
+
+  it.each([
+    ['not: [valid', 'config.yaml is not valid YAML'],
+    ['- just\n- a list', 'config.yaml: expected a mapping with a `datasets` list'],
+    ['datasets: []', 'config.yaml: `datasets` must be a non-empty list'],
+    [
+      'max_locations_per_request: 0\ndatasets: [{name: a, path: a.tif}]',
+      '`max_locations_per_request` must be a positive integer',
+    ],
+    ['datasets: [hello]', 'datasets[0] must be a mapping'],
+    [
+      'datasets: [{name: "a b", path: a.tif}]',
+      "datasets[0].name must be letters, digits, '.', '_' or '-', got 'a b'",
+    ],
+    ['datasets: [{name: a}]', "dataset 'a' needs a path (or child_datasets)"],
+    ['datasets: [{name: a, path: "  "}]', "dataset 'a' needs a path (or child_datasets)"],
+    [
+      'datasets: [{name: a, path: x, filename_epsg: wgs84}]',
+      "dataset 'a': filename_epsg must be an EPSG code like 4326",
+    ],
+    [
+      'datasets: [{name: a, path: x, filename_tile_size: -1}]',
+      "dataset 'a': filename_tile_size must be a positive number",
+    ],
+    [
+      'datasets: [{name: a, path: x, filename_tile_size: 1, tile_template: "{lat}{lon}.tif"}]',
+      "dataset 'a': tile_template must contain {NS}, {lat}, {EW} and {lon}",
+    ],
+    ['datasets: [{name: a, path: x}, {name: a, path: y}]', "dataset name 'a' is declared twice"],
+  ])('rejects %p with a message naming the field', (yaml, message) => {
+    expect(() => parse(yaml)).toThrow(DatasetConfigError);
+    expect(() => parse(yaml)).toThrow(message);
+  });
+
+  describe('child_datasets', () => {
+    it('rejects an empty or non-string list', () => {
+      expect(() => parse('datasets: [{name: a, path: x}, {name: b, child_datasets: []}]')).toThrow(
+        "dataset 'b': child_datasets must be a non-empty list of dataset names",
+      );
+      expect(() => parse('datasets: [{name: a, path: x}, {name: b, child_datasets: [1]}]')).toThrow(
+        "dataset 'b': child_datasets must be a non-empty list of dataset names",
+      );
+    });
+
+    it('rejects an unknown child', () => {
+      expect(() => parse('datasets: [{name: a, path: x}, {name: b, child_datasets: [a, c]}]')).toThrow(
+        "dataset 'b' lists unknown child dataset 'c'",
+      );
+    });
+
+    it('rejects a child that itself has children', () => {
+      expect(() =>
+        parse(
+          'datasets: [{name: a, path: x}, {name: b, child_datasets: [a]}, {name: c, child_datasets: [b]}]',
+        ),
+      ).toThrow("dataset 'c': child 'b' may not itself have children");
+    });
+  });
+
+  it('names CONFIG_PATH when the file cannot be read', () => {
+    expect(() => loadApiConfig('/nonexistent/config.yaml')).toThrow(
+      'Cannot read config file /nonexistent/config.yaml (CONFIG_PATH)',
+    );
+  });
+
+  it('loads the committed fixture config', () => {
+    const config = loadApiConfig('test/fixtures/config.yaml');
+    expect(config.datasets.map((d) => d.name)).toEqual([
+      'plane-point',
+      'plane-area',
+      'int16-nodata',
+      'float32-nan',
+      'big-endian',
+      'laea-pair',
+      'utm32',
+      'copernicus',
+    ]);
+    expect(config.accessControlAllowOrigin).toBe('*');
+  });
+});
+
+describe('settings from the environment', () => {
+  it('has the documented defaults', () => {
+    const settings = loadSettings({});
+    expect(settings).toMatchObject({
+      dataRoot: null,
+      defaultDataset: null,
+      maxLocations: null,
+      maxBodyBytes: 1048576,
+      maxSamples: 512,
+      corsOrigin: null,
+      blockCacheBytes: 512 * 1024 * 1024,
+      headerPrefetchBytes: 65536,
+      rangeTimeoutMs: 5000,
+      rangeRetries: 2,
+    });
+    expect(settings.configPath.endsWith('layers/dem-sample/config.yaml')).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const settings = loadSettings({
+      CONFIG_PATH: 'test/fixtures/config.yaml',
+      DATA_ROOT: 'http://127.0.0.1:4000/',
+      DEFAULT_DATASET: 'plane-point',
+      MAX_LOCATIONS: '10',
+      MAX_BODY_BYTES: '2048',
+      MAX_SAMPLES: '20',
+      CORS_ORIGIN: 'https://a.example',
+      BLOCK_CACHE_MB: '4',
+      HEADER_PREFETCH_BYTES: '4096',
+      RANGE_TIMEOUT_MS: '100',
+      RANGE_RETRIES: '0',
+    });
+    expect(settings).toMatchObject({
+      dataRoot: 'http://127.0.0.1:4000/',
+      defaultDataset: 'plane-point',
+      maxLocations: 10,
+      maxBodyBytes: 2048,
+      maxSamples: 20,
+      corsOrigin: 'https://a.example',
+      blockCacheBytes: 4 * 1024 * 1024,
+      headerPrefetchBytes: 4096,
+      rangeTimeoutMs: 100,
+      rangeRetries: 0,
+    });
+  });
+
+  it.each([
+    ['MAX_LOCATIONS', 'many', "MAX_LOCATIONS must be an integer between 1 and 100000, got 'many'."],
+    ['MAX_SAMPLES', '1', "MAX_SAMPLES must be an integer between 2 and 100000, got '1'."],
+    ['RANGE_RETRIES', '2.5', "RANGE_RETRIES must be an integer between 0 and 10, got '2.5'."],
+  ])('fails fast naming %s when it is invalid', (name, value, message) => {
+    expect(() => loadSettings({ [name]: value })).toThrow(message);
+  });
+});

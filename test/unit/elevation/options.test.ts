@@ -1,0 +1,91 @@
+import { InvalidRequestError } from '../../../layers/elevation/errors';
+import { parseInterpolation, parseRequestOptions } from '../../../layers/elevation/request/options';
+
+const MAX_SAMPLES = 100;
+const parse = (params: Record<string, unknown>) => parseRequestOptions(params, MAX_SAMPLES);
+
+describe('request options', () => {
+  it("defaults to OpenTopoData's: bilinear, nodata null, json, no sampling", () => {
+    expect(parse({ locations: '1,2' })).toEqual({
+      interpolation: 'bilinear',
+      nodataValue: { kind: 'null' },
+      format: 'json',
+      samples: null,
+    });
+  });
+
+  it('returns 400 naming an unknown parameter and listing the supported ones', () => {
+    expect(() => parse({ locations: '1,2', interp: 'cubic' })).toThrow(InvalidRequestError);
+    expect(() => parse({ locations: '1,2', interp: 'cubic' })).toThrow(
+      "Unknown parameter 'interp': supported are locations, interpolation, nodata_value, format, samples.",
+    );
+  });
+
+  describe('interpolation', () => {
+    it.each([
+      ['nearest', 'nearest'],
+      ['bilinear', 'bilinear'],
+      ['cubic', 'cubic'],
+      ['CUBIC', 'cubic'],
+      ['', 'bilinear'],
+    ])('accepts %p as %p', (raw, expected) => {
+      expect(parse({ interpolation: raw }).interpolation).toBe(expected);
+    });
+
+    it('returns 400 listing the valid choices for anything else', () => {
+      expect(() => parseInterpolation('linear')).toThrow(
+        "Invalid interpolation 'linear': use one of nearest, bilinear, cubic.",
+      );
+      expect(() => parseInterpolation(3)).toThrow("Invalid interpolation '3'");
+    });
+  });
+
+  describe('nodata_value', () => {
+    it.each([
+      [undefined, { kind: 'null' }],
+      [null, { kind: 'null' }],
+      ['null', { kind: 'null' }],
+      ['NULL', { kind: 'null' }],
+      ['nan', { kind: 'nan' }],
+      ['NaN', { kind: 'nan' }],
+      ['-9999', { kind: 'number', value: -9999 }],
+      ['0', { kind: 'number', value: 0 }],
+      [-32768, { kind: 'number', value: -32768 }],
+    ])('accepts %p', (raw, expected) => {
+      expect(parse({ nodata_value: raw }).nodataValue).toEqual(expected);
+    });
+
+    it.each(['1.5', 'none', '1e40', 'Infinity'])('returns 400 for %p', (raw) => {
+      expect(() => parse({ nodata_value: raw })).toThrow(
+        `Invalid nodata_value '${raw}': use null, nan, or an integer such as -9999.`,
+      );
+    });
+  });
+
+  describe('format', () => {
+    it('accepts json and geojson in any case', () => {
+      expect(parse({ format: 'json' }).format).toBe('json');
+      expect(parse({ format: 'GeoJSON' }).format).toBe('geojson');
+    });
+
+    it('returns 400 for another format', () => {
+      expect(() => parse({ format: 'xml' })).toThrow("Invalid format 'xml': use json or geojson.");
+    });
+  });
+
+  describe('samples', () => {
+    it('accepts whole numbers from 2 to the limit, as text or number', () => {
+      expect(parse({ samples: '2' }).samples).toBe(2);
+      expect(parse({ samples: MAX_SAMPLES }).samples).toBe(MAX_SAMPLES);
+    });
+
+    it.each(['1', '0', '-3', '2.5', 'ten', String(MAX_SAMPLES + 1)])(
+      'returns 400 naming the bounds for %p',
+      (raw) => {
+        expect(() => parse({ samples: raw })).toThrow(
+          `Invalid samples '${raw}': use a whole number from 2 to ${MAX_SAMPLES}.`,
+        );
+      },
+    );
+  });
+});
