@@ -75,9 +75,12 @@ export class RasterDataset implements Dataset {
     const xs = new Float64Array(points.length);
     const ys = new Float64Array(points.length);
     for (let i = 0; i < points.length; i++) {
-      const [x, y] = toMosaic.forward(points[i].lon, points[i].lat);
-      xs[i] = x;
-      ys[i] = y;
+      if (mosaic.crs.isWgs84) {
+        xs[i] = points[i].lon;
+        ys[i] = points[i].lat;
+      } else {
+        [xs[i], ys[i]] = toMosaic.forward(points[i].lon, points[i].lat);
+      }
     }
     const values = await sampleMosaic(mosaic, xs, ys, interpolation, context);
     const elevations: Elevation[] = new Array(points.length);

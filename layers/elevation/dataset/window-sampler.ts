@@ -41,7 +41,13 @@ export async function sampleMosaic(
   const states = new Map<string, RasterState | null>();
   await ctx.trace.span('resolve-tiles', async (annotate) => {
     const ids = new Set<string>();
-    for (let i = 0; i < count; i++) for (const id of mosaic.candidates(xs[i], ys[i])) ids.add(id);
+    let previous: readonly string[] | null = null;
+    for (let i = 0; i < count; i++) {
+      const candidates = mosaic.candidates(xs[i], ys[i]);
+      if (candidates === previous) continue; // one raster: the same array every time
+      previous = candidates;
+      for (let k = 0; k < candidates.length; k++) ids.add(candidates[k]);
+    }
     await openAll(mosaic, ids, states, ctx);
     annotate('tiles', ids.size);
   });
@@ -49,14 +55,17 @@ export async function sampleMosaic(
   const owners: (RasterState | null)[] = new Array(count);
   const cols = new Float64Array(count);
   const rows = new Float64Array(count);
-  const slow: number[] = [];
+  const slow = new Uint8Array(count);
+  const slowPoints: number[] = [];
   const { before, size } = WINDOW[interpolation];
   for (let i = 0; i < count; i++) {
     const state = ownerOf(mosaic, states, xs[i], ys[i]);
     owners[i] = state;
     if (!state) continue;
     const { grid } = state.raster;
-    const [x, y] = state.toRaster ? state.toRaster(xs[i], ys[i]) : [xs[i], ys[i]];
+    let x = xs[i];
+    let y = ys[i];
+    if (state.toRaster) [x, y] = state.toRaster(x, y);
     let col = (x - grid.originX) / grid.resX - 0.5;
     let row = (y - grid.originY) / grid.resY - 0.5;
     if (interpolation === 'nearest') {
@@ -69,7 +78,8 @@ export async function sampleMosaic(
     const c0 = Math.floor(col) - before;
     const r0 = Math.floor(row) - before;
     if (c0 < 0 || r0 < 0 || c0 + size > grid.width || r0 + size > grid.height) {
-      slow.push(i);
+      slow[i] = 1;
+      slowPoints.push(i);
       continue;
     }
     addBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
@@ -78,15 +88,13 @@ export async function sampleMosaic(
   await fetchBlocks(states, ctx);
   await ctx.trace.span('sample', async (annotate) => {
     annotate('points', count);
-    annotate('edgeWindows', slow.length);
+    annotate('edgeWindows', slowPoints.length);
     const window = new Float64Array(16);
-    const slowSet = new Set(slow);
     for (let i = 0; i < count; i++) {
       const state = owners[i];
-      if (!state || slowSet.has(i)) continue;
-      result[i] = interpolate(interpolation, cols[i], rows[i], window, (c, r) => pixel(state, c, r));
+      if (state && !slow[i]) result[i] = sampleInside(state, interpolation, cols[i], rows[i], window);
     }
-    for (const i of slow)
+    for (const i of slowPoints) {
       result[i] = await edgeValue(
         mosaic,
         states,
@@ -96,8 +104,60 @@ export async function sampleMosaic(
         interpolation,
         ctx,
       );
+    }
   });
   return result;
+}
+
+/** The hot path: a window inside one raster whose blocks are fetched; same-block windows index directly. */
+function sampleInside(
+  state: RasterState,
+  interpolation: Interpolation,
+  col: number,
+  row: number,
+  w: Float64Array,
+): number {
+  if (interpolation === 'nearest') return pixel(state, col, row);
+  const c = Math.floor(col);
+  const r = Math.floor(row);
+  const fx = col - c;
+  const fy = row - r;
+  if (interpolation === 'bilinear') {
+    const { raster } = state;
+    const { blockWidth, blockHeight } = raster.grid;
+    const bx = (c / blockWidth) | 0;
+    const by = (r / blockHeight) | 0;
+    const lc = c - bx * blockWidth;
+    const lr = r - by * blockHeight;
+    if (lc + 1 < blockWidth && lr + 1 < blockHeight) {
+      const block = state.blocks.get(by * raster.blocksAcross + bx) as PixelArray;
+      const spp = raster.samplesPerPixel;
+      const nodata = raster.nodata;
+      const i0 = (lr * blockWidth + lc) * spp;
+      const i1 = i0 + blockWidth * spp;
+      let v00 = block[i0];
+      let v10 = block[i0 + spp];
+      let v01 = block[i1];
+      let v11 = block[i1 + spp];
+      if (nodata !== null) {
+        if (v00 === nodata) v00 = NaN;
+        if (v10 === nodata) v10 = NaN;
+        if (v01 === nodata) v01 = NaN;
+        if (v11 === nodata) v11 = NaN;
+      }
+      return bilinear(v00, v10, v01, v11, fx, fy);
+    }
+    return bilinear(
+      pixel(state, c, r),
+      pixel(state, c + 1, r),
+      pixel(state, c, r + 1),
+      pixel(state, c + 1, r + 1),
+      fx,
+      fy,
+    );
+  }
+  for (let j = 0; j < 4; j++) for (let k = 0; k < 4; k++) w[j * 4 + k] = pixel(state, c - 1 + k, r - 1 + j);
+  return cubic(w, fx, fy);
 }
 
 function interpolate(
@@ -149,7 +209,11 @@ function ownerOf(
   for (const id of mosaic.candidates(x, y)) {
     const state = states.get(id);
     if (!state) continue;
-    const [rx, ry] = state.toRaster ? state.toRaster(x, y) : [x, y];
+    if (!state.toRaster) {
+      if (containsPoint(state.raster.grid, x, y)) return state;
+      continue;
+    }
+    const [rx, ry] = state.toRaster(x, y);
     if (containsPoint(state.raster.grid, rx, ry)) return state;
   }
   return null;
