@@ -1,0 +1,194 @@
+/**
+ * instrumentHandler with real Powertools and the real X-Ray SDK in offline mode: what reaches a UDP
+ * "daemon" and "EMF agent" socket, and what is printed. The module reads env at load time, so each
+ * configuration loads a fresh copy (jest.isolateModules).
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+
+type TelemetryModule = typeof import('../../../layers/telemetry/index');
+
+interface Capture {
+  socket: Socket;
+  port: number;
+  messages: string[];
+}
+
+function capture(): Promise<Capture> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    const messages: string[] = [];
+    socket.on('message', (m) => messages.push(m.toString('utf8')));
+    socket.bind(0, '127.0.0.1', () => resolve({ socket, port: socket.address().port, messages }));
+  });
+}
+
+const ENV_KEYS = [
+  'IS_OFFLINE',
+  'AWS_XRAY_DAEMON_ADDRESS',
+  'AWS_EMF_AGENT_ENDPOINT',
+  'XRAY_SAMPLE_RATE',
+  'POWERTOOLS_DEV',
+];
+const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+
+function loadOffline(daemonPort: number, agentPort: number, sampleRate: string): TelemetryModule {
+  Object.assign(process.env, {
+    IS_OFFLINE: 'true',
+    AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemonPort}`,
+    AWS_EMF_AGENT_ENDPOINT: `udp://127.0.0.1:${agentPort}`,
+    XRAY_SAMPLE_RATE: sampleRate,
+  });
+  let loaded: TelemetryModule | undefined;
+  jest.isolateModules(() => {
+    loaded = jest.requireActual<TelemetryModule>('../../../layers/telemetry/index');
+  });
+  return loaded as TelemetryModule;
+}
+
+const context = { functionName: 'elevation-api-test-elevation', awsRequestId: 'aws-1' } as Context;
+const event = {
+  rawPath: '/v1/sample',
+  requestContext: { requestId: 'apigw-1', http: { method: 'POST' } },
+} as unknown as APIGatewayProxyEventV2;
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+const documents = (messages: string[]) =>
+  messages.map((m) => JSON.parse(m.split('\n')[1]) as Record<string, unknown>);
+
+let daemon: Capture;
+let agent: Capture;
+let printed: string[];
+
+beforeEach(async () => {
+  daemon = await capture();
+  agent = await capture();
+  printed = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(chunk.toString());
+      return true;
+    });
+  }
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+  daemon.socket.close();
+  agent.socket.close();
+  for (const [k, v] of Object.entries(savedEnv)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+it('sends one complete trace tree per sampled invocation and logs its trace id', async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '1');
+  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+    await t.phase('parse', () => t.set({ dataset: 'sample', points: 2, interpolation: 'nearest' }));
+    await t.trace.span('sample', () => t.trace.span('read-block', async (annotate) => annotate('block', 3)));
+    return { statusCode: 200, body: '{}' };
+  });
+  await expect(handler(event, context)).resolves.toEqual({ statusCode: 200, body: '{}' });
+  await until(() => daemon.messages.length >= 5);
+
+  expect(daemon.messages.every((m) => m.startsWith('{"format":"json","version":1}\n'))).toBe(true);
+  const docs = documents(daemon.messages);
+  const byName = Object.fromEntries(docs.map((d) => [d.name as string, d]));
+  expect(Object.keys(byName).sort()).toEqual([
+    '## elevation',
+    'elevation-api-test-elevation',
+    'parse',
+    'read-block',
+    'sample',
+  ]);
+  const root = byName['elevation-api-test-elevation'];
+  expect(root).not.toHaveProperty('parent_id');
+  expect(byName['## elevation'].parent_id).toBe(root.id);
+  expect(byName.parse.parent_id).toBe(byName['## elevation'].id);
+  expect(byName['read-block'].parent_id).toBe(byName.sample.id);
+  expect(new Set(docs.map((d) => d.trace_id))).toEqual(new Set([root.trace_id]));
+  expect(byName['## elevation'].annotations).toMatchObject({
+    dataset: 'sample',
+    points: 2,
+    interpolation: 'nearest',
+  });
+
+  const log = JSON.parse(printed.find((p) => p.includes('"message":"request"')) ?? '{}') as Record<
+    string,
+    unknown
+  >;
+  expect(log).toMatchObject({
+    xray_trace_id: root.trace_id,
+    correlation_id: 'apigw-1',
+    route: 'elevation',
+    status: 200,
+    points: 2,
+  });
+});
+
+it('ships one EMF document per request to the agent endpoint instead of stdout', async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '1');
+  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+    t.set({ dataset: 'sample', points: 5 });
+    return { statusCode: 200, body: '{}' };
+  });
+  await handler(event, context);
+  await handler(event, context);
+  await until(() => agent.messages.length >= 3);
+  const emf = agent.messages.map((m) => JSON.parse(m) as Record<string, unknown>);
+  expect(emf.filter((d) => d.ColdStart === 1)).toHaveLength(1);
+  const requests = emf.filter((d) => d.Requests === 1);
+  expect(requests).toHaveLength(2);
+  expect(requests[0]).toMatchObject({
+    service: 'elevation-api',
+    route: 'elevation',
+    dataset: 'sample',
+    outcome: '2xx',
+    ElevationsComputed: 5,
+  });
+  expect(printed.some((p) => p.includes('"_aws"'))).toBe(false);
+});
+
+it('turns a thrown error into a generic 500, an error log line and a faulted trace', async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '1');
+  const handler = telemetry.instrumentHandler('legacy', async () => {
+    throw new Error('secret detail');
+  });
+  const result = await handler(event, context);
+  expect(result.statusCode).toBe(500);
+  expect(JSON.parse(result.body as string)).toEqual({
+    status: 'SERVER_ERROR',
+    error: 'Internal server error',
+  });
+  await until(() => daemon.messages.length >= 2 && agent.messages.length >= 2);
+  const log = JSON.parse(printed.find((p) => p.includes('"message":"request"')) ?? '{}') as Record<
+    string,
+    unknown
+  >;
+  expect(log).toMatchObject({ level: 'ERROR', status: 500, error: { message: 'secret detail' } });
+  const root = documents(daemon.messages).find((d) => d.name === 'elevation-api-test-elevation');
+  expect(root).toMatchObject({ fault: true, http: { response: { status: 500 } } });
+  const emf = agent.messages
+    .map((m) => JSON.parse(m) as Record<string, unknown>)
+    .find((d) => d.Requests === 1);
+  expect(emf).toMatchObject({ outcome: '5xx', dataset: 'none' });
+});
+
+it('sends no segments for unsampled invocations but still logs a trace id', async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '0');
+  const handler = telemetry.instrumentHandler('elevation', async (_e, t) =>
+    t.phase('parse', () => ({ statusCode: 200, body: '{}' })),
+  );
+  await handler(event, context);
+  await until(() => agent.messages.length >= 2);
+  expect(daemon.messages).toEqual([]);
+  const log = JSON.parse(printed.find((p) => p.includes('"message":"request"')) ?? '{}') as Record<
+    string,
+    unknown
+  >;
+  expect(log.xray_trace_id).toMatch(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/);
+});
