@@ -76,3 +76,39 @@ def cubic(values, gt, x, y):
         return None
     win, fx, fy = w
     return float(_keys(fy) @ win @ _keys(fx))
+
+
+# --- the elevation library's nodata/edge policy (layers/elevation/dataset/interpolation.ts) ------------
+MIN_VALID_WEIGHT = 1e-9
+
+
+def _padded_window(values, px, py, radius):
+    """Like _window, but pixels outside the grid are NaN instead of refusing the window."""
+    c0 = math.floor(px - 0.5) - (radius - 1)
+    r0 = math.floor(py - 0.5) - (radius - 1)
+    size = 2 * radius
+    win = np.full((size, size), np.nan)
+    for j in range(size):
+        for i in range(size):
+            r, c = r0 + j, c0 + i
+            if 0 <= r < values.shape[0] and 0 <= c < values.shape[1]:
+                win[j, i] = values[r, c]
+    return win, (px - 0.5) - math.floor(px - 0.5), (py - 0.5) - math.floor(py - 0.5)
+
+
+def bilinear_renormalised(values, gt, x, y):
+    """Bilinear over the valid pixels of the 2x2 window, weights renormalised (GDAL-warper-like); None when
+    the valid pixels carry no weight (e.g. exactly on a nodata pixel centre)."""
+    win, fx, fy = _padded_window(values, *pixel_space(gt, x, y), 1)
+    weights = np.array([[(1 - fx) * (1 - fy), fx * (1 - fy)], [(1 - fx) * fy, fx * fy]])
+    valid = ~np.isnan(win)
+    total = weights[valid].sum()
+    if total <= MIN_VALID_WEIGHT:
+        return None
+    return float((win[valid] * weights[valid]).sum() / total)
+
+
+def cubic_or_bilinear(values, gt, x, y):
+    """Keys cubic when all 16 pixels are valid and inside; otherwise the renormalised bilinear."""
+    value = cubic(values, gt, x, y)
+    return value if value is not None else bilinear_renormalised(values, gt, x, y)
