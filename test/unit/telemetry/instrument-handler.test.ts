@@ -5,8 +5,9 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type * as Telemetry from '../../../layers/telemetry/index';
 
-type TelemetryModule = typeof import('../../../layers/telemetry/index');
+type TelemetryModule = typeof Telemetry;
 
 interface Capture {
   socket: Socket;
