@@ -87,3 +87,27 @@ def numpy_bilinear(ds, to_crs, lon, lat):
     w = ds.GetRasterBand(1).ReadAsArray(c0, r0, 2, 2).astype(np.float64)
     fx, fy = px - c0, py - r0
     return float((w[0, 0] * (1 - fx) + w[0, 1] * fx) * (1 - fy) + (w[1, 0] * (1 - fx) + w[1, 1] * fx) * fy)
+
+
+def renormalised_bilinear(ds, to_crs, lon, lat):
+    """For a 2x2 window inside the raster that holds nodata: bilinear over the valid pixels with weights
+    renormalised (the library's documented policy, GDAL-warper-like); None if no valid weight remains or the
+    window leaves the raster. GDAL's RasterIO cannot serve as reference here (it propagates NaN)."""
+    band = ds.GetRasterBand(1)
+    gt = ds.GetGeoTransform()
+    x, y = to_crs(lon, lat)
+    px, py = (x - gt[0]) / gt[1] - 0.5, (y - gt[3]) / gt[5] - 0.5
+    c0, r0 = math.floor(px), math.floor(py)
+    if c0 < 0 or r0 < 0 or c0 + 2 > ds.RasterXSize or r0 + 2 > ds.RasterYSize:
+        return None
+    w = band.ReadAsArray(c0, r0, 2, 2).astype(np.float64)
+    nodata = band.GetNoDataValue()
+    if nodata is not None and not math.isnan(nodata):
+        w[w == nodata] = np.nan
+    fx, fy = px - c0, py - r0
+    weights = np.array([[(1 - fx) * (1 - fy), fx * (1 - fy)], [(1 - fx) * fy, fx * fy]])
+    valid = ~np.isnan(w)
+    total = weights[valid].sum()
+    if total <= 1e-9:
+        return None
+    return float((w[valid] * weights[valid]).sum() / total)

@@ -17,7 +17,9 @@ Points are made in pixel space so the kinds are exact: pixel centres, random, wi
 and outside each outer edge, corners, next to block edges, and nodata pixels; then projected to WGS84.
 nearest = gdallocationinfo -valonly -wgs84 (null for nodata/outside); bilinear/cubic = GDAL RasterIO
 resampling where the window is inside the raster and holds no nodata (absent otherwise), with the bilinear
-one cross-checked against numpy (its largest difference is reported).
+one cross-checked against numpy (its largest difference is reported). Where the 2x2 window is inside but
+holds nodata and the point's own pixel is valid, "bilinearNextToNodata" is the renormalised bilinear of
+the valid pixels (the library's documented nodata policy), computed in numpy from GDAL-read pixels.
 
 Run with Debian's python3 (python3-gdal, numpy): /usr/bin/python3 scripts/gdal/reference.py < spec.json
 """
@@ -147,6 +149,10 @@ def run_case(case, tmp):
             # A window reaching into a tile's buffer beyond the named cells: library-defined, not asserted.
             if v is not None and window_in_cells(in_cells, gt, x, y, radius):
                 p[alg] = v
+        if "bilinear" not in p and p["nearest"] is not None and window_in_cells(in_cells, gt, x, y, 1):
+            v = ref.renormalised_bilinear(ds, to_crs, p["lon"], p["lat"])
+            if v is not None and v != p.get("bilinear"):
+                p["bilinearNextToNodata"] = v
         if "bilinear" in p:
             max_diff = max(max_diff, abs(p["bilinear"] - ref.numpy_bilinear(ds, to_crs, p["lon"], p["lat"])))
     raster = {"path": path, "size": [ds.RasterXSize, ds.RasterYSize], "geotransform": list(gt),

@@ -20,10 +20,18 @@ export function assertablePoints(points: ReferencePoint[], method: Interpolation
   return method === 'nearest' ? points : points.filter((p) => p[method] !== undefined);
 }
 
+/** The reference value a method is compared with (GDAL's nearest/bilinear/cubic by default). */
+export type ExpectedOf = (p: ReferencePoint) => number | null;
+const gdalValue =
+  (method: Interpolation): ExpectedOf =>
+  (p) =>
+    method === 'nearest' ? p.nearest : (p[method] ?? null);
+
 export async function mismatches(
   dataset: Dataset,
   points: ReferencePoint[],
   method: Interpolation,
+  expectedOf: ExpectedOf = gdalValue(method),
 ): Promise<Mismatch[]> {
   const tolerance = method === 'nearest' ? NEAREST_TOLERANCE_M : INTERPOLATED_TOLERANCE_M;
   const got = await dataset.sample(
@@ -32,7 +40,7 @@ export async function mismatches(
   );
   const out: Mismatch[] = [];
   points.forEach((p, i) => {
-    const expected = method === 'nearest' ? p.nearest : (p[method] ?? null);
+    const expected = expectedOf(p);
     const value = got[i];
     const same =
       expected === null || (p.nullAllowed === true && value === null)

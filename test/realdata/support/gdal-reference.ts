@@ -24,6 +24,8 @@ export interface ReferencePoint {
   /** GDAL's value where the window is inside the raster and holds no nodata; absent otherwise. */
   bilinear?: number;
   cubic?: number;
+  /** 2x2 window inside the raster holding nodata, own pixel valid: renormalised bilinear (numpy). */
+  bilinearNextToNodata?: number;
   /** In a tile's buffer outside its named cell: null is as right as GDAL's value. */
   nullAllowed?: boolean;
 }
