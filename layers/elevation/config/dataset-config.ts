@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { DatasetConfigError } from '../errors';
-import { isValidTemplate } from '../dataset/tile-names';
+import { expandTemplate, isValidTemplate, TEMPLATE_PRESETS } from '../dataset/tile-names';
 
 export interface DatasetDefinition {
   name: string;
@@ -102,9 +102,14 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
   const tileSize = entry.filename_tile_size ?? null;
   if (tileSize !== null && !(typeof tileSize === 'number' && tileSize > 0))
     fail(`dataset '${name}': filename_tile_size must be a positive number`);
-  const template = entry.tile_template ?? null;
+  const template =
+    typeof entry.tile_template === 'string'
+      ? expandTemplate(entry.tile_template)
+      : (entry.tile_template ?? null);
   if (template !== null && (typeof template !== 'string' || !isValidTemplate(template))) {
-    fail(`dataset '${name}': tile_template must contain {NS}, {lat}, {EW} and {lon}`);
+    fail(
+      `dataset '${name}': tile_template must contain {NS}, {lat}, {EW} and {lon}, or be one of ${Object.keys(TEMPLATE_PRESETS).join(', ')}`,
+    );
   }
   return {
     name,

@@ -34,8 +34,21 @@ export function tileKeyOfCorner(corner: { x: number; y: number }, tileSize: numb
   return { ix: Math.round(corner.x / tileSize), iy: Math.round(corner.y / tileSize) };
 }
 
-export const COPERNICUS_TEMPLATE =
-  'Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM/Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif';
+const copernicus = (arcSeconds: 10 | 30) => {
+  const name = `Copernicus_DSM_COG_${arcSeconds}_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM`;
+  return `${name}/${name}.tif`;
+};
+
+/** Named templates for well-known public layouts (config `tile_template: copernicus-glo30`). */
+export const TEMPLATE_PRESETS: Record<string, string> = {
+  'copernicus-glo30': copernicus(10),
+  'copernicus-glo90': copernicus(30),
+  srtm: '{NS}{lat:02}{EW}{lon:03}.tif',
+};
+
+export function expandTemplate(template: string): string {
+  return TEMPLATE_PRESETS[template] ?? template;
+}
 
 /** Default template: SRTM-style names for degrees, EU-DEM-style names for metres. */
 export function defaultTemplate(filenameEpsg: number): string {
@@ -59,3 +72,6 @@ export function isValidTemplate(template: string): boolean {
   const fields = new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]));
   return ['NS', 'EW', 'lat', 'lon'].every((f) => fields.has(f));
 }
+
+/** The public Copernicus DEM GLO-30 COG layout (1 arc-second). */
+export const COPERNICUS_TEMPLATE = TEMPLATE_PRESETS['copernicus-glo30'];
