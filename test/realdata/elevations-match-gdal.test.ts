@@ -106,7 +106,7 @@ const MIN_ASSERTED = { nearest: 200, bilinear: 100, cubic: 100 } as const;
 const MIN_NEXT_TO_NODATA = 30;
 
 if (!existsSync(SHARED_DEM)) {
-  console.warn(`Real-data suite skipped: ${SHARED_DEM} is absent (see README, "Testing").`);
+  console.warn(`Real-data suite skipped: ${SHARED_DEM} is absent (see test/realdata/README.md).`);
   test('is skipped because ../shared/dem is absent', () => {
     expect(existsSync(SHARED_DEM)).toBe(false);
   });

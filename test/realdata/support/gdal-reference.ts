@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
-/** Real DEM files shared next to the repository (never copied into it); see its SOURCES.md. */
-export const SHARED_DEM = path.resolve(REPO_ROOT, '../shared/dem');
+/** Real DEM files shared next to the repository (never copied into it; see its SOURCES.md). SHARED_DEM overrides. */
+export const SHARED_DEM = process.env.SHARED_DEM ?? path.resolve(REPO_ROOT, '../shared/dem');
 const REFERENCE_SCRIPT = path.join(REPO_ROOT, 'scripts/gdal/reference.py');
 /** Debian's python3 has python3-gdal; a pyenv/venv python3 on PATH usually does not. */
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
