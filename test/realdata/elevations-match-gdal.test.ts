@@ -33,7 +33,21 @@ interface RealCase {
 
 const CASES: RealCase[] = [
   { name: 'srtm3-cog', files: [dem('derived/N48E009_srtm3_cog.tif')], entry: {} },
-  { name: 'copernicus-layout-file', files: [dem(COP_UPSAMPLED)], entry: {} },
+  {
+    name: 'copernicus-layout-file',
+    files: [dem(COP_UPSAMPLED)],
+    entry: {},
+    // Whole degrees: pixel centres on the north and west edges; lat 48.0 / lon 10.0 belong to absent tiles.
+    extraPoints: [
+      { lat: 49.0, lon: 9.0, kind: 'whole-degree' },
+      { lat: 49.0, lon: 9.5, kind: 'whole-degree' },
+      { lat: 48.5, lon: 9.0, kind: 'whole-degree' },
+      { lat: 48.0, lon: 9.5, kind: 'whole-degree' },
+      { lat: 48.5, lon: 10.0, kind: 'whole-degree' },
+      { lat: 48.0001, lon: 9.9999, kind: 'whole-degree' },
+      { lat: 48.00015, lon: 9.99985, kind: 'whole-degree' },
+    ],
+  },
   {
     // The same tile opened as a Copernicus-named tiled dataset: tile choice by floor(lat - ½px) etc.
     name: 'copernicus-layout-tiled',
