@@ -1,0 +1,84 @@
+/**
+ * `stack/up.sh` / `stack/down.sh` driven from tests on free ports and a private run folder, so a
+ * developer's own stack (default ports, .run/) and parallel test runs are left alone.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../../scripts/start/free-port';
+
+const run = promisify(execFile);
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export interface ObservabilityStack {
+  env: Record<string, string>;
+  prometheusUrl: string;
+  jaegerUrl: string;
+  bridgeUrl: string;
+  /** What the functions need to reach the bridge (AWS_* variables pass through serverless-offline). */
+  functionEnv: Record<string, string>;
+  runDir: string;
+  /** PIDs from the PID files, read after start-up. */
+  pids(): number[];
+  down(): Promise<string>;
+}
+
+export async function stackUp(): Promise<ObservabilityStack> {
+  const names = ['PROMETHEUS_PORT', 'NODE_EXPORTER_PORT', 'JAEGER_QUERY_PORT', 'JAEGER_QUERY_GRPC_PORT'];
+  names.push(
+    'JAEGER_OTLP_GRPC_PORT',
+    'JAEGER_OTLP_HTTP_PORT',
+    'BRIDGE_METRICS_PORT',
+    'XRAY_PORT',
+    'EMF_PORT',
+  );
+  const env: Record<string, string> = { STACK_RUN_DIR: path.join(REPO_ROOT, '.run', `e2e-${process.pid}`) };
+  // Free TCP ports; the two UDP ones (X-Ray, EMF) are taken from the same pool of unused numbers.
+  for (const name of names) env[name] = String(await freePort());
+  const options = { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000 };
+  try {
+    await run('bash', ['stack/up.sh'], options);
+  } catch (error) {
+    await run('bash', ['stack/down.sh'], options).catch(() => undefined);
+    throw error;
+  }
+  const pidDir = path.join(env.STACK_RUN_DIR, 'pids');
+  return {
+    env,
+    prometheusUrl: `http://127.0.0.1:${env.PROMETHEUS_PORT}`,
+    jaegerUrl: `http://127.0.0.1:${env.JAEGER_QUERY_PORT}`,
+    bridgeUrl: `http://127.0.0.1:${env.BRIDGE_METRICS_PORT}`,
+    functionEnv: {
+      AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${env.XRAY_PORT}`,
+      AWS_EMF_AGENT_ENDPOINT: `udp://127.0.0.1:${env.EMF_PORT}`,
+    },
+    runDir: env.STACK_RUN_DIR,
+    pids: () => readdirSync(pidDir).map((f) => Number(readFileSync(path.join(pidDir, f), 'utf8').trim())),
+    down: async () => (await run('bash', ['stack/down.sh'], options)).stdout,
+  };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `probe` until it returns a value (not undefined) or the time is up. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
