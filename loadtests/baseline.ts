@@ -7,9 +7,10 @@ import { mixedIteration } from './lib/mix';
 import { loadDatasetBounds, type SetupData } from './lib/points';
 import { duration, rate } from './lib/settings';
 import { steady } from './lib/shapes';
-import { sloThresholds } from './lib/slo';
+import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
 
 export const options: Options = {
+  summaryTrendStats: SUMMARY_TREND_STATS,
   scenarios: { baseline: steady(rate('RATE', 20, 10), duration('DURATION', '10m', '15s')) },
   thresholds: sloThresholds(),
 };

@@ -14,7 +14,7 @@ import { loadDatasetBounds, randomInt, randomLocations, type SetupData } from '.
 import { elevationRequest, send, type ApiFormat, type Method } from './lib/requests';
 import { duration, rate, seconds } from './lib/settings';
 import { steady } from './lib/shapes';
-import { SLO, sloThresholds } from './lib/slo';
+import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
 
 interface BatchScenario {
   method: Method;
@@ -59,7 +59,11 @@ selected.forEach((name, i) => {
   thresholds[`http_req_duration{scenario:${name}}`] = [SLO.p95];
 });
 
-export const options: Options = { scenarios, thresholds };
+export const options: Options = {
+  summaryTrendStats: SUMMARY_TREND_STATS,
+  scenarios,
+  thresholds,
+};
 
 export function setup(): Promise<SetupData> {
   return loadDatasetBounds();

@@ -12,9 +12,10 @@ import { loadDatasetBounds, type SetupData } from './lib/points';
 import { send } from './lib/requests';
 import { duration, rate } from './lib/settings';
 import { steady } from './lib/shapes';
-import { SLO, sloThresholds } from './lib/slo';
+import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
 
 export const options: Options = {
+  summaryTrendStats: SUMMARY_TREND_STATS,
   scenarios: { soak: steady(rate('RATE', 30, 10), duration('DURATION', '2h', '15s')) },
   thresholds: sloThresholds({
     'http_req_duration{soak_phase:early}': [SLO.p95],

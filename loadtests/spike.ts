@@ -10,7 +10,7 @@ import { mixedIteration } from './lib/mix';
 import { loadDatasetBounds, type SetupData } from './lib/points';
 import { duration, num, rate, seconds } from './lib/settings';
 import { spike, steady } from './lib/shapes';
-import { SLO } from './lib/slo';
+import { SLO, SUMMARY_TREND_STATS } from './lib/slo';
 
 const base = rate('BASE_RATE', 20, 10);
 const peak = Math.round(base * num('SPIKE_FACTOR', 10, 5));
@@ -21,6 +21,7 @@ const spikeStart = seconds(before);
 const recoveryStart = spikeStart + 2 * seconds(rise) + seconds(hold);
 
 export const options: Options = {
+  summaryTrendStats: SUMMARY_TREND_STATS,
   scenarios: {
     before: steady(base, before),
     spike: spike(base, peak, rise, hold, `${spikeStart}s`),

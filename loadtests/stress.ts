@@ -9,13 +9,14 @@ import { mixedIteration } from './lib/mix';
 import { loadDatasetBounds, type SetupData } from './lib/points';
 import { duration, num, rate, seconds } from './lib/settings';
 import { staircase } from './lib/shapes';
-import { SLO } from './lib/slo';
+import { SLO, SUMMARY_TREND_STATS } from './lib/slo';
 
 const ramp = duration('RAMP', '1m', '2s');
 const hold = duration('HOLD', '2m', '4s');
 const firstStep = `${seconds(ramp) + seconds(hold)}s`;
 
 export const options: Options = {
+  summaryTrendStats: SUMMARY_TREND_STATS,
   scenarios: {
     stress: staircase(rate('START_RATE', 50, 10), rate('STEP_RATE', 50, 10), num('STEPS', 10, 3), ramp, hold),
   },

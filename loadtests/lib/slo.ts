@@ -16,3 +16,6 @@ export function sloThresholds(extra: Record<string, string[]> = {}): Record<stri
     ...extra,
   };
 }
+
+/** Trend stats in every summary: p(50) is `med`; p(99) for the capacity table and the tail. */
+export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)'];

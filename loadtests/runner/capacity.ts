@@ -1,0 +1,166 @@
+/**
+ * `npm run load:capacity`: for each batch-size scenario, the highest arrival rate at which the API
+ * meets the SLO (p95 < 200 ms, failures < 1%, every requested iteration started): double the rate
+ * until it fails, then bisect between the last pass and the first failure. Writes the table the
+ * original system reported (elevations per minute per scenario) plus req/s and p50/p95/p99 to
+ * results/capacity.{json,md}.
+ * Env: BASE_URL, SMOKE=1 (short steps: ~2 min in all), CAPACITY_SCENARIOS (comma list),
+ * CAPACITY_START_RATE, CAPACITY_STEP (duration of each trial), CAPACITY_DOUBLINGS, CAPACITY_BISECTIONS,
+ * FORMAT (opentopo|legacy|both).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runTest } from './engine';
+import { TargetGuard } from './target-guard';
+
+const SMOKE = process.env.SMOKE === '1' || process.env.SMOKE === 'true';
+const SCRIPT = path.join(__dirname, '..', 'batch-sizes.ts');
+const ALL = ['get_1', 'get_2', 'get_5', 'post_5', 'post_10', 'post_25', 'post_50', 'post_100', 'post_random'];
+const P95_LIMIT_MS = 200;
+const FAILED_LIMIT = 0.01;
+/** Fewer requests than this share of the requested rate means the API (or VUs) could not keep up. */
+const MIN_ACHIEVED = 0.95;
+
+const setting = (name: string, full: number, smoke: number) =>
+  Number(process.env[name] ?? (SMOKE ? smoke : full));
+const step = process.env.CAPACITY_STEP ?? (SMOKE ? '2s' : '30s');
+const startRate = setting('CAPACITY_START_RATE', 20, 20);
+const doublings = setting('CAPACITY_DOUBLINGS', 8, 5);
+const bisections = setting('CAPACITY_BISECTIONS', 4, 1);
+const scenarios = (process.env.CAPACITY_SCENARIOS ?? ALL.join(',')).split(',').map((s) => s.trim());
+const outDir = path.resolve('results');
+
+interface Trial {
+  rate: number;
+  pass: boolean;
+  reqPerSec: number;
+  elevationsPerMinute: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  failedRate: number;
+  dropped: number;
+}
+
+async function trial(scenario: string, rate: number): Promise<Trial> {
+  const summaryExport = path.join(outDir, 'capacity-runs', `${scenario}-${rate}.json`);
+  await runTest({
+    scriptPath: SCRIPT,
+    env: {
+      ...(process.env as Record<string, string>),
+      SCENARIOS: scenario,
+      RATE: String(rate),
+      SCALE: '1',
+      DURATION: step,
+      GAP: '2s',
+    },
+    tags: { testid: `capacity-${scenario}-${rate}` },
+    allowRemote: false,
+    overrides: {},
+    outputs: process.env.K6_PROMETHEUS_RW_SERVER_URL ? ['experimental-prometheus-rw'] : [],
+    progress: false,
+    workers: 1,
+    summaryExport,
+    log: () => undefined,
+  });
+  const s = JSON.parse(readFileSync(summaryExport, 'utf8')) as {
+    requests_per_second: number;
+    elevations_per_minute: number;
+    http_req_failed_rate: number;
+    http_req_duration_ms: Record<string, number>;
+    dropped_iterations: number;
+  };
+  const d = s.http_req_duration_ms;
+  const pass =
+    d['p(95)'] < P95_LIMIT_MS &&
+    s.http_req_failed_rate < FAILED_LIMIT &&
+    s.dropped_iterations === 0 &&
+    s.requests_per_second >= rate * MIN_ACHIEVED;
+  const t: Trial = {
+    rate,
+    pass,
+    reqPerSec: s.requests_per_second,
+    elevationsPerMinute: s.elevations_per_minute,
+    p50: d.med,
+    p95: d['p(95)'],
+    p99: d['p(99)'],
+    failedRate: s.http_req_failed_rate,
+    dropped: s.dropped_iterations,
+  };
+  process.stdout.write(
+    `  ${scenario} @ ${rate} req/s: ${pass ? 'pass' : 'FAIL'} (p95 ${t.p95.toFixed(1)} ms, ` +
+      `failed ${(t.failedRate * 100).toFixed(2)}%, ${t.reqPerSec.toFixed(1)} req/s, dropped ${t.dropped})\n`,
+  );
+  return t;
+}
+
+async function searchScenario(
+  scenario: string,
+): Promise<{ scenario: string; best?: Trial; trials: Trial[] }> {
+  const trials: Trial[] = [];
+  let best: Trial | undefined;
+  let failed: number | undefined;
+  let rate = startRate;
+  for (let i = 0; i <= doublings; i++) {
+    const t = await trial(scenario, rate);
+    trials.push(t);
+    if (!t.pass) {
+      failed = rate;
+      break;
+    }
+    best = t;
+    rate *= 2;
+  }
+  for (let i = 0; i < bisections && failed !== undefined; i++) {
+    const low = best?.rate ?? 0;
+    const mid = Math.round((low + failed) / 2);
+    if (mid <= low || mid >= failed) break;
+    const t = await trial(scenario, mid);
+    trials.push(t);
+    if (t.pass) best = t;
+    else failed = mid;
+  }
+  return { scenario, best, trials };
+}
+
+function markdown(rows: { scenario: string; best?: Trial; trials: Trial[] }[]): string {
+  const lines = [
+    `# Capacity (${SMOKE ? 'smoke' : 'full'} search, ${step} per trial, ${new Date().toISOString()})`,
+    '',
+    `Highest arrival rate meeting p95 < ${P95_LIMIT_MS} ms and < ${FAILED_LIMIT * 100}% failures, per scenario.`,
+    `Target: ${process.env.BASE_URL ?? 'http://127.0.0.1:3000'}.`,
+    '',
+    '| scenario | max req/s | elevations/min | p50 ms | p95 ms | p99 ms | failed | trials |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const b = r.best;
+    lines.push(
+      b
+        ? `| ${r.scenario} | ${b.reqPerSec.toFixed(1)} | ${Math.round(b.elevationsPerMinute)} | ${b.p50.toFixed(1)} | ${b.p95.toFixed(1)} | ${b.p99.toFixed(1)} | ${(b.failedRate * 100).toFixed(2)}% | ${r.trials.length} |`
+        : `| ${r.scenario} | below ${startRate} | – | – | – | – | – | ${r.trials.length} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  new TargetGuard(false).check(new URL(process.env.BASE_URL ?? 'http://127.0.0.1:3000').origin);
+  const rows = [];
+  for (const scenario of scenarios) rows.push(await searchScenario(scenario));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    path.join(outDir, 'capacity.json'),
+    `${JSON.stringify({ smoke: SMOKE, step, rows }, null, 2)}\n`,
+  );
+  const md = markdown(rows);
+  writeFileSync(path.join(outDir, 'capacity.md'), md);
+  process.stdout.write(
+    `\n${md}\nwritten: ${path.join(outDir, 'capacity.json')}, ${path.join(outDir, 'capacity.md')}\n`,
+  );
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`capacity search failed: ${err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+import { iterationStartTimes } from '../../../loadtests/runner/executors/arrival-rate';
+import { scenariosFrom } from '../../../loadtests/runner/scenarios';
+import { count, runScript, startServer, type LocalServer } from './harness';
+
+/** k6 starts exactly rate × duration iterations; we allow ±2% for timer jitter on a shared machine. */
+const RATE_TOLERANCE = 0.02;
+
+describe('arrival-rate executors', () => {
+  let server: LocalServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('schedules constant-arrival-rate starts at exact intervals from t=0', () => {
+    const [s] = scenariosFrom({
+      scenarios: { a: { executor: 'constant-arrival-rate', rate: 100, duration: '1s', preAllocatedVUs: 1 } },
+    });
+    const starts = [...iterationStartTimes(s)];
+    expect(starts).toHaveLength(100);
+    expect(starts[0]).toBe(0);
+    expect(starts[1]).toBeCloseTo(10);
+    expect(starts[99]).toBeCloseTo(990);
+  });
+
+  it('schedules ramping-arrival-rate starts by the integral of the rate', () => {
+    const [s] = scenariosFrom({
+      scenarios: {
+        a: {
+          executor: 'ramping-arrival-rate',
+          startRate: 0,
+          preAllocatedVUs: 1,
+          stages: [
+            { duration: '10s', target: 100 }, // 0 → 100/s: 500 iterations
+            { duration: '5s', target: 100 }, // 100/s: 500 more
+          ],
+        },
+      },
+    });
+    const starts = [...iterationStartTimes(s)];
+    expect(starts.length).toBeGreaterThanOrEqual(999);
+    expect(starts.length).toBeLessThanOrEqual(1001);
+    // Half of the ramp's iterations come in its last ~29% (quadratic growth of the integral).
+    expect(starts[250]).toBeCloseTo(Math.sqrt(250 / 5) * 1000, -1);
+    expect(starts.every((t, i) => i === 0 || t >= starts[i - 1])).toBe(true);
+  });
+
+  it('runs a constant-arrival-rate of 50/s for 30 s within ±2% of the 1500 requested iterations', async () => {
+    const result = await runScript(
+      `import http from 'k6/http';
+export const options = { scenarios: { steady: { executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s',
+  duration: '30s', preAllocatedVUs: 5, maxVUs: 50 } } };
+export default async function () { await http.asyncRequest('GET', __ENV.BASE_URL + '/x', null, { tags: { name: 'x' } }); }`,
+      [],
+      { BASE_URL: server.url },
+    );
+    expect(result.code).toBe(0);
+    const iterations = count(result.summary, 'iterations');
+    expect(Math.abs(iterations - 1500) / 1500).toBeLessThanOrEqual(RATE_TOLERANCE);
+    expect(count(result.summary, 'dropped_iterations')).toBe(0);
+  }, 90_000);
+});

@@ -1,0 +1,84 @@
+import { targetVUsAt } from '../../../loadtests/runner/executors/looping-vus';
+import { scenariosFrom } from '../../../loadtests/runner/scenarios';
+import { count, runScript, startServer, type LocalServer } from './harness';
+
+describe('VU-based executors', () => {
+  let server: LocalServer;
+  beforeAll(async () => {
+    server = await startServer(5);
+  });
+  afterAll(() => server.close());
+
+  const body = `export default async function () {
+  await http.asyncRequest('GET', __ENV.BASE_URL + '/', null, { tags: { name: 'root' } });
+  check(null, { ['vu ' + __VU + ' iter ' + __ITER]: () => true });
+}`;
+  const header = `import http from 'k6/http';\nimport { check } from 'k6';\n`;
+
+  it('per-vu-iterations runs each VU its iterations, with __VU and __ITER correct after an await', async () => {
+    const r = await runScript(
+      `${header}export const options = { scenarios: { p: { executor: 'per-vu-iterations', vus: 3, iterations: 4 } } };\n${body}`,
+      [],
+      { BASE_URL: server.url },
+    );
+    expect(r.code).toBe(0);
+    expect(count(r.summary, 'iterations')).toBe(12);
+    const names = r.summary.root_group.checks.map((c) => c.name).sort();
+    const expected = [1, 2, 3].flatMap((vu) => [0, 1, 2, 3].map((i) => `vu ${vu} iter ${i}`)).sort();
+    expect(names).toEqual(expected);
+  }, 30_000);
+
+  it.each([['1'], ['2']])(
+    'shared-iterations runs exactly the shared count across VUs (%s thread(s))',
+    async (workers) => {
+      const r = await runScript(
+        `${header}export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 5, iterations: 53 } } };\n${body}`,
+        ['--workers', workers],
+        { BASE_URL: server.url },
+      );
+      expect(count(r.summary, 'iterations')).toBe(53);
+      expect(count(r.summary, 'http_reqs')).toBe(53);
+    },
+    30_000,
+  );
+
+  it('constant-vus keeps its VUs looping for the duration, then stops', async () => {
+    const r = await runScript(`${header}export const options = { vus: 4, duration: '2s' };\n${body}`, [], {
+      BASE_URL: server.url,
+    });
+    expect(r.code).toBe(0);
+    // 4 VUs × ~5-10 ms per iteration × 2 s: hundreds, and none after the end.
+    expect(count(r.summary, 'iterations')).toBeGreaterThan(100);
+    expect(r.summary.metrics.vus.values.max).toBeLessThanOrEqual(4);
+  }, 30_000);
+
+  it('ramping-vus follows its stages (floored linear interpolation)', () => {
+    const [s] = scenariosFrom({
+      scenarios: {
+        r: {
+          executor: 'ramping-vus',
+          startVUs: 0,
+          stages: [
+            { duration: '10s', target: 10 },
+            { duration: '5s', target: 10 },
+            { duration: '5s', target: 0 },
+          ],
+        },
+      },
+    });
+    expect([0, 999, 1000, 5500, 12_000, 17_500, 20_000].map((t) => targetVUsAt(s, t))).toEqual([
+      0, 0, 1, 5, 10, 5, 0,
+    ]);
+  });
+
+  it('ramping-vus runs iterations up and down the ramp', async () => {
+    const r = await runScript(
+      `${header}export const options = { scenarios: { r: { executor: 'ramping-vus', startVUs: 1,
+  stages: [{ duration: '1s', target: 3 }, { duration: '1s', target: 0 }], gracefulRampDown: '1s' } } };\n${body}`,
+      [],
+      { BASE_URL: server.url },
+    );
+    expect(r.code).toBe(0);
+    expect(count(r.summary, 'iterations')).toBeGreaterThan(20);
+  }, 30_000);
+});

@@ -1,0 +1,100 @@
+/** Test harness: a local node:http server, and the runner CLI run on a k6 script written to a temp dir. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const CLI = path.join(ROOT, 'loadtests', 'runner', 'cli.ts');
+
+export interface LocalServer {
+  url: string;
+  requests: () => number;
+  close: () => Promise<void>;
+}
+
+/** Answers `{"status":"OK"}`, after `latencyMs` when given. */
+export async function startServer(
+  latencyMs = 0,
+  onRequest?: (req: http.IncomingMessage, body: Buffer) => void,
+): Promise<LocalServer> {
+  let count = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      count++;
+      onRequest?.(req, Buffer.concat(chunks));
+      const reply = () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"status":"OK"}');
+      };
+      if (latencyMs > 0) setTimeout(reply, latencyMs);
+      else reply();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+  summary: Summary;
+}
+
+export interface Summary {
+  exitCode: number;
+  abortReason: string | null;
+  elevations_per_minute: number;
+  thresholds: { metric: string; threshold: string; observed: number; ok: boolean }[];
+  metrics: Record<string, { type: string; values: Record<string, number> }>;
+  root_group: { checks: { name: string; passes: number; fails: number }[] };
+}
+
+/** Runs `cli.ts run` on `script` (k6 script source) with extra flags and env; parses its JSON summary. */
+export async function runScript(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'k6runner-'));
+  const file = path.join(dir, 'script.ts');
+  const summaryFile = path.join(dir, 'summary.json');
+  writeFileSync(file, script);
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'run', '-q', '--summary-export', summaryFile, ...args, file],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? -1)));
+  let summary = {} as Summary;
+  try {
+    summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
+  } catch {
+    // No summary (e.g. refused before the run): callers assert on code and stderr.
+  }
+  return { code, stdout, stderr, elapsedMs: Date.now() - started, summary };
+}
+
+export const count = (s: Summary, metric: string): number => s.metrics[metric]?.values.count ?? 0;
