@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadDatasetRegistry } from '../layers/elevation';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
 import { spawnServerlessOffline, type OfflineProcess } from './start/serverless-offline';
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.resolve(REPO_ROOT, configPath))) {
     throw new Error(`CONFIG_PATH ${configPath} does not exist (paths are relative to ${REPO_ROOT})`);
   }
+  // Fail here, with the parser's message, rather than on every request once the API is up.
+  const datasetNames = loadDatasetRegistry({ configPath: path.resolve(REPO_ROOT, configPath) }).names();
   const httpPort = parsePort('PORT', env.PORT, DEFAULT_PORT);
   const lambdaPort = parsePort('LAMBDA_PORT', env.LAMBDA_PORT, 0) || (await freePort());
 
@@ -55,7 +58,7 @@ async function main(): Promise<void> {
   running.offline = offline;
   await offline.ready;
   if (running.stopping) return;
-  printReady(offline.baseUrl, configPath, dataRoot, Date.now() - started);
+  printReady(offline.baseUrl, configPath, datasetNames, dataRoot, Date.now() - started);
   // serverless-offline dying on its own takes the data layer down too, with a failing exit code.
   void offline.exited.then((code) => {
     if (running.stopping) return;
@@ -64,16 +67,21 @@ async function main(): Promise<void> {
   });
 }
 
-function printReady(baseUrl: string, configPath: string, dataRoot: string, startupMs: number): void {
-  const example =
-    configPath === DEFAULT_CONFIG_PATH
-      ? `${baseUrl}/v1/sample?locations=${README_POINT}`
-      : `${baseUrl}/v1/datasets`;
+function printReady(
+  baseUrl: string,
+  configPath: string,
+  datasetNames: string[],
+  dataRoot: string,
+  startupMs: number,
+): void {
+  const example = datasetNames.includes('sample')
+    ? `${baseUrl}/v1/sample?locations=${README_POINT}`
+    : `${baseUrl}/v1/datasets`;
   console.log(
     [
       '',
       `Elevation API ready on ${baseUrl}/ (serverless-offline started in ${(startupMs / 1000).toFixed(1)} s)`,
-      `  datasets: ${configPath}, read through ${dataRoot}`,
+      `  datasets: ${datasetNames.join(', ')} (${configPath}), read through ${dataRoot}`,
       `  try:      curl '${example}'`,
       '  Ctrl-C stops the API and the data layer.',
       '',
