@@ -39,8 +39,13 @@ export class SingleRasterMosaic implements Mosaic {
   }
 }
 
-/** Points closer than this fraction of a tile to its edge also try the neighbouring tile. */
-const EDGE_FRACTION = 0.01;
+/**
+ * Points closer than this fraction of a tile to its edge also try the neighbouring tile. It must exceed half a
+ * pixel (Copernicus tiles own up to half a pixel beyond their whole-degree edge), which 5% does for tiles of 10
+ * or more pixels across; real tiles have 1,200-3,600. A wider band only means that points near an edge also
+ * open the neighbour's header once (cached).
+ */
+const EDGE_FRACTION = 0.05;
 
 export class TiledMosaic implements Mosaic {
   constructor(

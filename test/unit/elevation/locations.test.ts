@@ -18,7 +18,7 @@ const GOOGLE_POINTS = [
 /** Polyline precision is 1e-5 degrees; decoding divides by 1e5, so only float rounding remains. */
 const POLYLINE_TOLERANCE = 1e-9;
 
-function expectPoints(actual: { lat: number; lon: number }[], expected: { lat: number; lon: number }[]) {
+function assertPoints(actual: { lat: number; lon: number }[], expected: { lat: number; lon: number }[]) {
   expect(actual).toHaveLength(expected.length);
   actual.forEach((point, i) => {
     expect(point.lat).toBeCloseTo(expected[i].lat, 9);
@@ -102,11 +102,11 @@ describe('parseLocations: "lat,lon|lat,lon" text', () => {
 
 describe('parseLocations: encoded polylines', () => {
   it("decodes Google's documented example with the enc: prefix", () => {
-    expectPoints(parseLocations(`enc:${GOOGLE_POLYLINE}`, LIMIT), GOOGLE_POINTS);
+    assertPoints(parseLocations(`enc:${GOOGLE_POLYLINE}`, LIMIT), GOOGLE_POINTS);
   });
 
   it('decodes a bare polyline without the enc: prefix', () => {
-    expectPoints(parseLocations(GOOGLE_POLYLINE, LIMIT), GOOGLE_POINTS);
+    assertPoints(parseLocations(GOOGLE_POLYLINE, LIMIT), GOOGLE_POINTS);
   });
 
   it('returns 400 when the text is neither pairs nor a valid polyline', () => {

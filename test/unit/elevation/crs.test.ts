@@ -1,0 +1,82 @@
+import { crsFromEpsg, crsFromGeoKeys, crsToCrs, wgs84Converter } from '../../../layers/elevation/geo/crs';
+import { DatasetConfigError } from '../../../layers/elevation/errors';
+
+/** PROJ's reference values are given to the millimetre. */
+const MILLIMETRE = 1e-3;
+/** Fixture coordinates are PROJ output rounded to 1e-3 m from lat/lon rounded to 1e-7 deg (~1 cm). */
+const FIXTURE_TOLERANCE_M = 0.02;
+/** 1e-8 degrees is about 1 mm: proj4's inverse LAEA is a series expansion, exact to ~0.3 mm. */
+const ROUND_TRIP_DEGREES = 1e-8;
+const HDM = { lat: 48.742275, lon: 9.101177 };
+
+describe('CRS: EPSG:3035 (ETRS89-LAEA, EU-DEM)', () => {
+  const laea = crsFromEpsg(3035);
+
+  it('projects the HdM entrance to the PROJ reference within 1 mm (easting first, no axis swap)', () => {
+    const [x, y] = wgs84Converter(laea).forward(HDM.lon, HDM.lat);
+    expect(Math.abs(x - 4254872.092)).toBeLessThan(MILLIMETRE);
+    expect(Math.abs(y - 2848063.949)).toBeLessThan(MILLIMETRE);
+  });
+
+  it('drops +axis from the definition and keys the CRS by its EPSG code', () => {
+    expect(laea.proj4).not.toContain('+axis');
+    expect(laea.key).toBe('EPSG:3035');
+    expect(laea.isWgs84).toBe(false);
+    expect(laea.isGeographic).toBe(false);
+  });
+
+  it('reads the same CRS from GeoTIFF keys', () => {
+    const fromKeys = crsFromGeoKeys({ GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 3035 });
+    const [x, y] = wgs84Converter(fromKeys).forward(HDM.lon, HDM.lat);
+    expect(fromKeys.key).toBe('EPSG:3035');
+    expect(Math.abs(x - 4254872.092)).toBeLessThan(MILLIMETRE);
+    expect(Math.abs(y - 2848063.949)).toBeLessThan(MILLIMETRE);
+  });
+
+  it('inverts back to the WGS84 point', () => {
+    const converter = wgs84Converter(laea);
+    const [lon, lat] = converter.inverse(...converter.forward(HDM.lon, HDM.lat));
+    expect(Math.abs(lon - HDM.lon)).toBeLessThan(ROUND_TRIP_DEGREES);
+    expect(Math.abs(lat - HDM.lat)).toBeLessThan(ROUND_TRIP_DEGREES);
+  });
+
+  it("agrees with the laea-pair fixture's PROJ coordinates", () => {
+    const [x, y] = wgs84Converter(laea).forward(9.1785843, 48.3565473);
+    expect(Math.abs(x - 4260100.004)).toBeLessThan(FIXTURE_TOLERANCE_M);
+    expect(Math.abs(y - 2805122.999)).toBeLessThan(FIXTURE_TOLERANCE_M);
+  });
+});
+
+describe('CRS: EPSG:25832 (ETRS89 / UTM 32N)', () => {
+  it("agrees with the utm32 fixture's PROJ coordinates", () => {
+    const [x, y] = wgs84Converter(crsFromEpsg(25832)).forward(9.1681879, 48.8238684);
+    expect(Math.abs(x - 512345.003)).toBeLessThan(FIXTURE_TOLERANCE_M);
+    expect(Math.abs(y - 5407890.005)).toBeLessThan(FIXTURE_TOLERANCE_M);
+  });
+
+  it('converts between two projected CRSs through WGS84', () => {
+    const toUtm = crsToCrs(crsFromEpsg(3035), crsFromEpsg(25832));
+    const [x, y] = toUtm(4254872.092, 2848063.949);
+    const [ex, ey] = wgs84Converter(crsFromEpsg(25832)).forward(HDM.lon, HDM.lat);
+    expect(Math.abs(x - ex)).toBeLessThan(MILLIMETRE);
+    expect(Math.abs(y - ey)).toBeLessThan(MILLIMETRE);
+  });
+});
+
+describe('CRS: WGS84 and errors', () => {
+  it('uses the identity for EPSG:4326', () => {
+    const wgs84 = crsFromEpsg(4326);
+    expect(wgs84.isWgs84).toBe(true);
+    expect(wgs84Converter(wgs84).forward(9.1, 48.7)).toEqual([9.1, 48.7]);
+    expect(crsFromGeoKeys({ GTModelTypeGeoKey: 2, GeographicTypeGeoKey: 4326 }).isWgs84).toBe(true);
+  });
+
+  it('caches converters per CRS', () => {
+    expect(wgs84Converter(crsFromEpsg(3035))).toBe(wgs84Converter(crsFromEpsg(3035)));
+  });
+
+  it('rejects an unknown EPSG code with a config error naming it', () => {
+    expect(() => crsFromEpsg(999999)).toThrow(DatasetConfigError);
+    expect(() => crsFromEpsg(999999)).toThrow('Unknown EPSG code 999999');
+  });
+});
