@@ -2,8 +2,11 @@
 // Jaeger datasource shows a search as a table whose rows open the full trace view.
 import type { DashboardDefinition, TracePanel } from './types';
 
-/** X-Ray → Jaeger service name of the elevation function (Tracer's service = the function name). */
-export const DEFAULT_TRACE_SERVICE = 'elevation-api';
+/**
+ * Jaeger service of the elevation function: the bridge names a trace's service after the root
+ * segment, i.e. the Lambda function name `<service>-<stage>-<function>` (`npm start` uses stage local).
+ */
+export const DEFAULT_TRACE_SERVICE = 'elevation-api-local-elevation';
 
 const trace = (p: Omit<TracePanel, 'datasource' | 'style'>): TracePanel => ({
   datasource: 'jaeger',

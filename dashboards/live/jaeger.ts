@@ -1,0 +1,126 @@
+// Jaeger query API (/api/traces, the HTTP JSON API Grafana's Jaeger datasource also uses), plus a
+// span breakdown per trace: where the time went, by operation, with self time.
+
+export interface JaegerSpan {
+  traceID: string;
+  spanID: string;
+  operationName: string;
+  references?: { refType: string; spanID: string }[];
+  /** Microseconds since the epoch. */
+  startTime: number;
+  /** Microseconds. */
+  duration: number;
+  processID: string;
+  tags?: { key: string; value: unknown }[];
+}
+
+export interface JaegerTrace {
+  traceID: string;
+  spans: JaegerSpan[];
+  processes: Record<string, { serviceName: string }>;
+}
+
+export interface TraceSearchQuery {
+  service: string;
+  operation?: string;
+  minDuration?: string;
+  limit: number;
+  /** Unix seconds. */
+  start: number;
+  end: number;
+}
+
+const getJson = async <T>(url: URL): Promise<T> => {
+  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+  if (!res.ok) throw new Error(`Jaeger ${url.pathname}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+};
+
+export const listServices = async (baseUrl: string): Promise<string[]> =>
+  (await getJson<{ data: string[] | null }>(new URL('/api/services', baseUrl))).data ?? [];
+
+export const searchTraces = async (baseUrl: string, q: TraceSearchQuery): Promise<JaegerTrace[]> => {
+  const url = new URL('/api/traces', baseUrl);
+  url.searchParams.set('service', q.service);
+  if (q.operation) url.searchParams.set('operation', q.operation);
+  if (q.minDuration) url.searchParams.set('minDuration', q.minDuration);
+  url.searchParams.set('limit', String(q.limit));
+  url.searchParams.set('start', String(Math.floor(q.start * 1e6)));
+  url.searchParams.set('end', String(Math.ceil(q.end * 1e6)));
+  return (await getJson<{ data: JaegerTrace[] | null }>(url)).data ?? [];
+};
+
+export interface OperationTime {
+  operation: string;
+  count: number;
+  totalMs: number;
+  /** Time in spans of this operation not covered by their child spans. */
+  selfMs: number;
+}
+
+export interface TraceSummary {
+  traceID: string;
+  service: string;
+  rootOperation: string;
+  /** Unix milliseconds. */
+  start: number;
+  durationMs: number;
+  spanCount: number;
+  breakdown: OperationTime[];
+}
+
+/** Length of the union of [start, end) intervals, clipped to [lo, hi). */
+const coveredLength = (intervals: [number, number][], lo: number, hi: number): number => {
+  const clipped = intervals
+    .map(([a, b]) => [Math.max(a, lo), Math.min(b, hi)] as [number, number])
+    .filter(([a, b]) => b > a);
+  clipped.sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let [curA, curB] = [Number.NaN, Number.NaN];
+  for (const [a, b] of clipped) {
+    if (Number.isNaN(curA) || a > curB) {
+      if (!Number.isNaN(curA)) total += curB - curA;
+      [curA, curB] = [a, b];
+    } else curB = Math.max(curB, b);
+  }
+  return Number.isNaN(curA) ? total : total + (curB - curA);
+};
+
+export const summarizeTrace = (trace: JaegerTrace): TraceSummary => {
+  const ids = new Set(trace.spans.map((s) => s.spanID));
+  const parentOf = (s: JaegerSpan): string | undefined =>
+    s.references?.find((r) => r.refType === 'CHILD_OF' && ids.has(r.spanID))?.spanID;
+  const children = new Map<string, JaegerSpan[]>();
+  for (const s of trace.spans) {
+    const p = parentOf(s);
+    if (p) children.set(p, [...(children.get(p) ?? []), s]);
+  }
+  const roots = trace.spans.filter((s) => !parentOf(s));
+  const root = roots.reduce<JaegerSpan | undefined>(
+    (a, s) => (!a || s.duration > a.duration ? s : a),
+    undefined,
+  );
+  const start = Math.min(...trace.spans.map((s) => s.startTime));
+  const end = Math.max(...trace.spans.map((s) => s.startTime + s.duration));
+  const byOp = new Map<string, OperationTime>();
+  for (const s of trace.spans) {
+    const kids = (children.get(s.spanID) ?? []).map(
+      (c) => [c.startTime, c.startTime + c.duration] as [number, number],
+    );
+    const self = s.duration - coveredLength(kids, s.startTime, s.startTime + s.duration);
+    const op = byOp.get(s.operationName) ?? { operation: s.operationName, count: 0, totalMs: 0, selfMs: 0 };
+    op.count += 1;
+    op.totalMs += s.duration / 1000;
+    op.selfMs += self / 1000;
+    byOp.set(s.operationName, op);
+  }
+  return {
+    traceID: trace.traceID,
+    service: root ? (trace.processes[root.processID]?.serviceName ?? '') : '',
+    rootOperation: root?.operationName ?? '',
+    start: start / 1000,
+    durationMs: (end - start) / 1000,
+    spanCount: trace.spans.length,
+    breakdown: [...byOp.values()].sort((a, b) => b.selfMs - a.selfMs),
+  };
+};

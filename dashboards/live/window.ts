@@ -1,0 +1,47 @@
+// The time window of a load run: from the runner's JSON summary (startedAt + executionSeconds),
+// or given as --from/--to (ISO time, unix seconds, or `now-15m`).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TimeWindow } from './run-panels';
+
+export interface RunSummary {
+  testid?: string;
+  startedAt?: string;
+  executionSeconds?: number;
+  [key: string]: unknown;
+}
+
+export const parseTime = (text: string, now = Date.now()): number => {
+  const relative = /^now(?:-(\d+)([smhd]))?$/.exec(text);
+  if (relative) {
+    const unit = { s: 1, m: 60, h: 3600, d: 86400 }[relative[2] as 's' | 'm' | 'h' | 'd'] ?? 0;
+    return now / 1000 - Number(relative[1] ?? 0) * unit;
+  }
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw new Error(`cannot read time "${text}" (ISO 8601, unix seconds or now-15m)`);
+  return ms / 1000;
+};
+
+export const readSummary = (file: string): RunSummary =>
+  JSON.parse(fs.readFileSync(file, 'utf8')) as RunSummary;
+
+/** The run's own window, padded so rates over $__rate_interval reach the first and last samples. */
+export const windowOfRun = (summary: RunSummary, padSeconds: number): TimeWindow => {
+  if (!summary.startedAt || summary.executionSeconds === undefined) {
+    throw new Error('summary has no startedAt/executionSeconds: pass --from and --to');
+  }
+  const from = Date.parse(summary.startedAt) / 1000;
+  return { from: from - padSeconds, to: from + summary.executionSeconds + padSeconds };
+};
+
+/** Newest JSON summary under results/load (the runner's default --summary-export folder). */
+export const newestSummary = (dir = path.join('results', 'load')): string | undefined => {
+  if (!fs.existsSync(dir)) return undefined;
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  return files[0];
+};

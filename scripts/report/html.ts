@@ -1,0 +1,130 @@
+// The report as one self-contained HTML file: data as embedded JSON, Chart.js and the page script
+// inlined, so it opens offline from a CI artifact or an e-mail attachment.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChartPanel, ReportData } from './collect';
+import type { Cell, Table } from './tables';
+
+/** The UMD build (a global `Chart`), beside the package's main entry: dist/ is not in its exports. */
+const CHART_JS = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
+const PAGE_DIR = path.join(__dirname, 'page');
+export const CHART_WIDTH = 560;
+export const CHART_HEIGHT = 300;
+
+const esc = (s: string): string =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** JSON inside <script>: `<` escaped so no string in the data can close the element. */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+const time = (unixSeconds: number): string =>
+  new Date(unixSeconds * 1000).toISOString().replace('T', ' ').slice(0, 19);
+
+const valueCell = (v: number | null, unit: string): string =>
+  v === null
+    ? '<td class="num">–</td>'
+    : `<td class="num" data-unit="${esc(unit)}" data-value="${v}">${v}</td>`;
+
+const cellHtml = (c: Cell): string =>
+  typeof c === 'number'
+    ? `<td class="num">${Number.isInteger(c) ? c : c.toFixed(3)}</td>`
+    : c === 'passed'
+      ? '<td class="pass">passed</td>'
+      : c === 'FAILED'
+        ? '<td class="fail">FAILED</td>'
+        : `<td>${esc(String(c ?? ''))}</td>`;
+
+const tableHtml = (t: Table): string =>
+  `<h3>${esc(t.title)}</h3><p class="meta">from <code>${esc(t.source)}</code></p>` +
+  `<table><thead><tr>${t.columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>` +
+  t.rows.map((r) => `<tr>${r.map(cellHtml).join('')}</tr>`).join('') +
+  '</tbody></table>';
+
+const loadSection = (data: ReportData): string => {
+  if (!data.run)
+    return '<p class="meta">No load-test summary given (--summary): charts cover --from/--to only.</p>';
+  const { load, file } = data.run;
+  const verdict = load.passed
+    ? '<span class="pass">thresholds passed</span>'
+    : '<span class="fail">thresholds FAILED</span>';
+  const boxes = load.headline
+    .map(
+      (h) =>
+        `<div>${esc(h.label)}<b data-unit="${esc(h.unit)}" data-value="${h.value ?? ''}">${h.value ?? '–'}</b></div>`,
+    )
+    .join('');
+  return (
+    `<h2>Load test summary</h2><p>${verdict} · exit code ${load.exitCode ?? '–'} · summary <code>${esc(file)}</code></p>` +
+    `<div class="headline">${boxes}</div>${tableHtml(load.thresholds)}`
+  );
+};
+
+const panelHtml = (p: ChartPanel): string => {
+  const hasData = p.series.some((s) => s.points.some(([, v]) => v !== null));
+  const note = p.error ? `query failed: ${p.error}` : hasData ? '' : 'no data in this window';
+  return (
+    `<figure class="panel" id="panel-${esc(p.key)}">` +
+    `<canvas width="${CHART_WIDTH}" height="${CHART_HEIGHT}" data-panel-key="${esc(p.key)}"></canvas>` +
+    `<figcaption>${esc(p.description)}${note ? ` <span class="empty">${esc(note)}</span>` : ''}` +
+    `<details><summary>PromQL</summary>${p.queries.map((q) => `<code>${esc(q)}</code>`).join('<br>')}</details>` +
+    '</figcaption></figure>'
+  );
+};
+
+const tracesSection = (data: ReportData): string => {
+  const { traces } = data;
+  const head = `<h2>Slowest traces</h2><p class="meta">Jaeger service <code>${esc(traces.service)}</code></p>`;
+  if (traces.error) return `${head}<p class="empty">${esc(traces.error)}</p>`;
+  if (!traces.slowest.length) return `${head}<p class="empty">no traces in this window</p>`;
+  const rows = traces.slowest
+    .map(
+      (t) =>
+        `<tr><td><code>${esc(t.traceID)}</code></td><td>${esc(t.rootOperation)}</td>${valueCell(t.durationMs, 'ms')}` +
+        `<td class="num">${t.spanCount}</td><td>${esc(time(t.start / 1000))}</td><td><details><summary>span breakdown</summary>` +
+        '<table><thead><tr><th>operation</th><th>spans</th><th>total</th><th>self</th></tr></thead><tbody>' +
+        t.breakdown
+          .map(
+            (b) =>
+              `<tr><td>${esc(b.operation)}</td><td class="num">${b.count}</td>${valueCell(b.totalMs, 'ms')}${valueCell(b.selfMs, 'ms')}</tr>`,
+          )
+          .join('') +
+        '</tbody></table></details></td></tr>',
+    )
+    .join('');
+  return `${head}<table><thead><tr><th>trace id</th><th>root</th><th>duration</th><th>spans</th><th>start (UTC)</th><th>where the time went</th></tr></thead><tbody>${rows}</tbody></table>`;
+};
+
+export const renderHtml = (data: ReportData): string => {
+  const css = fs.readFileSync(path.join(PAGE_DIR, 'report-page.css'), 'utf8');
+  const pageJs = fs.readFileSync(path.join(PAGE_DIR, 'report-page.js'), 'utf8');
+  const chartJs = fs.readFileSync(CHART_JS, 'utf8');
+  const sections = data.sections
+    .map(
+      (s) =>
+        `<h2>${esc(s.title)} <span class="meta">(Grafana dashboard <code>${esc(s.uid)}</code>)</span></h2>` +
+        s.rows
+          .map(
+            (r) =>
+              `<h3>${esc(r.title)}</h3><div class="grid">${r.panelKeys.map((k) => panelHtml(data.panels[k])).join('')}</div>`,
+          )
+          .join(''),
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(data.title)}</title><style>${css}</style></head>
+<body>
+<h1>${esc(data.title)}</h1>
+<p class="meta">${esc(time(data.window.from))} → ${esc(time(data.window.to))} UTC · generated ${esc(data.generatedAt)}</p>
+${loadSection(data)}
+${data.tables.map(tableHtml).join('\n')}
+${sections}
+${tracesSection(data)}
+<script type="application/json" id="report-data">${scriptJson({ window: data.window, panels: data.panels })}</script>
+<script>${chartJs}</script>
+<script>${pageJs}</script>
+</body></html>
+`;
+};

@@ -1,0 +1,55 @@
+// npm run report — renders the dashboards' panels over a load run into results/report/:
+// report.html (self-contained), report.png (whole page) and panels/<panel-key>.png.
+//   --summary results/load/<run>.json   (default: the newest there; sets the window and $testid)
+//   --from ISO|unix|now-15m --to …      (instead of, or to override, the summary's window)
+//   --out results/report   --no-png   --var name=value
+// Sources: PROMETHEUS_URL (http://127.0.0.1:9090), JAEGER_URL (http://127.0.0.1:16686),
+// SCRAPE_INTERVAL_SECONDS or --scrape-interval (15, for $__rate_interval).
+import fs from 'node:fs';
+import path from 'node:path';
+import { selectRun } from '../dashboards/cli-args';
+import { collectReport } from './collect';
+import { renderHtml } from './html';
+import { writePngs } from './png';
+import { findResultTable, loadSummaryOf, type Table } from './tables';
+
+const RESULTS = 'results';
+
+const main = async (): Promise<void> => {
+  const run = selectRun(process.argv.slice(2), { useNewestSummary: true, padSeconds: 30 });
+  const outDir = run.flags.get('out') ?? path.join(RESULTS, 'report');
+  const resultsDir = run.flags.get('results') ?? RESULTS;
+  const tables = [
+    findResultTable(resultsDir, 'capacity', 'Capacity (highest rate within the SLOs, per scenario)'),
+    findResultTable(resultsDir, 'observability-price', 'The price of observability (tracing × logging)'),
+  ].filter((t): t is Table => t !== undefined);
+  const data = await collectReport({
+    window: run.window,
+    sources: run.sources,
+    variables: run.variables,
+    run:
+      run.summary && run.summaryFile
+        ? { file: run.summaryFile, load: loadSummaryOf(run.summary, run.summaryFile) }
+        : undefined,
+    tables,
+  });
+  fs.mkdirSync(outDir, { recursive: true });
+  const htmlFile = path.join(outDir, 'report.html');
+  fs.writeFileSync(htmlFile, renderHtml(data));
+  fs.writeFileSync(path.join(outDir, 'report-data.json'), `${JSON.stringify(data, null, 2)}\n`);
+  const charts = Object.values(data.panels);
+  const empty = charts.filter((c) => !c.series.some((s) => s.points.some(([, v]) => v !== null)));
+  console.log(
+    `report: ${htmlFile} — ${charts.length} charts (${empty.length} without data), ${data.traces.slowest.length} slow traces`,
+  );
+  for (const c of empty) console.log(`  no data: ${c.key}${c.error ? ` (${c.error})` : ''}`);
+  if (data.traces.error) console.log(`  traces: ${data.traces.error}`);
+  if (run.flags.get('no-png') === 'true') return;
+  const pngs = writePngs(htmlFile, outDir);
+  console.log(`report: ${pngs.page} and ${pngs.panels.length} panel PNGs in ${path.join(outDir, 'panels')}`);
+};
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

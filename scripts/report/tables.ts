@@ -1,0 +1,124 @@
+// Tables of the report that come from files: the load summary's thresholds and headline numbers,
+// and whatever capacity / observability-price results exist (JSON, CSV or a Markdown table).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunSummary } from '../../dashboards/live/window';
+
+export type Cell = string | number | boolean | null;
+
+export interface Table {
+  title: string;
+  source: string;
+  columns: string[];
+  rows: Cell[][];
+}
+
+export interface Headline {
+  label: string;
+  value: number | null;
+  /** Grafana unit id, formatted by the page like the charts. */
+  unit: string;
+}
+
+export interface LoadSummary {
+  testid: string;
+  exitCode: number | null;
+  passed: boolean;
+  headline: Headline[];
+  thresholds: Table;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary => {
+  const thresholds = Array.isArray(summary.thresholds)
+    ? (summary.thresholds as Record<string, unknown>[])
+    : [];
+  const duration = (summary.http_req_duration_ms ?? {}) as Record<string, unknown>;
+  const ms = (v: unknown): number | null => (num(v) === null ? null : (v as number) / 1000);
+  return {
+    testid: summary.testid ?? '',
+    exitCode: num(summary.exitCode),
+    passed: thresholds.every((t) => t.ok === true) && (num(summary.exitCode) ?? 0) === 0,
+    headline: [
+      { label: 'Elevations per minute', value: num(summary.elevations_per_minute), unit: 'suffix: elev/min' },
+      { label: 'Requests per second', value: num(summary.requests_per_second), unit: 'reqps' },
+      { label: 'http_req_duration p95', value: ms(duration['p(95)']), unit: 's' },
+      { label: 'http_req_failed', value: num(summary.http_req_failed_rate), unit: 'percentunit' },
+      { label: 'Dropped iterations', value: num(summary.dropped_iterations), unit: 'short' },
+    ],
+    thresholds: {
+      title: 'Thresholds (the SLOs)',
+      source: file,
+      columns: ['metric', 'threshold', 'observed', 'result'],
+      rows: thresholds.map((t) => [
+        String(t.metric ?? ''),
+        String(t.threshold ?? ''),
+        num(t.observed),
+        t.ok === true ? 'passed' : 'FAILED',
+      ]),
+    },
+  };
+};
+
+const flatten = (o: Record<string, unknown>, prefix = ''): Record<string, Cell> => {
+  const out: Record<string, Cell> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      Object.assign(out, flatten(v as Record<string, unknown>, key));
+    else if (!Array.isArray(v)) out[key] = v === undefined ? null : (v as Cell); // nested lists are detail, not a column
+  }
+  return out;
+};
+
+/** The first array of objects in a JSON document (the document itself, or one of its fields). */
+const firstRecordArray = (doc: unknown): Record<string, unknown>[] | undefined => {
+  if (Array.isArray(doc) && doc.every((x) => x !== null && typeof x === 'object'))
+    return doc as Record<string, unknown>[];
+  if (doc && typeof doc === 'object') {
+    for (const v of Object.values(doc)) {
+      const found = firstRecordArray(v);
+      if (found) return found;
+    }
+  }
+  return undefined;
+};
+
+const fromRecords = (records: Record<string, unknown>[]): Pick<Table, 'columns' | 'rows'> => {
+  const flat = records.map((r) => flatten(r));
+  const columns = [...new Set(flat.flatMap((r) => Object.keys(r)))];
+  return { columns, rows: flat.map((r) => columns.map((c) => r[c] ?? null)) };
+};
+
+const cell = (text: string): Cell =>
+  /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(text.trim()) ? Number(text) : text.trim();
+
+export const readTableFile = (file: string, title: string): Table | undefined => {
+  if (!fs.existsSync(file)) return undefined;
+  const text = fs.readFileSync(file, 'utf8');
+  const ext = path.extname(file);
+  if (ext === '.json') {
+    const records = firstRecordArray(JSON.parse(text) as unknown);
+    return records ? { title, source: file, ...fromRecords(records) } : undefined;
+  }
+  const lines = text.split('\n').map((l) => l.trim());
+  const split =
+    ext === '.csv' ? (l: string) => l.split(',') : (l: string) => l.replace(/^\||\|$/g, '').split('|');
+  const body =
+    ext === '.csv'
+      ? lines.filter(Boolean)
+      : lines.filter((l) => l.startsWith('|') && !/^\|[\s:|-]+\|$/.test(l));
+  if (body.length < 2) return undefined;
+  const [head, ...rest] = body.map(split);
+  return { title, source: file, columns: head.map((h) => h.trim()), rows: rest.map((r) => r.map(cell)) };
+};
+
+/** First of results/<name>.md|.csv|.json that holds a table: the Markdown is the table its author meant to show. */
+export const findResultTable = (resultsDir: string, name: string, title: string): Table | undefined => {
+  for (const ext of ['.md', '.csv', '.json']) {
+    const table = readTableFile(path.join(resultsDir, `${name}${ext}`), title);
+    if (table) return table;
+  }
+  return undefined;
+};

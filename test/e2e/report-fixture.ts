@@ -1,0 +1,253 @@
+// A real Prometheus (Debian's binary) holding one synthetic load run: every series the dashboards
+// read, backfilled with `promtool tsdb create-blocks-from openmetrics`, so the report test needs
+// neither the API nor the stack and always sees the same shapes.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const POINTS_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 512, 1000];
+
+type Labels = Record<string, string>;
+
+class OpenMetrics {
+  private readonly families = new Map<string, string[]>();
+
+  /** One series: `value(i)` at each step i of the run (counters must be cumulative). */
+  series(name: string, labels: Labels, times: number[], value: (i: number) => number): void {
+    const lbl = Object.entries(labels)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join(',');
+    const lines = this.families.get(name) ?? [];
+    times.forEach((t, i) => lines.push(`${name}{${lbl}} ${value(i)} ${t}`));
+    this.families.set(name, lines);
+  }
+
+  /** A cumulative classic histogram whose observations per step follow `share(le)` of `perStep`. */
+  histogram(
+    name: string,
+    labels: Labels,
+    times: number[],
+    buckets: number[],
+    perStep: number,
+    share: (le: number) => number,
+  ): void {
+    for (const le of [...buckets.map(String), '+Inf']) {
+      const fraction = le === '+Inf' ? 1 : share(Number(le));
+      this.series(`${name}_bucket`, { ...labels, le }, times, (i) =>
+        Math.round((i + 1) * perStep * fraction),
+      );
+    }
+    this.series(`${name}_count`, labels, times, (i) => (i + 1) * perStep);
+    this.series(`${name}_sum`, labels, times, (i) => (i + 1) * perStep * buckets[2]);
+  }
+
+  text(): string {
+    const out: string[] = [];
+    for (const [name, lines] of this.families) out.push(`# TYPE ${name} unknown`, ...lines);
+    return `${out.join('\n')}\n# EOF\n`;
+  }
+}
+
+/** Share of observations at or below `le` for a latency centred near `median` seconds. */
+const logistic = (median: number) => (le: number) => 1 / (1 + (median / le) ** 3);
+
+export const runOpenMetrics = (from: number, to: number, step: number, testid: string): string => {
+  const times: number[] = [];
+  for (let t = from; t <= to; t += step) times.push(t);
+  const om = new OpenMetrics();
+  const api = { service: 'elevation-api', dataset: 'sample' };
+  const routes = [
+    ['/v1/{dataset}', 100, 0.02],
+    ['/api/elevation', 25, 0.035],
+  ] as const;
+  for (const [route, perStep, median] of routes) {
+    om.series(
+      'elevation_api_requests_total',
+      { ...api, route, outcome: '2xx' },
+      times,
+      (i) => (i + 1) * perStep,
+    );
+    om.series('elevation_api_requests_total', { ...api, route, outcome: '4xx' }, times, (i) => i + 1);
+    om.series(
+      'elevation_api_elevations_computed_total',
+      { ...api, route, outcome: '2xx' },
+      times,
+      (i) => (i + 1) * perStep * 20,
+    );
+    om.histogram(
+      'elevation_api_request_latency_seconds',
+      { ...api, route, outcome: '2xx' },
+      times,
+      LATENCY_BUCKETS,
+      perStep,
+      logistic(median),
+    );
+    om.histogram(
+      'elevation_api_points_per_request',
+      { ...api, route, outcome: '2xx' },
+      times,
+      POINTS_BUCKETS,
+      perStep,
+      (le) => (le >= 20 ? 1 : le / 20),
+    );
+    om.series(
+      'elevation_api_block_cache_hits_total',
+      { ...api, route, outcome: '2xx' },
+      times,
+      (i) => (i + 1) * perStep * 3,
+    );
+    om.series(
+      'elevation_api_block_cache_misses_total',
+      { ...api, route, outcome: '2xx' },
+      times,
+      (i) => (i + 1) * 4,
+    );
+    om.series(
+      'elevation_api_range_requests_total',
+      { ...api, route, outcome: '2xx' },
+      times,
+      (i) => (i + 1) * 4,
+    );
+    om.series(
+      'elevation_api_range_bytes_total',
+      { ...api, route, outcome: '2xx' },
+      times,
+      (i) => (i + 1) * 4 * 65536,
+    );
+    om.histogram(
+      'elevation_api_range_latency_seconds',
+      { ...api, route, outcome: '2xx' },
+      times,
+      LATENCY_BUCKETS,
+      4,
+      logistic(0.004),
+    );
+    om.histogram(
+      'elevation_api_decode_seconds',
+      { ...api, route, outcome: '2xx' },
+      times,
+      LATENCY_BUCKETS,
+      4,
+      logistic(0.008),
+    );
+  }
+  om.series(
+    'elevation_api_cold_starts_total',
+    { service: 'elevation-api', function_name: 'elevation-api-local-elevation' },
+    times,
+    (i) => (i < 3 ? i + 1 : 3),
+  );
+  for (const job of ['telemetry-bridge', 'prometheus']) {
+    om.series('process_cpu_seconds_total', { job }, times, (i) => i * step * 0.15);
+    om.series('process_resident_memory_bytes', { job }, times, (i) => 80e6 + (i % 10) * 1e6);
+  }
+  for (const mode of ['idle', 'user']) {
+    om.series(
+      'node_cpu_seconds_total',
+      { job: 'node', cpu: '0', mode },
+      times,
+      (i) => i * step * (mode === 'idle' ? 0.4 : 0.6),
+    );
+  }
+  om.series('node_memory_MemTotal_bytes', { job: 'node' }, times, () => 24e9);
+  om.series('node_memory_MemAvailable_bytes', { job: 'node' }, times, (i) => 20e9 - (i % 20) * 1e7);
+  const k6 = { testid, scenario: 'default' };
+  om.series(
+    'k6_http_reqs_total',
+    { ...k6, status: '200', method: 'POST', name: 'POST /v1/{dataset}' },
+    times,
+    (i) => (i + 1) * step * 20,
+  );
+  om.series('k6_iterations_total', k6, times, (i) => (i + 1) * step * 20);
+  om.series('k6_elevations_total', k6, times, (i) => (i + 1) * step * 20 * 50);
+  om.series('k6_vus', k6, times, (i) => 3 + (i % 4));
+  om.series('k6_vus_max', k6, times, () => 20);
+  om.series(
+    'k6_http_req_failed_rate',
+    { ...k6, status: '200', method: 'POST', name: 'POST /v1/{dataset}' },
+    times,
+    () => 0,
+  );
+  om.series('k6_checks_rate', { ...k6, check: 'status is 200' }, times, () => 1);
+  for (const [stat, v] of [
+    ['p50', 0.021],
+    ['p95', 0.048],
+    ['p99', 0.09],
+  ] as const) {
+    om.series(
+      `k6_http_req_duration_${stat}`,
+      { ...k6, status: '200', method: 'POST', name: 'POST /v1/{dataset}' },
+      times,
+      (i) => v + (i % 7) * 0.001,
+    );
+  }
+  return om.text();
+};
+
+export const freePort = async (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+export interface RunningPrometheus {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Backfills `openMetrics` into a fresh TSDB under `dir` and serves it on a free loopback port. */
+export const startPrometheus = async (dir: string, openMetrics: string): Promise<RunningPrometheus> => {
+  const data = path.join(dir, 'tsdb');
+  fs.mkdirSync(data, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'run.om'), openMetrics);
+  const backfill = spawnSync(
+    'promtool',
+    ['tsdb', 'create-blocks-from', 'openmetrics', path.join(dir, 'run.om'), data],
+    { encoding: 'utf8' },
+  );
+  if (backfill.status !== 0)
+    throw new Error(`promtool backfill failed: ${backfill.stderr}${backfill.stdout}`);
+  fs.writeFileSync(path.join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 5s\nscrape_configs: []\n');
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'prometheus',
+    [
+      `--config.file=${path.join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${data}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--storage.tsdb.retention.time=1d',
+    ],
+    { stdio: ['ignore', 'ignore', fs.openSync(path.join(dir, 'prometheus.log'), 'w')] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGTERM');
+      throw new Error(
+        `prometheus did not become ready: ${fs.readFileSync(path.join(dir, 'prometheus.log'), 'utf8').slice(-2000)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+};
