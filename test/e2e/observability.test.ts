@@ -1,0 +1,157 @@
+/**
+ * Observability end to end: the real stack (Prometheus, Jaeger v2, the bridge, node exporter) on free
+ * ports, serverless-offline with the real handlers sending EMF and X-Ray to the bridge, then the
+ * question a developer would ask: do Prometheus and Jaeger show exactly what was sent?
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  eventually,
+  isAlive,
+  REPO_ROOT,
+  stackUp,
+  type ObservabilityStack,
+} from './support/observability-stack';
+import { startStack, type Stack } from './support/stack';
+
+const JAEGER_BIN = path.join(REPO_ROOT, '.bin', 'jaeger');
+/** Distinct point counts, so each request's log line (and through it its trace) is identifiable. */
+const POINT_COUNTS = [1, 2, 3, 5, 8];
+const TOTAL_POINTS = POINT_COUNTS.reduce((a, b) => a + b, 0);
+const SCRAPE_WAIT_MS = 30_000; // scrape interval 5 s + bridge + Prometheus ingestion
+const TRACE_WAIT_MS = 30_000;
+
+interface WideLogLine {
+  message: string;
+  route: string;
+  points?: number;
+  status: number;
+  xray_trace_id?: string;
+  correlation_id?: string;
+}
+
+interface JaegerSpan {
+  spanID: string;
+  operationName: string;
+  references: { refType: string; spanID: string }[];
+  tags: { key: string; value: unknown }[];
+  processID: string;
+}
+interface JaegerTrace {
+  traceID: string;
+  spans: JaegerSpan[];
+  processes: Record<string, { serviceName: string }>;
+}
+
+let obs: ObservabilityStack;
+let api: Stack;
+let pidsAtStart: number[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(JAEGER_BIN)) throw new Error(`${JAEGER_BIN} missing: run \`npm run stack:install\` first`);
+  obs = await stackUp();
+  pidsAtStart = obs.pids();
+  api = await startStack({
+    env: { ...obs.functionEnv, POWERTOOLS_LOG_LEVEL: 'INFO', XRAY_SAMPLE_RATE: '1' },
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await api?.stop();
+  // Normally already down (the last test); this is the safety net when an earlier test failed.
+  await obs?.down().catch(() => undefined);
+});
+
+function locations(count: number): string {
+  return Array.from(
+    { length: count },
+    (_, i) => `${(48.7 + i * 0.01).toFixed(4)},${(9.1 + i * 0.01).toFixed(4)}`,
+  ).join('|');
+}
+
+function wideLogLines(output: string): WideLogLine[] {
+  return output
+    .split('\n')
+    .filter((line) => line.includes('"message":"request"'))
+    .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as WideLogLine);
+}
+
+async function promValue(query: string): Promise<number | undefined> {
+  const url = `${obs.prometheusUrl}/api/v1/query?query=${encodeURIComponent(query)}`;
+  const body = (await (await fetch(url)).json()) as { data: { result: { value: [number, string] }[] } };
+  const first = body.data.result[0];
+  return first ? Number(first.value[1]) : undefined;
+}
+
+it('answers every request with elevations', async () => {
+  for (const count of POINT_COUNTS) {
+    const response = await fetch(`${api.baseUrl}/v1/sample`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ locations: locations(count) }),
+    });
+    const body = (await response.json()) as { status: string; results: unknown[] };
+    expect([response.status, body.status, body.results.length]).toEqual([200, 'OK', count]);
+  }
+});
+
+it('Prometheus reports exactly the number of elevations computed', async () => {
+  const total = await eventually(
+    async () => {
+      const value = await promValue('sum(elevation_api_elevations_computed_total)');
+      return value === TOTAL_POINTS ? value : undefined;
+    },
+    SCRAPE_WAIT_MS,
+    `sum(elevation_api_elevations_computed_total) == ${TOTAL_POINTS}`,
+  );
+  expect(total).toBe(TOTAL_POINTS);
+  expect(await promValue('sum(elevation_api_requests_total{outcome="2xx",dataset="sample"})')).toBe(
+    POINT_COUNTS.length,
+  );
+  expect(await promValue('sum(elevation_api_points_per_request_count)')).toBe(POINT_COUNTS.length);
+  expect((await promValue('sum(telemetry_bridge_emf_lines_total{result="malformed"})')) ?? 0).toBe(0);
+  expect(await promValue('up{job="node"}')).toBe(1);
+});
+
+it('every request has one wide log line whose trace id leads to a complete trace in Jaeger', async () => {
+  const lines = wideLogLines(api.output()).filter((l) => l.route !== 'health');
+  for (const count of POINT_COUNTS) {
+    const line = lines.find((l) => l.points === count);
+    expect(line).toMatchObject({ status: 200, points: count, correlation_id: expect.any(String) });
+    const traceId = (line?.xray_trace_id ?? '').replace(/^1-/, '').replace('-', '');
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+
+    const trace = await eventually(
+      async () => {
+        const response = await fetch(`${obs.jaegerUrl}/api/traces/${traceId}`);
+        if (!response.ok) return undefined;
+        const found = ((await response.json()) as { data: JaegerTrace[] }).data[0];
+        // Complete = the root (sent last by the function) is there.
+        return found?.spans.some((s) => s.references.length === 0) ? found : undefined;
+      },
+      TRACE_WAIT_MS,
+      `trace ${traceId} in Jaeger`,
+    );
+    const ids = new Set(trace.spans.map((s) => s.spanID));
+    const roots = trace.spans.filter((s) => s.references.length === 0);
+    expect(roots).toHaveLength(1);
+    for (const span of trace.spans) for (const ref of span.references) expect(ids.has(ref.spanID)).toBe(true);
+    expect(trace.processes[roots[0].processID].serviceName).toBe(roots[0].operationName);
+    expect(roots[0].operationName).toMatch(/elevation/);
+
+    const names = trace.spans.map((s) => s.operationName);
+    expect(names).toEqual(expect.arrayContaining([roots[0].operationName, '## v1', 'parse']));
+    const handler = trace.spans.find((s) => s.operationName === '## v1');
+    const tags = Object.fromEntries((handler?.tags ?? []).map((t) => [t.key, t.value]));
+    expect(tags).toMatchObject({ dataset: 'sample', points: count });
+    expect(typeof tags.interpolation).toBe('string');
+  }
+});
+
+it('stack:down stops every process it started', async () => {
+  expect(pidsAtStart).toHaveLength(4);
+  expect(pidsAtStart.every(isAlive)).toBe(true);
+  await obs.down();
+  expect(pidsAtStart.filter(isAlive)).toEqual([]);
+  await expect(fetch(`${obs.prometheusUrl}/-/ready`)).rejects.toThrow();
+});
