@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findResultTable, loadSummaryOf, readTableFile } from '../../../scripts/report/tables';
+
+const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'report-tables-'));
+
+describe('report tables', () => {
+  it('summarises a runner JSON summary: verdict, headline numbers, thresholds', () => {
+    const load = loadSummaryOf(
+      {
+        testid: 'baseline-1',
+        exitCode: 99,
+        elevations_per_minute: 33000,
+        requests_per_second: 20,
+        http_req_failed_rate: 0.02,
+        http_req_duration_ms: { 'p(95)': 250 },
+        thresholds: [
+          { metric: 'http_req_failed', threshold: 'rate<0.01', observed: 0.02, ok: false },
+          { metric: 'http_req_duration', threshold: 'p(95)<200', observed: 250, ok: false },
+        ],
+      },
+      'results/load/x.json',
+    );
+    expect(load.passed).toBe(false);
+    expect(load.headline.find((h) => h.label === 'http_req_duration p95')).toEqual({
+      label: 'http_req_duration p95',
+      value: 0.25,
+      unit: 's',
+    });
+    expect(load.thresholds.rows).toEqual([
+      ['http_req_failed', 'rate<0.01', 0.02, 'FAILED'],
+      ['http_req_duration', 'p(95)<200', 250, 'FAILED'],
+    ]);
+  });
+
+  it('reads a Markdown table, skipping prose and the alignment row', () => {
+    const dir = tmp();
+    fs.writeFileSync(
+      path.join(dir, 'capacity.md'),
+      '# Capacity\n\nText.\n\n| scenario | max req/s | failed |\n|---|---:|---:|\n| get_1 | 480.4 | 0.00% |\n',
+    );
+    expect(findResultTable(dir, 'capacity', 'Capacity')).toMatchObject({
+      columns: ['scenario', 'max req/s', 'failed'],
+      rows: [['get_1', 480.4, '0.00%']],
+    });
+  });
+
+  it('reads the first list of records in a JSON file, flattening objects and dropping nested lists', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'observability-price.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ rows: [{ config: 'none', best: { epm: 33000 }, trials: [1, 2] }] }),
+    );
+    expect(readTableFile(file, 'Price')).toMatchObject({
+      columns: ['config', 'best.epm'],
+      rows: [['none', 33000]],
+    });
+  });
+
+  it('prefers the Markdown table, then CSV, then JSON, and finds nothing when no file exists', () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, 'observability-price.csv'), 'tracing,logging,epm\non,off,31000\n');
+    fs.writeFileSync(path.join(dir, 'observability-price.json'), '[{"x":1}]');
+    expect(findResultTable(dir, 'observability-price', 'Price')?.rows).toEqual([['on', 'off', 31000]]);
+    expect(findResultTable(dir, 'capacity', 'Capacity')).toBeUndefined();
+  });
+});
