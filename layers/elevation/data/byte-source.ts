@@ -89,8 +89,10 @@ function unavailable(url: string, cause: unknown): DataSourceUnavailableError {
   return new DataSourceUnavailableError(`Reading ${url} failed: ${String(cause)}`, { cause });
 }
 
+/** By name only: fetch rejects with a DOMException, which is not `instanceof Error` in every realm (jest's vm). */
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
 }
 
 function isTransient(error: unknown): boolean {
