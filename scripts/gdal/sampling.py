@@ -97,9 +97,11 @@ def _padded_window(values, px, py, radius):
 
 
 def bilinear_renormalised(values, gt, x, y):
-    """Bilinear over the valid pixels of the 2x2 window, weights renormalised (GDAL-warper-like); None when
-    the valid pixels carry no weight (e.g. exactly on a nodata pixel centre)."""
+    """Bilinear over the valid pixels of the 2x2 window, weights renormalised; None when the pixel containing
+    the point is nodata (GDAL's warper skips those) or the valid pixels carry no weight."""
     win, fx, fy = _padded_window(values, *pixel_space(gt, x, y), 1)
+    if np.isnan(win[1 if fy >= 0.5 else 0, 1 if fx >= 0.5 else 0]):
+        return None
     weights = np.array([[(1 - fx) * (1 - fy), fx * (1 - fy)], [(1 - fx) * fy, fx * fy]])
     valid = ~np.isnan(win)
     total = weights[valid].sum()

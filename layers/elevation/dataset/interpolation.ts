@@ -2,9 +2,10 @@
  * Interpolation kernels over a window of pixel values, NaN marking nodata (or a pixel outside every raster).
  * `fx`, `fy` in [0, 1) are the point's offsets from the window's top-left inner pixel centre.
  *
- * Nodata policy (close to GDAL's warper): bilinear renormalises its weights over the valid pixels and gives NaN
- * only when they carry no weight (e.g. exactly on a nodata pixel centre); cubic needs all 16 pixels valid and
- * otherwise falls back to bilinear on the inner 2x2.
+ * Nodata policy (GDAL's warper): the point is nodata when the pixel containing it is nodata, so no height is
+ * invented inside a void. Otherwise bilinear renormalises its weights over the valid pixels of its window (so a
+ * point next to a void or a missing tile still gets a value); cubic needs all 16 pixels valid and otherwise
+ * falls back to bilinear on the inner 2x2.
  */
 
 /** Minimum summed weight of valid pixels for a bilinear value; below it the point is effectively on nodata. */
@@ -18,6 +19,9 @@ export function bilinear(v00: number, v10: number, v01: number, v11: number, fx:
   // All valid (NaN fails every comparison): the common case, no branches per pixel.
   if (v00 === v00 && v10 === v10 && v01 === v01 && v11 === v11)
     return v00 * w00 + v10 * w10 + v01 * w01 + v11 * w11;
+  // The pixel containing the point (GDAL's floor(corner coordinate)): nodata there means nodata here.
+  const containing = fy < 0.5 ? (fx < 0.5 ? v00 : v10) : fx < 0.5 ? v01 : v11;
+  if (containing !== containing) return NaN;
   let sum = 0;
   let weight = 0;
   if (v00 === v00) {
