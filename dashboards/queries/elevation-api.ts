@@ -102,16 +102,17 @@ export const elevationApiPanels = {
   }),
   rangeLatency: metric({
     key: 'api-range-latency',
-    title: 'Range request latency p50 / p95',
-    description: 'Latency of single range requests to the data layer.',
+    title: 'Range read time per request p50 / p95',
+    description:
+      'Range-request time per request (summed over its range reads), for requests that read ranges.',
     unit: 's',
     width: 8,
     queries: [0.5, 0.95].map((q) => ({ expr: quantile(q, api.rangeLatency, DS), legend: `p${q * 100}` })),
   }),
   decodeTime: metric({
     key: 'api-decode-time',
-    title: 'Block decode time p50 / p95',
-    description: 'Time to decompress and un-predict one COG block (cache misses only).',
+    title: 'Decode time per request p50 / p95',
+    description: 'Block decode time per request (summed over its decoded blocks), for requests that decoded.',
     unit: 's',
     width: 8,
     queries: [0.5, 0.95].map((q) => ({ expr: quantile(q, api.decode, DS), legend: `p${q * 100}` })),

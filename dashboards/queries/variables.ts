@@ -6,7 +6,7 @@ import type { DashboardDefinition } from './types';
  * Grafana's $__rate_interval is max($__interval + scrape interval, 4 × scrape interval). Outside
  * Grafana we know the step: use max(step + scrape, 4 × scrape) so a rate always spans ≥ 4 samples.
  */
-export const rateIntervalFor = (stepSeconds: number, scrapeSeconds = 15): string =>
+export const rateIntervalFor = (stepSeconds: number, scrapeSeconds = 5): string =>
   `${Math.max(stepSeconds + scrapeSeconds, 4 * scrapeSeconds)}s`;
 
 /** Replace `$name` / `${name}` with the given values, falling back to each variable's default. */

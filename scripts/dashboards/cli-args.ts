@@ -44,7 +44,7 @@ export const selectRun = (
   const sources: LiveSources = {
     prometheusUrl: process.env.PROMETHEUS_URL ?? 'http://127.0.0.1:9090',
     jaegerUrl: process.env.JAEGER_URL ?? 'http://127.0.0.1:16686',
-    scrapeSeconds: Number(process.env.SCRAPE_INTERVAL_SECONDS ?? flags.get('scrape-interval') ?? 15),
+    scrapeSeconds: Number(process.env.SCRAPE_INTERVAL_SECONDS ?? flags.get('scrape-interval') ?? 5),
   };
   const explicitWindow = flags.has('from') || flags.has('to');
   const summaryFile =

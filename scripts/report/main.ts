@@ -4,7 +4,7 @@
 //   --from ISO|unix|now-15m --to …      (instead of, or to override, the summary's window)
 //   --out results/report   --no-png   --var name=value
 // Sources: PROMETHEUS_URL (http://127.0.0.1:9090), JAEGER_URL (http://127.0.0.1:16686),
-// SCRAPE_INTERVAL_SECONDS or --scrape-interval (15, for $__rate_interval).
+// SCRAPE_INTERVAL_SECONDS or --scrape-interval (5 as in stack/prometheus; for $__rate_interval).
 import fs from 'node:fs';
 import path from 'node:path';
 import { selectRun } from '../dashboards/cli-args';

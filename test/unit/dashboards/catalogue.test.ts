@@ -54,8 +54,9 @@ describe('panel catalogue (the one source of truth for dashboards, report and li
     );
     expect(interpolate('${testid}', load, { testid: 'run-1' })).toBe('run-1');
     expect(interpolate('$unknown', load, {})).toBe('$unknown');
-    expect(rateIntervalFor(15)).toBe('60s');
-    expect(rateIntervalFor(120)).toBe('135s');
+    expect(rateIntervalFor(1)).toBe('20s'); // 4 × the stack's 5 s scrape interval
+    expect(rateIntervalFor(15)).toBe('20s');
+    expect(rateIntervalFor(120, 15)).toBe('135s');
   });
 });
 
