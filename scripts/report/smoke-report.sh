@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# npm run report:smoke — the dashboards issue's acceptance in one command, on its own ports so it
+# never meets a developer's running stack: stack:up, the API (npm start) wired to the bridge, the
+# baseline load profile at its smoke setting pushing k6 metrics to Prometheus, then every panel's
+# query checked for data (dashboards:verify-live) and the run report written to results/report/.
+# Everything it started is stopped on exit. Exit code: the panel check's (1 = some panel empty).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT="$PWD"
+export STACK_RUN_DIR="${STACK_RUN_DIR:-$ROOT/.run/report-smoke}"
+# Uncommon defaults (the stack's are 9090/9100/16686/…); any can be overridden from the environment.
+export PROMETHEUS_PORT="${PROMETHEUS_PORT:-19490}" NODE_EXPORTER_PORT="${NODE_EXPORTER_PORT:-19400}"
+export JAEGER_QUERY_PORT="${JAEGER_QUERY_PORT:-19486}" JAEGER_QUERY_GRPC_PORT="${JAEGER_QUERY_GRPC_PORT:-19485}"
+export JAEGER_OTLP_GRPC_PORT="${JAEGER_OTLP_GRPC_PORT:-19417}" JAEGER_OTLP_HTTP_PORT="${JAEGER_OTLP_HTTP_PORT:-19418}"
+export BRIDGE_METRICS_PORT="${BRIDGE_METRICS_PORT:-19464}" XRAY_PORT="${XRAY_PORT:-19420}" EMF_PORT="${EMF_PORT:-19488}"
+API_PORT="${API_PORT:-19430}"
+export PROMETHEUS_URL="http://127.0.0.1:$PROMETHEUS_PORT" JAEGER_URL="http://127.0.0.1:$JAEGER_QUERY_PORT"
+mkdir -p "$STACK_RUN_DIR/logs" results/load
+api_pid=""
+
+stop_all() {
+  if [[ -n "$api_pid" ]] && kill -0 "$api_pid" 2>/dev/null; then
+    kill -TERM -- "-$api_pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$api_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL -- "-$api_pid" 2>/dev/null || true
+  fi
+  bash stack/down.sh || true
+}
+trap stop_all EXIT
+
+bash stack/up.sh
+
+# The API in its own process group (setsid), so stop_all ends serverless-offline and its workers too.
+AWS_XRAY_DAEMON_ADDRESS="127.0.0.1:$XRAY_PORT" AWS_EMF_AGENT_ENDPOINT="udp://127.0.0.1:$EMF_PORT" \
+  PORT="$API_PORT" DATA_PORT=0 setsid node --import tsx scripts/start.ts >"$STACK_RUN_DIR/logs/api.log" 2>&1 </dev/null &
+api_pid=$!
+deadline=$((SECONDS + 120))
+until curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$API_PORT/health"; do
+  if ! kill -0 "$api_pid" 2>/dev/null || ((SECONDS > deadline)); then
+    echo "report:smoke: the API did not come up; last log lines:" >&2
+    tail -30 "$STACK_RUN_DIR/logs/api.log" >&2
+    exit 1
+  fi
+  sleep 0.5
+done
+echo "report:smoke: API up on 127.0.0.1:$API_PORT"
+
+summary="results/load/report-smoke-$(date -u +%Y%m%dT%H%M%SZ).json"
+SMOKE=1 BASE_URL="http://127.0.0.1:$API_PORT" K6_PROMETHEUS_RW_SERVER_URL="$PROMETHEUS_URL/api/v1/write" \
+  bash loadtests/k6.sh loadtests/baseline.ts --summary-export "$summary"
+
+# Two scrapes of the bridge (5 s interval) and the bridge's trace batches reach Prometheus and Jaeger.
+sleep 12
+status=0
+npx tsx scripts/dashboards/panel-data.ts --summary "$summary" || status=$?
+npx tsx scripts/report/main.ts --summary "$summary"
+exit "$status"
