@@ -12,7 +12,7 @@ import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
   scenarios: { baseline: steady(rate('RATE', 20, 10), duration('DURATION', '10m', '15s')) },
-  thresholds: sloThresholds(),
+  thresholds: sloThresholds(['baseline']),
 };
 
 export function setup(): Promise<SetupData> {

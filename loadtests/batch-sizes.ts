@@ -14,7 +14,7 @@ import { loadDatasetBounds, randomInt, randomLocations, type SetupData } from '.
 import { elevationRequest, send, type ApiFormat, type Method } from './lib/requests';
 import { duration, rate, seconds } from './lib/settings';
 import { steady } from './lib/shapes';
-import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
+import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
 
 interface BatchScenario {
   method: Method;
@@ -50,14 +50,13 @@ const gap = duration('GAP', '10s', '0.5s');
 const perSecond = rate('RATE', 10, 3);
 
 const scenarios: Record<string, Scenario> = {};
-const thresholds: Record<string, string[]> = sloThresholds();
 selected.forEach((name, i) => {
   scenarios[name] = {
     ...steady(perSecond, each, `${i * (seconds(each) + seconds(gap))}s`),
     gracefulStop: gap,
   };
-  thresholds[`http_req_duration{scenario:${name}}`] = [SLO.p95];
 });
+const thresholds = sloThresholds(selected);
 
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,

@@ -17,7 +17,7 @@ import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
   scenarios: { soak: steady(rate('RATE', 30, 10), duration('DURATION', '2h', '15s')) },
-  thresholds: sloThresholds({
+  thresholds: sloThresholds(['soak'], {
     'http_req_duration{soak_phase:early}': [SLO.p95],
     'http_req_duration{soak_phase:late}': [SLO.p95],
   }),

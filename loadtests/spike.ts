@@ -32,8 +32,8 @@ export const options: Options = {
     'http_req_duration{scenario:before}': [SLO.p95],
     'http_req_duration{scenario:recovery}': [SLO.p95],
     'http_req_failed{scenario:recovery}': [SLO.failedRate],
-    http_req_failed: ['rate<0.05'],
-    checks: ['rate>0.95'],
+    'http_req_failed{scenario:spike}': ['rate<0.05'],
+    'checks{scenario:recovery}': [SLO.checks],
   },
 };
 

@@ -21,9 +21,13 @@ export const options: Options = {
     stress: staircase(rate('START_RATE', 50, 10), rate('STEP_RATE', 50, 10), num('STEPS', 10, 3), ramp, hold),
   },
   thresholds: {
-    http_req_failed: [{ threshold: SLO.failedRate, abortOnFail: true, delayAbortEval: firstStep }],
-    http_req_duration: [{ threshold: SLO.p95, abortOnFail: true, delayAbortEval: firstStep }],
-    checks: [SLO.checks],
+    'http_req_failed{scenario:stress}': [
+      { threshold: SLO.failedRate, abortOnFail: true, delayAbortEval: firstStep },
+    ],
+    'http_req_duration{scenario:stress}': [
+      { threshold: SLO.p95, abortOnFail: true, delayAbortEval: firstStep },
+    ],
+    'checks{scenario:stress}': [SLO.checks],
   },
 };
 

@@ -1,6 +1,6 @@
 /** Random locations inside a dataset's bounds, which setup() reads from `GET /v1/datasets`. */
 import http from 'k6/http';
-import { BASE_URL, DATASET } from './settings';
+import { BASE_URL, DATASET, num } from './settings';
 
 export interface Location {
   lat: number;
@@ -34,7 +34,42 @@ export async function loadDatasetBounds(): Promise<SetupData> {
   const [w, s, e, n] = dataset.bounds;
   const dx = (e - w) * 0.01;
   const dy = (n - s) * 0.01;
-  return { dataset: DATASET, bounds: [w + dx, s + dy, e - dx, n - dy] };
+  const data: SetupData = { dataset: DATASET, bounds: [w + dx, s + dy, e - dx, n - dy] };
+  await warmUp(data);
+  return data;
+}
+
+/**
+ * Serverless-offline, like Lambda, starts one worker (a cold start) per concurrent request: WARMUP
+ * rounds of WARMUP_CONCURRENCY parallel requests per route start them before the measured phase.
+ */
+async function warmUp(data: SetupData): Promise<void> {
+  const rounds = num('WARMUP', 2, 2);
+  const concurrency = num('WARMUP_CONCURRENCY', 4, 4);
+  const point = randomLocations(data.bounds, 1)[0];
+  const tags = { tags: { name: 'warmup' } };
+  for (let round = 0; round < rounds; round++) {
+    const requests = [];
+    for (let i = 0; i < concurrency; i++) {
+      requests.push(
+        http.asyncRequest(
+          'GET',
+          `${BASE_URL}/v1/${data.dataset}?locations=${point.lat},${point.lon}`,
+          null,
+          tags,
+        ),
+      );
+      requests.push(
+        http.asyncRequest(
+          'GET',
+          `${BASE_URL}/api/elevation?coordinates=${point.lat},${point.lon}`,
+          null,
+          tags,
+        ),
+      );
+    }
+    await Promise.all(requests);
+  }
 }
 
 export function randomLocations(bounds: Bounds, count: number): Location[] {
