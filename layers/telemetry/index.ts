@@ -75,7 +75,7 @@ export function instrumentHandler(
     if (header) process.env._X_AMZN_TRACE_ID = header.value;
 
     logger.addContext(context);
-    logger.setCorrelationId(event.requestContext?.requestId);
+    logger.setCorrelationId(correlationId(event, context));
     logger.refreshSampleRateCalculation();
     if (!emfAgent) metrics.captureColdStartMetric(context.functionName);
     else if (wasColdStart)
@@ -173,6 +173,15 @@ function sendRootSegment(
       coldStart: wasColdStart,
     }),
   );
+}
+
+/**
+ * The API Gateway request id. serverless-offline fills it with a constant placeholder
+ * (`offlineContext_…`), so offline the invocation's own request id stands in for it.
+ */
+function correlationId(event: APIGatewayProxyEventV2, context: Context): string | undefined {
+  const requestId = event.requestContext?.requestId;
+  return requestId && !requestId.startsWith('offlineContext_') ? requestId : context.awsRequestId;
 }
 
 function toError(thrown: unknown): Error {
