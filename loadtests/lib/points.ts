@@ -23,9 +23,16 @@ interface DatasetsResponse {
 /** setup(): the bounds of DATASET, shrunk by 1% per side so bilinear/cubic windows stay inside. */
 export async function loadDatasetBounds(): Promise<SetupData> {
   const res = await http.asyncRequest('GET', `${BASE_URL}/v1/datasets`, null, { tags: { name: 'datasets' } });
-  if (res.status !== 200)
-    throw new Error(`GET /v1/datasets answered ${res.status}: is the API up at ${BASE_URL}?`);
-  const body = JSON.parse(res.body as string) as DatasetsResponse;
+  let body: DatasetsResponse | undefined;
+  try {
+    body = JSON.parse(res.body as string) as DatasetsResponse;
+  } catch {
+    body = undefined;
+  }
+  if (res.status !== 200 || !body || !Array.isArray(body.results)) {
+    const detail = res.error || String(res.body).slice(0, 200);
+    throw new Error(`GET ${BASE_URL}/v1/datasets answered ${res.status} (${detail}): is the API up?`);
+  }
   const dataset = body.results.find((d) => d.name === DATASET);
   if (!dataset)
     throw new Error(
