@@ -6,14 +6,22 @@ import {
 } from '../layers/elevation/service/elevation-query';
 import { instrumentHandler } from '../layers/telemetry';
 import { corsOriginOrNull, getApp } from './app';
-import { errorResponse, jsonResponse, method, preflightResponse, requestParams, requireMethod } from './http';
+import {
+  decodePathParameter,
+  errorResponse,
+  jsonResponse,
+  method,
+  preflightResponse,
+  requestParams,
+  requireMethod,
+} from './http';
 
 export const handler = instrumentHandler('v1', async (event, t) => {
   try {
     const app = getApp();
     if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
     requireMethod(event, ['GET', 'POST', 'OPTIONS']);
-    const datasetSpec = decodeURIComponent(event.pathParameters?.dataset ?? '');
+    const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
     const query = await t.phase('parse', () =>
       parseElevationQuery(datasetSpec, requestParams(event, app.settings.maxBodyBytes), app.limits),
     );

@@ -55,6 +55,15 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** Path parameters may arrive percent-encoded ("a%2Cb"); a malformed escape is kept as written (then 404). */
+export function decodePathParameter(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export function headerValue(event: APIGatewayProxyEventV2, name: string): string | undefined {
   const headers = event.headers ?? {};
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);

@@ -1,0 +1,315 @@
+/** `GET|POST|OPTIONS /v1/{dataset}` invoked in-process with API Gateway v2 events over the committed fixtures. */
+import { encodePolyline } from '../../layers/elevation/request/polyline';
+import { invoke, type EventOptions } from './support/api-gateway';
+import { loadHandlers, type Handlers } from './support/handlers';
+
+let handlers: Handlers;
+beforeAll(async () => {
+  handlers = await loadHandlers();
+});
+
+// plane-point.tif: 49.9,10.1 is pixel (6,6) = 1036, bilinear/cubic 1038.4 on the plane; 49.755,10.245 bilinear 1094.08.
+const INTERIOR = '49.9,10.1';
+const BLOCK_EDGE = '49.755,10.245';
+const OUTSIDE = '51,10.3';
+
+const get = (dataset: string, query: Record<string, string>, extra: Partial<EventOptions> = {}) =>
+  invoke(handlers.elevation, {
+    method: 'GET',
+    path: `/v1/${dataset}`,
+    pathParameters: { dataset },
+    query,
+    ...extra,
+  });
+
+const post = (
+  dataset: string,
+  body: string,
+  headers: Record<string, string> = {},
+  extra: Partial<EventOptions> = {},
+) =>
+  invoke(handlers.elevation, {
+    method: 'POST',
+    path: `/v1/${dataset}`,
+    pathParameters: { dataset },
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...extra,
+  });
+
+const elevations = (json: unknown) =>
+  (json as { results: { elevation: unknown }[] }).results.map((r) => r.elevation);
+
+describe('GET /v1/{dataset}', () => {
+  it("answers OpenTopoData's body with bilinear by default", async () => {
+    const response = await get('plane-point', { locations: INTERIOR });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.json).toEqual({
+      status: 'OK',
+      results: [{ dataset: 'plane-point', elevation: 1038.4, location: { lat: 49.9, lng: 10.1 } }],
+    });
+  });
+
+  it.each([
+    ['nearest', 1036],
+    ['bilinear', 1038.4],
+    ['cubic', 1038.4],
+  ])('uses interpolation=%s', async (interpolation, expected) => {
+    const response = await get('plane-point', { locations: INTERIOR, interpolation });
+    expect(elevations(response.json)).toEqual([expected]);
+  });
+
+  it('keeps input order and answers null outside the data', async () => {
+    const response = await get('plane-point', { locations: `${BLOCK_EDGE}|${OUTSIDE}|${INTERIOR}` });
+    expect(elevations(response.json)).toEqual([1094.08, null, 1038.4]);
+  });
+
+  it('accepts an encoded polyline with and without enc:', async () => {
+    const polyline = encodePolyline([
+      [49.9, 10.1],
+      [49.755, 10.245],
+    ]);
+    for (const locations of [`enc:${polyline}`, polyline]) {
+      const response = await get('plane-point', { locations });
+      expect(response.status).toBe(200);
+      expect(elevations(response.json)).toEqual([1038.4, 1094.08]);
+    }
+  });
+
+  it('returns a GeoJSON FeatureCollection of Points with [lon, lat, z] for format=geojson', async () => {
+    const response = await get('plane-point', { locations: INTERIOR, format: 'geojson' });
+    expect(response.json).toEqual({
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [10.1, 49.9, 1038.4] },
+          properties: { dataset: 'plane-point' },
+        },
+      ],
+    });
+  });
+
+  it('samples N points along the path for samples=N, ends included', async () => {
+    const response = await get('plane-point', { locations: `${INTERIOR}|${BLOCK_EDGE}`, samples: '3' });
+    const results = (response.json as { results: { location: { lat: number; lng: number } }[] }).results;
+    expect(results).toHaveLength(3);
+    expect(results[0].location).toEqual({ lat: 49.9, lng: 10.1 });
+    expect(results[2].location).toEqual({ lat: 49.755, lng: 10.245 });
+    expect(results[1].location.lat).toBeCloseTo((49.9 + 49.755) / 2, 2);
+  });
+
+  it.each([
+    [undefined, 'null'],
+    ['null', 'null'],
+    ['nan', 'NaN'],
+    ['-9999', '-9999'],
+  ])('writes nodata_value=%s as %s', async (nodataValue, literal) => {
+    const query: Record<string, string> = { locations: OUTSIDE };
+    if (nodataValue) query.nodata_value = nodataValue;
+    const response = await get('plane-point', query);
+    expect(response.status).toBe(200);
+    expect(response.body).toContain(`"elevation":${literal}`);
+  });
+
+  it('answers each point from the first dataset with a value for /v1/a,b and names it', async () => {
+    const response = await get('plane-area,plane-point', {
+      locations: `${INTERIOR}|50.005,10.3`,
+      interpolation: 'nearest',
+    });
+    expect(response.status).toBe(200);
+    const results = (response.json as { results: { dataset: string; elevation: number }[] }).results;
+    expect(results.map((r) => [r.dataset, r.elevation])).toEqual([
+      ['plane-area', 1039],
+      ['plane-point', 1190],
+    ]);
+  });
+
+  it('accepts a URL-encoded comma in the dataset path parameter', async () => {
+    const response = await get('plane-area%2Cplane-point', {
+      locations: '50.005,10.3',
+      interpolation: 'nearest',
+    });
+    expect(response.status).toBe(200);
+    expect(elevations(response.json)).toEqual([1190]);
+  });
+
+  it('reads projected and tiled datasets', async () => {
+    const laea = await get('laea-pair', { locations: '48.3565473,9.1785843' });
+    expect((elevations(laea.json)[0] as number) - 221.492).toBeLessThan(1e-3);
+    const copernicus = await get('copernicus', { locations: '34,-118', interpolation: 'nearest' });
+    expect(elevations(copernicus.json)).toEqual([1000]);
+  });
+});
+
+describe('POST /v1/{dataset}', () => {
+  it('accepts {"locations": "lat,lon|lat,lon"} with options in the body', async () => {
+    const response = await post(
+      'plane-point',
+      JSON.stringify({ locations: `${INTERIOR}|${BLOCK_EDGE}`, interpolation: 'nearest' }),
+    );
+    expect(response.status).toBe(200);
+    expect(elevations(response.json)).toEqual([1036, 1096]);
+  });
+
+  it('accepts {"locations": [{"lat", "lng"}]}', async () => {
+    const response = await post('plane-point', JSON.stringify({ locations: [{ lat: 49.9, lng: 10.1 }] }));
+    expect(elevations(response.json)).toEqual([1038.4]);
+  });
+
+  it('accepts a JSON array of {"latitude", "longitude"} as the whole body', async () => {
+    const response = await post('plane-point', JSON.stringify([{ latitude: 49.9, longitude: 10.1 }]));
+    expect(response.status).toBe(200);
+    expect(elevations(response.json)).toEqual([1038.4]);
+  });
+
+  it('accepts a form body', async () => {
+    const response = await post(
+      'plane-point',
+      `locations=${encodeURIComponent(INTERIOR)}&interpolation=nearest`,
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(elevations(response.json)).toEqual([1036]);
+  });
+
+  it('decodes a base64-encoded body (API Gateway binary payloads)', async () => {
+    const body = Buffer.from(JSON.stringify({ locations: INTERIOR })).toString('base64');
+    const response = await post('plane-point', body, {}, { isBase64Encoded: true });
+    expect(response.status).toBe(200);
+    expect(elevations(response.json)).toEqual([1038.4]);
+  });
+
+  it('lets body fields win over query parameters', async () => {
+    const response = await post(
+      'plane-point',
+      JSON.stringify({ locations: INTERIOR, interpolation: 'nearest' }),
+      {},
+      {
+        query: { interpolation: 'cubic' },
+      },
+    );
+    expect(elevations(response.json)).toEqual([1036]);
+  });
+
+  it('answers 512 locations (the configured limit) and rejects 513 naming the limit', async () => {
+    const locations = (n: number) => Array.from({ length: n }, () => ({ lat: 49.9, lng: 10.1 }));
+    const ok = await post('plane-point', JSON.stringify({ locations: locations(512) }));
+    expect(ok.status).toBe(200);
+    expect(elevations(ok.json)).toHaveLength(512);
+    const tooMany = await post('plane-point', JSON.stringify({ locations: locations(513) }));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error: 'Too many locations: 513 given, the limit is 512 per request. Split the request.',
+    });
+  });
+});
+
+describe('client errors', () => {
+  const invalid = (error: string | RegExp) => ({
+    status: 'INVALID_REQUEST',
+    error: expect.stringMatching(error) as unknown,
+  });
+
+  it('returns 400 when latitude is outside [-90, 90], naming the location and its position', async () => {
+    const response = await get('plane-point', { locations: `${INTERIOR}|91,10` });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error: "Invalid latitude 91 in location '91,10' at position 1: latitude must be between -90 and 90.",
+    });
+  });
+
+  it.each([
+    [{}, /^No locations given/],
+    [{ locations: 'abc,def' }, /^Unable to parse locations 'abc,def'/],
+    [{ locations: INTERIOR, interpolation: 'spline' }, /^Invalid interpolation 'spline'/],
+    [{ locations: INTERIOR, nodata_value: '1.5' }, /^Invalid nodata_value '1.5'/],
+    [{ locations: INTERIOR, format: 'csv' }, /^Invalid format 'csv'/],
+    [{ locations: INTERIOR, samples: '1' }, /^Invalid samples '1': use a whole number from 2 to 512/],
+    [{ locations: INTERIOR, samples: '513' }, /^Invalid samples '513'/],
+    [{ locations: INTERIOR, key: 'x' }, /^Unknown parameter 'key'/],
+  ])('returns 400 for query %p', async (query, error) => {
+    const response = await get('plane-point', query as Record<string, string>);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(invalid(error));
+  });
+
+  it.each([
+    ['{"locations":', /^Request body is not valid JSON/],
+    ['"49.9,10.1"', /^Request body must be a JSON object/],
+    ['42', /^Request body must be a JSON object/],
+    ['{"locations": 5}', /^'locations' must be a string/],
+    ['[]', /^No locations given: the locations list is empty/],
+    ['[{"lat": "x"}]', /^Unable to parse location \{"lat":"x"\} at position 0/],
+  ])('returns 400 for body %p', async (body, error) => {
+    const response = await post('plane-point', body);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(invalid(error));
+  });
+
+  it('returns 404 for an unknown dataset, listing the available ones', async () => {
+    const response = await get('srtm90m', { locations: INTERIOR });
+    expect(response.status).toBe(404);
+    expect(response.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error: expect.stringMatching(
+        /^Dataset 'srtm90m' is not configured\. Available datasets: plane-point, plane-area/,
+      ) as unknown,
+    });
+  });
+
+  it('returns 404, not 500, for a malformed percent-escape in the dataset name', async () => {
+    const response = await get('plane-point%2', { locations: INTERIOR });
+    expect(response.status).toBe(404);
+    expect((response.json as { error: string }).error).toMatch(/^Dataset 'plane-point%2' is not configured/);
+  });
+
+  it('returns 404 when one dataset of a chain is unknown', async () => {
+    const response = await get('plane-point,nope', { locations: INTERIOR });
+    expect(response.status).toBe(404);
+  });
+
+  it.each(['PUT', 'DELETE', 'PATCH'])('returns 405 with an Allow header for %s', async (method) => {
+    const response = await get('plane-point', { locations: INTERIOR }, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('GET, POST, OPTIONS');
+    expect(response.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error: `Method ${method} is not allowed here: use GET or POST or OPTIONS.`,
+    });
+  });
+
+  it('returns 413 for a body over the limit, naming the limit', async () => {
+    const response = await post('plane-point', JSON.stringify({ locations: 'x'.repeat(1024 * 1024) }));
+    expect(response.status).toBe(413);
+    expect(response.json).toEqual(invalid(/^Request body is \d+ bytes; the limit is 1048576 bytes\./));
+  });
+});
+
+describe('CORS', () => {
+  it('sends the configured origin on success and on errors', async () => {
+    for (const response of [
+      await get('plane-point', { locations: INTERIOR }),
+      await get('plane-point', { locations: 'bad' }),
+      await get('nope', { locations: INTERIOR }),
+    ]) {
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+    }
+  });
+
+  it('answers an OPTIONS preflight with 204 and the allowed methods and headers', async () => {
+    const response = await get('plane-point', {}, { method: 'OPTIONS' });
+    expect(response.status).toBe(204);
+    expect(response.body).toBe('');
+    expect(response.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': 'content-type',
+    });
+  });
+});

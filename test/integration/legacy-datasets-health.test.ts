@@ -1,0 +1,211 @@
+/** The original system's `/api/elevation`, `GET /v1/datasets` and `GET /health`, in-process over the fixtures. */
+import { invoke, type EventOptions } from './support/api-gateway';
+import { leaksInternals, loadHandlers, type Handlers } from './support/handlers';
+
+let handlers: Handlers;
+beforeAll(async () => {
+  handlers = await loadHandlers();
+});
+
+const legacy = (options: Partial<EventOptions>) =>
+  invoke(handlers.legacy, { method: 'GET', path: '/api/elevation', ...options });
+
+describe('GET /api/elevation (the original system)', () => {
+  it('answers [{latitude, longitude, altitude}] on the default (first) dataset with bilinear', async () => {
+    const response = await legacy({ query: { coordinates: '49.9,10.1;49.755,10.245' } });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([
+      { latitude: 49.9, longitude: 10.1, altitude: 1038.4 },
+      { latitude: 49.755, longitude: 10.245, altitude: 1094.08 },
+    ]);
+  });
+
+  it('answers altitude null where there is no data', async () => {
+    const response = await legacy({ query: { coordinates: '51,10.3' } });
+    expect(response.json).toEqual([{ latitude: 51, longitude: 10.3, altitude: null }]);
+  });
+
+  it('honours interpolation=nearest', async () => {
+    const response = await legacy({ query: { coordinates: '49.9,10.1', interpolation: 'nearest' } });
+    expect(response.json).toEqual([{ latitude: 49.9, longitude: 10.1, altitude: 1036 }]);
+  });
+
+  it('returns 400 without coordinates and for a bad coordinate, naming its position', async () => {
+    const missing = await legacy({ query: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.json).toMatchObject({
+      status: 'INVALID_REQUEST',
+      error: expect.stringMatching(/^No locations given/),
+    });
+    const bad = await legacy({ query: { coordinates: '49.9,10.1;49.9' } });
+    expect(bad.status).toBe(400);
+    expect((bad.json as { error: string }).error).toContain("'49.9' at position 1");
+  });
+
+  it('answers a preflight and rejects other methods with 405', async () => {
+    expect((await legacy({ method: 'OPTIONS' })).status).toBe(204);
+    const put = await legacy({ method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('GET, POST, OPTIONS');
+  });
+});
+
+describe('POST /api/elevation (the original system)', () => {
+  const postBody = (body: string) =>
+    legacy({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
+
+  it('answers a JSON array of {latitude, longitude}', async () => {
+    const response = await postBody(JSON.stringify([{ latitude: 49.9, longitude: 10.1 }]));
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([{ latitude: 49.9, longitude: 10.1, altitude: 1038.4 }]);
+  });
+
+  it.each([
+    [
+      '{"latitude": 49.9, "longitude": 10.1}',
+      'Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}].',
+    ],
+    ['', expect.stringMatching(/^Request body is not valid JSON/) as unknown],
+    [
+      '[{"latitude": 95, "longitude": 10}]',
+      expect.stringMatching(/^Invalid latitude 95 .* at position 0/) as unknown,
+    ],
+  ])('returns 400 for body %p', async (body, error) => {
+    const response = await postBody(body);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ status: 'INVALID_REQUEST', error });
+  });
+
+  it('rejects 513 locations naming the limit', async () => {
+    const body = JSON.stringify(Array.from({ length: 513 }, () => ({ latitude: 49.9, longitude: 10.1 })));
+    const response = await postBody(body);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toContain('the limit is 512 per request');
+  });
+});
+
+describe('GET /v1/datasets', () => {
+  it('lists every configured dataset with bounds, resolution, CRS, pixel type, tile count and vertical datum', async () => {
+    const response = await invoke(handlers.datasets, { path: '/v1/datasets' });
+    expect(response.status).toBe(200);
+    const { status, results } = response.json as { status: string; results: Record<string, unknown>[] };
+    expect(status).toBe('OK');
+    expect(results.map((r) => r.name)).toEqual([
+      'plane-point',
+      'plane-area',
+      'int16-nodata',
+      'float32-nan',
+      'big-endian',
+      'laea-pair',
+      'utm32',
+      'copernicus',
+    ]);
+    for (const result of results)
+      expect(Object.keys(result).sort()).toEqual(
+        ['bounds', 'crs', 'name', 'pixelType', 'resolution', 'tileCount', 'verticalDatum'].sort(),
+      );
+    expect(results[1]).toEqual({
+      name: 'plane-area',
+      bounds: [10, 49.375, 10.625, 50],
+      resolution: [0.015625, 0.015625],
+      crs: 'EPSG:4326',
+      pixelType: 'Float32',
+      tileCount: 1,
+      verticalDatum: null,
+    });
+    expect(results[5]).toMatchObject({ name: 'laea-pair', crs: 'EPSG:3035', tileCount: 2 });
+  });
+
+  it('returns 405 for POST', async () => {
+    expect((await invoke(handlers.datasets, { method: 'POST', path: '/v1/datasets' })).status).toBe(405);
+  });
+});
+
+describe('GET /health', () => {
+  it('answers OK with the dataset names', async () => {
+    const response = await invoke(handlers.health, { path: '/health' });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ status: 'OK' });
+    expect((response.json as { datasets: string[] }).datasets).toContain('copernicus');
+  });
+});
+
+describe('settings from the environment', () => {
+  let custom: Handlers;
+  beforeAll(async () => {
+    custom = await loadHandlers({
+      MAX_LOCATIONS: '2',
+      MAX_SAMPLES: '5',
+      MAX_BODY_BYTES: '2048',
+      CORS_ORIGIN: 'https://app.example',
+      DEFAULT_DATASET: 'plane-area',
+    });
+  });
+
+  const v1 = (query: Record<string, string>, extra: Partial<EventOptions> = {}) =>
+    invoke(custom.elevation, {
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      query,
+      ...extra,
+    });
+
+  it('MAX_LOCATIONS overrides the config limit and is named in the error', async () => {
+    const response = await v1({ locations: '1,1|2,2|3,3' });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      'Too many locations: 3 given, the limit is 2 per request. Split the request.',
+    );
+  });
+
+  it('MAX_SAMPLES bounds samples', async () => {
+    expect((await v1({ locations: '1,1|2,2', samples: '5' })).status).toBe(200);
+    const response = await v1({ locations: '1,1|2,2', samples: '6' });
+    expect((response.json as { error: string }).error).toBe(
+      "Invalid samples '6': use a whole number from 2 to 5.",
+    );
+  });
+
+  it('MAX_BODY_BYTES bounds the body (413)', async () => {
+    const response = await v1(
+      {},
+      { method: 'POST', body: JSON.stringify({ locations: '1,1'.padEnd(3000, ' ') }) },
+    );
+    expect(response.status).toBe(413);
+    expect((response.json as { error: string }).error).toContain('the limit is 2048 bytes');
+  });
+
+  it('CORS_ORIGIN overrides the config origin', async () => {
+    const response = await v1({ locations: '49.9,10.1' });
+    expect(response.headers['access-control-allow-origin']).toBe('https://app.example');
+  });
+
+  it('DEFAULT_DATASET picks the legacy endpoint dataset', async () => {
+    const response = await invoke(custom.legacy, {
+      path: '/api/elevation',
+      query: { coordinates: '49.9,10.1', interpolation: 'nearest' },
+    });
+    expect(response.json).toEqual([{ latitude: 49.9, longitude: 10.1, altitude: 1039 }]);
+  });
+});
+
+describe('a broken configuration', () => {
+  let broken: Handlers;
+  beforeAll(async () => {
+    broken = await loadHandlers({ CONFIG_PATH: '/nonexistent/elevation/config.yaml' });
+  });
+
+  it.each(['elevation', 'legacy', 'datasets', 'health'] as const)(
+    'makes %s answer 500 with a generic body that names no path',
+    async (name) => {
+      const response = await invoke(broken[name], {
+        path: '/x',
+        pathParameters: { dataset: 'plane-point' },
+        query: { locations: '49.9,10.1', coordinates: '49.9,10.1' },
+      });
+      expect(response.status).toBe(500);
+      expect(response.json).toEqual({ status: 'SERVER_ERROR', error: 'Internal server error.' });
+      expect(leaksInternals(response.body)).toBe(false);
+    },
+  );
+});
