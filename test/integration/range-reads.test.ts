@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startDataServer, type DataServer, type DataServerStats } from '../../scripts/data-server';
 import {
+  blockCache,
   configureBlockCache,
   DataSourceTimeoutError,
   DataSourceUnavailableError,
@@ -132,6 +133,32 @@ describe('range reads from the data-layer server', () => {
     expect(diff(server.stats(), before).notFound).toBe(1);
   });
 
+  it('opens the header once and fetches each block once for twelve concurrent cold callers', async () => {
+    const registry = openRegistry();
+    const before = server.stats();
+    // Four points in four different 16x16 blocks of plane-point.tif, each asked for by three callers at once.
+    const points = [BLOCK_0_POINT, BLOCK_8_POINT, { lat: 49.755, lon: 10.245 }, { lat: 49.9, lon: 10.5 }];
+    await Promise.all(
+      points.flatMap((point) => [1, 2, 3].map(() => registry.get('plane-point').sample([point], 'nearest'))),
+    );
+    expect(diff(server.stats(), before).requests).toBe(1 + points.length);
+  });
+
+  it('keeps the decoded-block cache within its byte bound', async () => {
+    const registry = openRegistry();
+    const BLOCK_BYTES = 16 * 16 * 4; // one Float32 16x16 block of plane-point.tif
+    const cache = configureBlockCache(2 * BLOCK_BYTES);
+    const grid = Array.from({ length: 9 }, (_, i) => ({
+      lat: 49.99 - Math.floor(i / 3) * 0.25,
+      lon: 10.01 + (i % 3) * 0.25,
+    }));
+    await registry.get('plane-point').sample(grid, 'nearest');
+    expect(cache).toBe(blockCache());
+    expect(cache.bytes).toBeLessThanOrEqual(2 * BLOCK_BYTES);
+    expect(cache.counters.misses).toBe(9);
+    expect(cache.counters.evictions).toBe(7);
+  });
+
   it('reads the same values over HTTP as from local files', async () => {
     const remote = openRegistry();
     const local = loadDatasetRegistry({ configPath: path.join(FIXTURES, 'config.yaml') });
@@ -141,6 +168,41 @@ describe('range reads from the data-layer server', () => {
       const b = await local.get('plane-point').sample(points, interpolation);
       a.forEach((v, i) => expect(Math.abs((v as number) - (b[i] as number))).toBeLessThan(VALUE_TOLERANCE_M));
     }
+  });
+});
+
+describe('range reads of a COG larger than the header prefetch (the bundled sample)', () => {
+  let server: DataServer;
+  const SAMPLE_ROOT = path.resolve('layers/dem-sample');
+  const PREFETCH = 64 * 1024;
+  beforeAll(async () => {
+    server = await startDataServer({ root: SAMPLE_ROOT, port: 0 });
+  });
+  afterAll(() => server.close());
+
+  it('opens the header with one prefetch request, then costs one range request per cold block', async () => {
+    configureBlockCache(CACHE_BYTES);
+    const registry = loadDatasetRegistry({
+      configPath: path.join(SAMPLE_ROOT, 'config.yaml'),
+      dataRoot: server.url,
+      headerPrefetchBytes: PREFETCH,
+    });
+    const file = '/sample/stuttgart.tif';
+    const fileSize = fs.statSync(path.join(SAMPLE_ROOT, 'sample/stuttgart.tif')).size;
+    expect(fileSize).toBeGreaterThan(PREFETCH); // otherwise this test proves nothing about the prefetch
+    const first = newReadStats();
+    const [hdm] = await registry.get('sample').sample([{ lat: 48.742275, lon: 9.101177 }], 'bilinear', {
+      stats: first,
+    });
+    expect(hdm).toBeGreaterThan(400); // SRTM3 at the HdM entrance: about 457 m
+    expect(hdm).toBeLessThan(520);
+    expect(server.stats().files[file].rangeRequests).toBe(2);
+    expect(first.rangeRequests).toBe(2);
+    const second = newReadStats();
+    await registry.get('sample').sample([{ lat: 48.65, lon: 9.25 }], 'bilinear', { stats: second });
+    expect(server.stats().files[file].rangeRequests).toBe(3);
+    expect(second).toMatchObject({ rangeRequests: 1, blockCacheMisses: 1 });
+    expect(second.rangeBytes).toBeLessThan(PREFETCH);
   });
 });
 
@@ -170,6 +232,14 @@ describe('data-layer failures', () => {
     expect(value).toBe(1234);
     expect(flaky.requests - before).toBe(2);
     expect(stats.rangeRequests).toBe(2); // both attempts are counted
+  });
+
+  it('reads correctly from a server that ignores Range and sends the whole file', async () => {
+    const registry = openRegistry(0);
+    flaky.mode = 'whole-file';
+    await expect(
+      registry.get('plane-point').sample([BLOCK_0_POINT, BLOCK_8_POINT], 'nearest'),
+    ).resolves.toEqual([1036, 1234]);
   });
 
   it('gives up after the configured retries with DataSourceUnavailableError, then recovers on the next call', async () => {

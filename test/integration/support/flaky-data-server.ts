@@ -1,13 +1,14 @@
 /**
  * A tiny range-capable HTTP server over one folder whose behaviour a test switches at will: answer normally,
- * answer 503 for the next N requests, answer 403, or never answer (a hung data layer). Counts requests.
+ * answer 503 for the next N requests, ignore Range, answer 403, or never answer (a hung data layer). Counts requests.
  */
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-export type FlakyMode = 'ok' | 'hang' | 'forbidden';
+/** ok: honours Range; whole-file: ignores Range (200 with every byte); hang: never answers; forbidden: 403. */
+export type FlakyMode = 'ok' | 'whole-file' | 'hang' | 'forbidden';
 
 export interface FlakyServer {
   url: string;
@@ -38,7 +39,7 @@ export async function startFlakyServer(root: string): Promise<FlakyServer> {
     readFile(file).then(
       (bytes) => {
         const match = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
-        if (!match) {
+        if (!match || state.mode === 'whole-file') {
           response.writeHead(200).end(bytes);
           return;
         }

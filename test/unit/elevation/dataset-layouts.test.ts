@@ -1,0 +1,144 @@
+/**
+ * Dataset shapes from OpenTopoData's config: a file, a folder holding one file, a tile folder (listed), a tile
+ * template over a folder (computed names), child_datasets; and the config errors an operator must see.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatasetConfigError, loadDatasetRegistry } from '../../../layers/elevation';
+
+const FIXTURES = path.resolve('test/fixtures');
+let workDir: string;
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataset-layouts-'));
+  fs.mkdirSync(path.join(workDir, 'one-file'));
+  fs.symlinkSync(path.join(FIXTURES, 'plane-point.tif'), path.join(workDir, 'one-file', 'dem.tif'));
+  fs.writeFileSync(path.join(workDir, 'one-file', 'README.md'), 'not a raster');
+  fs.mkdirSync(path.join(workDir, 'tiles'));
+  for (const name of fs.readdirSync(path.join(FIXTURES, 'copernicus-2x2')))
+    fs.symlinkSync(path.join(FIXTURES, 'copernicus-2x2', name), path.join(workDir, 'tiles', name));
+  fs.writeFileSync(path.join(workDir, 'tiles', 'notes.tif.txt'), 'ignored');
+  fs.writeFileSync(
+    path.join(workDir, 'tiles', 'overview.tif'),
+    'a .tif without a corner in its name is ignored',
+  );
+  fs.writeFileSync(path.join(workDir, 'not-a-tiff.tif'), 'hello, I am text');
+  fs.writeFileSync(
+    path.join(workDir, 'config.yaml'),
+    `datasets:
+  - name: folder-with-one-file
+    path: one-file/
+  - name: folder-with-two-files
+    path: ${path.join(FIXTURES, 'laea-pair')}
+  - name: listed-tiles
+    path: tiles/
+    filename_epsg: 4326
+    filename_tile_size: 1
+  - name: templated-tiles
+    path: tiles/
+    filename_epsg: 4326
+    filename_tile_size: 1
+    tile_template: "Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif"
+  - name: text-file
+    path: not-a-tiff.tif
+  - name: missing-file
+    path: nowhere.tif
+  - name: area
+    path: ${path.join(FIXTURES, 'plane-area.tif')}
+  - name: point
+    path: ${path.join(FIXTURES, 'plane-point.tif')}
+  - name: area-then-point
+    child_datasets: [area, point]
+`,
+  );
+});
+
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+const registry = () => loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+
+describe('dataset layouts', () => {
+  it('reads a folder holding exactly one raster like the file itself (relative to the config folder)', async () => {
+    await expect(
+      registry()
+        .get('folder-with-one-file')
+        .sample([{ lat: 49.9, lon: 10.1 }], 'nearest'),
+    ).resolves.toEqual([1036]);
+  });
+
+  it('refuses a single-file folder with two rasters, saying how many and what to set', async () => {
+    const sampling = registry()
+      .get('folder-with-two-files')
+      .sample([{ lat: 48.38, lon: 9.07 }], 'nearest');
+    await expect(sampling).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(
+      registry()
+        .get('folder-with-two-files')
+        .sample([{ lat: 48.38, lon: 9.07 }], 'nearest'),
+    ).rejects.toThrow(/holds 2 rasters; a single-file dataset needs exactly one \(set filename_tile_size/);
+  });
+
+  it('lists a local tile folder, ignoring files without a corner in their name', async () => {
+    const tiles = registry().get('listed-tiles');
+    await expect(tiles.sample([{ lat: 34, lon: -118 }], 'nearest')).resolves.toEqual([1000]);
+    expect((await tiles.describe()).tileCount).toBe(5);
+  });
+
+  it('computes tile names from a template and answers null for a tile that is not there', async () => {
+    const tiles = registry().get('templated-tiles');
+    await expect(
+      tiles.sample(
+        [
+          { lat: 34, lon: -118 },
+          { lat: 10.5, lon: 10.5 },
+        ],
+        'bilinear',
+      ),
+    ).resolves.toEqual([1000, null]);
+    expect((await tiles.describe()).tileCount).toBeNull(); // not listed, so not counted
+  });
+
+  it('reports a file that is not a GeoTIFF as a config error naming the file', async () => {
+    await expect(
+      registry()
+        .get('text-file')
+        .sample([{ lat: 0, lon: 0 }], 'nearest'),
+    ).rejects.toThrow(/not-a-tiff\.tif is not a GeoTIFF/);
+  });
+
+  it('reports a missing single file as a config error naming the dataset and file', async () => {
+    await expect(
+      registry()
+        .get('missing-file')
+        .sample([{ lat: 0, lon: 0 }], 'nearest'),
+    ).rejects.toThrow(/Dataset 'missing-file': file not found: .*nowhere\.tif/);
+  });
+
+  it('answers from child_datasets in order, naming the child per point', async () => {
+    const chain = registry().get('area-then-point');
+    const result = await chain.sampleAttributed(
+      [
+        { lat: 49.9, lon: 10.1 },
+        { lat: 50.005, lon: 10.3 },
+      ],
+      'nearest',
+    );
+    expect(result).toEqual({ elevations: [1039, 1190], datasets: ['area', 'point'] });
+    expect(await chain.describe()).toMatchObject({ name: 'area-then-point', children: ['area', 'point'] });
+  });
+
+  it('names every configured dataset in config order', () => {
+    expect(registry().names()).toEqual([
+      'folder-with-one-file',
+      'folder-with-two-files',
+      'listed-tiles',
+      'templated-tiles',
+      'text-file',
+      'missing-file',
+      'area',
+      'point',
+      'area-then-point',
+    ]);
+  });
+});
