@@ -196,6 +196,31 @@ export const freePort = async (): Promise<number> =>
     });
   });
 
+const waitFor = async (url: string, child: ChildProcess, log: string): Promise<void> => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGTERM');
+      throw new Error(`${url} did not answer: ${fs.readFileSync(log, 'utf8').slice(-2000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+};
+
+const stopper = (child: ChildProcess) => (): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
 export interface RunningPrometheus {
   url: string;
   stop: () => Promise<void>;
@@ -226,28 +251,90 @@ export const startPrometheus = async (dir: string, openMetrics: string): Promise
     { stdio: ['ignore', 'ignore', fs.openSync(path.join(dir, 'prometheus.log'), 'w')] },
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const ready = await fetch(`${url}/-/ready`).then(
-      (r) => r.ok,
-      () => false,
+  await waitFor(`${url}/-/ready`, child, path.join(dir, 'prometheus.log'));
+  return { url, stop: stopper(child) };
+};
+
+const REPO_ROOT = path.join(__dirname, '..', '..');
+/** Built by `npm run stack:install` (Jaeger v2 from the Go module proxy), as the observability e2e needs too. */
+export const JAEGER_BIN = path.join(REPO_ROOT, '.bin', 'jaeger');
+
+export interface RunningJaeger {
+  url: string;
+  otlpUrl: string;
+  stop: () => Promise<void>;
+}
+
+/** The project's Jaeger config (stack/jaeger/config.yaml) on free loopback ports. */
+export const startJaeger = async (dir: string): Promise<RunningJaeger> => {
+  if (!fs.existsSync(JAEGER_BIN))
+    throw new Error(`${JAEGER_BIN} missing: run \`npm run stack:install\` first`);
+  const [query, grpc, otlpGrpc, otlpHttp] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const log = path.join(dir, 'jaeger.log');
+  const child = spawn(JAEGER_BIN, ['--config', path.join(REPO_ROOT, 'stack', 'jaeger', 'config.yaml')], {
+    env: {
+      ...process.env,
+      JAEGER_QUERY_PORT: String(query),
+      JAEGER_QUERY_GRPC_PORT: String(grpc),
+      JAEGER_OTLP_GRPC_PORT: String(otlpGrpc),
+      JAEGER_OTLP_HTTP_PORT: String(otlpHttp),
+      JAEGER_MAX_TRACES: '1000',
+    },
+    stdio: ['ignore', fs.openSync(log, 'w'), fs.openSync(log, 'a')],
+  });
+  const url = `http://127.0.0.1:${query}`;
+  await waitFor(`${url}/api/services`, child, log);
+  return { url, otlpUrl: `http://127.0.0.1:${otlpHttp}`, stop: stopper(child) };
+};
+
+export const TRACE_SERVICE = 'elevation-api-local-elevation';
+
+/**
+ * `count` request traces spread over [from, to], the i-th lasting 20 + 20·i ms: a root span with
+ * parse, read-block (×2) and decode children, as the API's traces look in Jaeger.
+ */
+export const postTraces = async (otlpUrl: string, from: number, to: number, count: number): Promise<void> => {
+  const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+  const ns = (ms: number): string => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
+  const spans = [];
+  for (let i = 0; i < count; i++) {
+    const traceId = `${hex(0xabc0 + i, 8)}${'0'.repeat(23)}1`;
+    const start = (from + ((to - from) * (i + 0.5)) / count) * 1000;
+    const total = 20 + 20 * i;
+    const span = (id: number, name: string, offset: number, length: number, parent?: number) => ({
+      traceId,
+      spanId: hex(i * 16 + id, 16),
+      parentSpanId: parent === undefined ? '' : hex(i * 16 + parent, 16),
+      name,
+      kind: parent === undefined ? 2 : 1,
+      startTimeUnixNano: ns(start + offset),
+      endTimeUnixNano: ns(start + offset + length),
+    });
+    spans.push(
+      span(1, TRACE_SERVICE, 0, total),
+      span(2, 'parse', 0, 1, 1),
+      span(3, 'read-block', 2, total * 0.5, 1),
+      span(4, 'read-block', 2 + total * 0.25, total * 0.5, 1),
+      span(5, 'decode', 2 + total * 0.75, total * 0.2, 1),
     );
-    if (ready) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGTERM');
-      throw new Error(
-        `prometheus did not become ready: ${fs.readFileSync(path.join(dir, 'prometheus.log'), 'utf8').slice(-2000)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 250));
   }
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+  const body = {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: TRACE_SERVICE } }] },
+        scopeSpans: [{ scope: { name: 'report-e2e' }, spans }],
+      },
+    ],
   };
+  const res = await fetch(`${otlpUrl}/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`OTLP export: HTTP ${res.status} ${await res.text()}`);
 };
