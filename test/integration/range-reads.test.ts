@@ -215,6 +215,7 @@ describe('data-layer failures', () => {
   beforeEach(() => {
     flaky.mode = 'ok';
     flaky.failNext = 0;
+    flaky.resetNext = 0;
   });
 
   const openRegistry = (retries: number) => {
@@ -264,6 +265,23 @@ describe('data-layer failures', () => {
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 10);
     flaky.mode = 'ok';
     await expect(registry.get('plane-point').sample([BLOCK_8_POINT], 'nearest')).resolves.toEqual([1234]);
+  });
+
+  it('times out a response whose body stalls after the headers', async () => {
+    const registry = openRegistry(0);
+    await registry.get('plane-point').sample([BLOCK_0_POINT], 'nearest');
+    flaky.mode = 'stall-body';
+    await expect(registry.get('plane-point').sample([BLOCK_8_POINT], 'nearest')).rejects.toBeInstanceOf(
+      DataSourceTimeoutError,
+    );
+  });
+
+  it('retries a connection reset in the middle of a body', async () => {
+    const registry = openRegistry(1);
+    await registry.get('plane-point').sample([BLOCK_0_POINT], 'nearest');
+    flaky.resetNext = 1;
+    await expect(registry.get('plane-point').sample([BLOCK_8_POINT], 'nearest')).resolves.toEqual([1234]);
+    expect(flaky.resetNext).toBe(0);
   });
 
   it('times out a hung header read and opens the file on the next call', async () => {

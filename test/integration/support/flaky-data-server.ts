@@ -7,21 +7,26 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-/** ok: honours Range; whole-file: ignores Range (200 with every byte); hang: never answers; forbidden: 403. */
-export type FlakyMode = 'ok' | 'whole-file' | 'hang' | 'forbidden';
+/**
+ * ok: honours Range; whole-file: ignores Range (200 with every byte); hang: never answers; stall-body: sends
+ * the headers and a few bytes, then nothing; forbidden: 403.
+ */
+export type FlakyMode = 'ok' | 'whole-file' | 'hang' | 'stall-body' | 'forbidden';
 
 export interface FlakyServer {
   url: string;
   mode: FlakyMode;
   /** The next this-many requests get 503, then `mode` applies again. */
   failNext: number;
+  /** The next this-many requests get their headers and a few bytes, then the connection is reset. */
+  resetNext: number;
   requests: number;
   failures: number;
   close(): Promise<void>;
 }
 
 export async function startFlakyServer(root: string): Promise<FlakyServer> {
-  const state = { mode: 'ok' as FlakyMode, failNext: 0, requests: 0, failures: 0 };
+  const state = { mode: 'ok' as FlakyMode, failNext: 0, resetNext: 0, requests: 0, failures: 0 };
   const server = http.createServer((request, response) => {
     state.requests++;
     if (state.failNext > 0) {
@@ -30,7 +35,18 @@ export async function startFlakyServer(root: string): Promise<FlakyServer> {
       response.writeHead(503).end('try again');
       return;
     }
+    if (state.resetNext > 0) {
+      state.resetNext--;
+      state.failures++;
+      response.writeHead(206, { 'content-length': '4096' }).write(Buffer.alloc(16));
+      setTimeout(() => request.socket.destroy(), 10);
+      return;
+    }
     if (state.mode === 'hang') return; // never answers; the client's timeout must fire
+    if (state.mode === 'stall-body') {
+      response.writeHead(206, { 'content-length': '4096' }).write(Buffer.alloc(16));
+      return;
+    }
     if (state.mode === 'forbidden') {
       response.writeHead(403).end('forbidden');
       return;
@@ -67,6 +83,12 @@ export async function startFlakyServer(root: string): Promise<FlakyServer> {
     },
     set failNext(count: number) {
       state.failNext = count;
+    },
+    get resetNext() {
+      return state.resetNext;
+    },
+    set resetNext(count: number) {
+      state.resetNext = count;
     },
     get requests() {
       return state.requests;
