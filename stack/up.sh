@@ -20,8 +20,8 @@ start() {
 wait_http() {
   local name="$1" url="$2" deadline=$((SECONDS + ${STACK_WAIT_SECONDS:-60}))
   until curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null; do
-    if ! running "$name"; then echo "stack: $name exited; last log lines:" >&2; tail -20 "$LOGS/$name.log" >&2; exit 1; fi
-    if ((SECONDS > deadline)); then echo "stack: $name not healthy at $url" >&2; tail -20 "$LOGS/$name.log" >&2; exit 1; fi
+    if ! running "$name"; then echo "stack: $name exited; last log lines:" >&2; tail -20 "$LOGS/$name.log" >&2; echo "stack: npm run stack:down stops what did start" >&2; exit 1; fi
+    if ((SECONDS > deadline)); then echo "stack: $name not healthy at $url" >&2; tail -20 "$LOGS/$name.log" >&2; echo "stack: npm run stack:down stops what did start" >&2; exit 1; fi
     sleep 0.3
   done
   echo "stack: $name up ($url)"
