@@ -100,22 +100,26 @@ export const elevationApiPanels = {
     width: 8,
     queries: [{ expr: sumRate(api.rangeBytes, DS, ['dataset']), legend: '{{dataset}}' }],
   }),
-  rangeLatency: metric({
-    key: 'api-range-latency',
-    title: 'Range read time per request p50 / p95',
+  // Time spent per second, not per-request percentiles: a warm block cache makes range reads and
+  // decodes rare, so a percentile would be NaN (an empty panel) exactly when all is well; the time
+  // share is 0 then and still shows the cost whenever cache misses start.
+  rangeTime: metric({
+    key: 'api-range-time',
+    title: 'Time in range reads (share of wall clock)',
     description:
-      'Range-request time per request (summed over its range reads), for requests that read ranges.',
-    unit: 's',
+      'Seconds per second that requests spend waiting on range reads, summed over concurrent requests (100% = one request waiting all the time).',
+    unit: 'percentunit',
     width: 8,
-    queries: [0.5, 0.95].map((q) => ({ expr: quantile(q, api.rangeLatency, DS), legend: `p${q * 100}` })),
+    queries: [{ expr: sumRate(`${api.rangeLatency}_sum`, DS, ['dataset']), legend: '{{dataset}}' }],
   }),
   decodeTime: metric({
     key: 'api-decode-time',
-    title: 'Decode time per request p50 / p95',
-    description: 'Block decode time per request (summed over its decoded blocks), for requests that decoded.',
-    unit: 's',
+    title: 'Time in block decoding (share of wall clock)',
+    description:
+      'Seconds per second spent decompressing COG blocks (cache misses), summed over concurrent requests (100% = one core busy).',
+    unit: 'percentunit',
     width: 8,
-    queries: [0.5, 0.95].map((q) => ({ expr: quantile(q, api.decode, DS), legend: `p${q * 100}` })),
+    queries: [{ expr: sumRate(`${api.decode}_sum`, DS, ['dataset']), legend: '{{dataset}}' }],
   }),
   pointsPerRequest: metric({
     key: 'api-points-per-request',
@@ -204,7 +208,7 @@ export const elevationApiDashboard: DashboardDefinition = {
         p.cacheHitRatio,
         p.rangeRequests,
         p.rangeBytes,
-        p.rangeLatency,
+        p.rangeTime,
         p.decodeTime,
         p.pointsPerRequest,
         p.coldStarts,
