@@ -32,9 +32,10 @@ describe('bilinear kernel', () => {
     expect(bilinear(7, 100, 200, 300, 0, 0)).toBe(7);
   });
 
-  it('renormalises its weights over the valid pixels next to nodata', () => {
-    const fx = 0.25;
-    const fy = 0.5;
+  it('renormalises its weights over the valid pixels when a neighbour, not the containing pixel, is nodata', () => {
+    // fx, fy > 0.5: the point lies in pixel (1,1) = 40, which is valid; pixel (0,0) is nodata.
+    const fx = 0.75;
+    const fy = 0.6;
     const w10 = fx * (1 - fy);
     const w01 = (1 - fx) * fy;
     const w11 = fx * fy;
