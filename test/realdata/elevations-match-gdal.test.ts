@@ -101,6 +101,21 @@ const CASES: RealCase[] = [
     methods: ['nearest'],
   },
   { name: 'srtm-utm32n-point', files: [dem('opentopodata/srtm90m-utm32n/N00E010.tif')], entry: {} },
+  {
+    // Raw SRTM .hgt tiles as OpenTopoData datasets hold them (they share the lon 10 column).
+    name: 'srtm-hgt-tiles',
+    files: [dem('srtm3-germany/N48E009.hgt'), dem('srtm3-germany/N48E010.hgt')],
+    entry: { path: dem('srtm3-germany/'), filename_epsg: 4326, filename_tile_size: 1 },
+  },
+  {
+    // OpenTopoData's own test dataset: one .hgt and one .hgt.zip tile side by side.
+    name: 'opentopodata-hgt-and-zip',
+    files: [
+      dem('opentopodata/srtm90m/N00E010.hgt'),
+      `/vsizip/${dem('opentopodata/srtm90m/N00E011.hgt.zip')}/N00E011.hgt`,
+    ],
+    entry: { path: dem('opentopodata/srtm90m/'), filename_epsg: 4326, filename_tile_size: 1 },
+  },
 ];
 
 const LINKS = {

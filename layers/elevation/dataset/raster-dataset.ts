@@ -135,7 +135,7 @@ async function singleFile(location: string): Promise<string> {
   if (isRemote(location)) return location;
   const info = await stat(location).catch(() => null);
   if (!info?.isDirectory()) return location;
-  const rasters = (await readdir(location)).filter((f) => /\.(tif|tiff)$/i.test(f));
+  const rasters = (await readdir(location)).filter((f) => /\.(tif|tiff|hgt|hgt\.zip)$/i.test(f));
   if (rasters.length !== 1) {
     throw new DatasetConfigError(
       `${location} holds ${rasters.length} rasters; a single-file dataset needs exactly one (set filename_tile_size for tiles).`,

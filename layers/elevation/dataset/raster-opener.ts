@@ -7,6 +7,7 @@
 import { openByteSource, type RetryPolicy } from '../data/byte-source';
 import { SourceNotFoundError } from '../errors';
 import { openCogRaster } from '../raster/cog-raster';
+import { isHgtLocation, openHgtRaster } from '../raster/hgt-raster';
 import type { Raster } from '../raster/raster';
 import type { ReadStats } from '../types';
 
@@ -24,11 +25,11 @@ export class RasterOpener {
   open(location: string, stats?: ReadStats): Promise<Raster | null> {
     const cached = this.rasters.get(location);
     if (cached) return cached;
-    const promise = openCogRaster(
-      openByteSource(location, this.options),
-      this.options.headerPrefetchBytes,
-      stats,
-    ).catch((error: unknown) => {
+    const source = openByteSource(location, this.options);
+    const opening = isHgtLocation(location)
+      ? openHgtRaster(source, stats)
+      : openCogRaster(source, this.options.headerPrefetchBytes, stats);
+    const promise = opening.catch((error: unknown) => {
       if (error instanceof SourceNotFoundError) return null;
       this.rasters.delete(location);
       throw error;

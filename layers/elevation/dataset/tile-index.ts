@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DatasetConfigError } from '../errors';
 import { formatTileName, tileKeyId, tileKeyOfCorner, tryParseTileCorner, type TileKey } from './tile-names';
 
-const RASTER_FILE = /\.(tif|tiff)$/i;
+const RASTER_FILE = /\.(tif|tiff|hgt|hgt\.zip)$/i;
 
 export interface TileIndex {
   /** URL or path of the tile, or null when it is known not to exist. */

@@ -1,0 +1,141 @@
+/**
+ * SRTM `.hgt` tiles (and `.hgt.zip`), as OpenTopoData datasets often hold them: a square grid of big-endian
+ * Int16, 1201x1201 (3") or 3601x3601 (1"), pixel-is-point, named by the south-west corner, voids -32768.
+ * A plain `.hgt` is read in strips of rows by range requests, like a striped GeoTIFF; a zipped one is read
+ * as a single block (its DEFLATE stream cannot be entered in the middle), cached like any other block.
+ */
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
+import type { ByteSource } from '../data/byte-source';
+import { DatasetConfigError } from '../errors';
+import { crsFromEpsg } from '../geo/crs';
+import type { ReadContext, ReadStats } from '../types';
+import { swapBytes } from './predictor';
+import type { PixelArray, Raster, RasterGrid } from './raster';
+
+const inflateRawAsync = promisify(inflateRaw);
+const SIZES = [1201, 3601];
+const HGT_NODATA = -32768;
+/** Rows per strip: 32 rows of a 1" tile are 230 KB, one range request each. */
+const STRIP_ROWS = 32;
+
+export function isHgtLocation(location: string): boolean {
+  return /\.hgt(\.zip)?$/i.test(location);
+}
+
+export async function openHgtRaster(source: ByteSource, stats?: ReadStats): Promise<Raster> {
+  const corner = /([NS])(\d{1,2})([EW])(\d{1,3})[^/\\]*$/i.exec(source.url);
+  if (!corner)
+    throw new DatasetConfigError(
+      `${source.url}: an .hgt file must be named by its south-west corner, e.g. N48E009.hgt`,
+    );
+  const lat = Number(corner[2]) * (corner[1].toUpperCase() === 'S' ? -1 : 1);
+  const lon = Number(corner[4]) * (corner[3].toUpperCase() === 'W' ? -1 : 1);
+  if (/\.zip$/i.test(source.url)) return zippedHgt(source, lat, lon, stats);
+  const size = await probeSize(source, stats);
+  const grid = hgtGrid(size, lat, lon, STRIP_ROWS);
+  return hgtRaster(source.url, grid, async (index, ctx) => {
+    const firstRow = index * STRIP_ROWS;
+    const rows = Math.min(STRIP_ROWS, size - firstRow);
+    const bytes = await source.read(firstRow * size * 2, rows * size * 2, ctx.stats);
+    return toInt16(bytes, ctx);
+  });
+}
+
+/** The one size whose last sample exists: a read across the end of a 1201 tile comes back short. */
+async function probeSize(source: ByteSource, stats?: ReadStats): Promise<number> {
+  const end = 2 * SIZES[0] * SIZES[0];
+  const probe = await source.read(end - 2, 4, stats);
+  if (probe.byteLength === 2) return SIZES[0];
+  if (probe.byteLength === 4) return SIZES[1];
+  throw new DatasetConfigError(`${source.url} is not an SRTM .hgt file of 1201x1201 or 3601x3601 samples`);
+}
+
+function hgtGrid(size: number, lat: number, lon: number, blockHeight: number): RasterGrid {
+  const res = 1 / (size - 1);
+  // Pixel-is-point: the first sample is centred on (lon, lat + 1); the grid's corner is half a pixel outside.
+  return {
+    width: size,
+    height: size,
+    originX: lon - res / 2,
+    originY: lat + 1 + res / 2,
+    resX: res,
+    resY: -res,
+    blockWidth: size,
+    blockHeight,
+  };
+}
+
+function hgtRaster(
+  url: string,
+  grid: RasterGrid,
+  read: (index: number, ctx: ReadContext) => Promise<PixelArray>,
+): Raster {
+  return {
+    url,
+    grid,
+    crs: crsFromEpsg(4326),
+    nodata: HGT_NODATA,
+    pixelType: 'Int16',
+    pixelIsPoint: true,
+    verticalDatum: 'EGM96',
+    blocksAcross: 1,
+    blocksDown: Math.ceil(grid.height / grid.blockHeight),
+    samplesPerPixel: 1,
+    blockBytes: grid.blockWidth * grid.blockHeight * 2,
+    readBlock: read,
+  };
+}
+
+/** A zipped tile is one block: its DEFLATE stream cannot be entered in the middle. */
+async function zippedHgt(source: ByteSource, lat: number, lon: number, stats?: ReadStats): Promise<Raster> {
+  const header = zipLocalHeader(await source.read(0, ZIP_HEADER_BYTES, stats), source.url);
+  const size = Math.round(Math.sqrt(header.uncompressedSize / 2));
+  if (!SIZES.includes(size) || 2 * size * size !== header.uncompressedSize) {
+    throw new DatasetConfigError(`${source.url} does not hold a 1201x1201 or 3601x3601 .hgt grid`);
+  }
+  return hgtRaster(source.url, hgtGrid(size, lat, lon, size), async (_index, ctx) => {
+    const data = await source.read(header.dataOffset, header.compressedSize, ctx.stats);
+    return toInt16(header.method === 0 ? data : new Uint8Array(await inflateRawAsync(data)), ctx);
+  });
+}
+
+const ZIP_HEADER_BYTES = 1024;
+
+interface ZipEntry {
+  method: number;
+  dataOffset: number;
+  compressedSize: number;
+  uncompressedSize: number;
+}
+
+/** The first entry's local header. Streamed zips (sizes after the data) are refused with a clear message. */
+function zipLocalHeader(bytes: Uint8Array, url: string): ZipEntry {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 30 || view.getUint32(0, true) !== 0x04034b50)
+    throw new DatasetConfigError(`${url} is not a zip file`);
+  const method = view.getUint16(8, true);
+  const compressedSize = view.getUint32(18, true);
+  const uncompressedSize = view.getUint32(22, true);
+  if (method !== 0 && method !== 8)
+    throw new DatasetConfigError(`${url}: zip compression method ${method} is not supported`);
+  if (compressedSize === 0 || uncompressedSize === 0) {
+    throw new DatasetConfigError(
+      `${url}: a streamed zip (sizes after the data) cannot be read by range; unzip it`,
+    );
+  }
+  return {
+    method,
+    dataOffset: 30 + view.getUint16(26, true) + view.getUint16(28, true),
+    compressedSize,
+    uncompressedSize,
+  };
+}
+
+function toInt16(bytes: Uint8Array, ctx: ReadContext): Int16Array {
+  const started = performance.now();
+  const copy = new Uint8Array(bytes); // own, aligned buffer
+  swapBytes(copy, 2);
+  ctx.stats.decodeMs += performance.now() - started;
+  return new Int16Array(copy.buffer, 0, copy.byteLength >> 1);
+}
