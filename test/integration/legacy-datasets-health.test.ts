@@ -189,6 +189,17 @@ describe('settings from the environment', () => {
   });
 });
 
+describe('the internals-leak check used on 5xx bodies', () => {
+  it('recognises stack frames, paths, URLs and error class names, and passes the generic bodies', () => {
+    expect(leaksInternals('at readFile (/work/main/layers/x.ts:1:2)')).toBe(true);
+    expect(leaksInternals('Timed out reading http://127.0.0.1:4000/sample/stuttgart.tif')).toBe(true);
+    expect(leaksInternals('TypeError: fetch failed')).toBe(true);
+    expect(leaksInternals(JSON.stringify({ status: 'SERVER_ERROR', error: 'Internal server error.' }))).toBe(
+      false,
+    );
+  });
+});
+
 describe('a broken configuration', () => {
   let broken: Handlers;
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { InvalidRequestError } from '../../../layers/elevation/errors';
 import { parseInterpolation, parseRequestOptions } from '../../../layers/elevation/request/options';
 
@@ -86,6 +87,27 @@ describe('request options', () => {
           `Invalid samples '${raw}': use a whole number from 2 to ${MAX_SAMPLES}.`,
         );
       },
+    );
+  });
+});
+
+describe('request options properties', () => {
+  it('either parses or throws InvalidRequestError (a 400), for any values of the known parameters', () => {
+    const value = fc.oneof(fc.string(), fc.jsonValue(), fc.double().map(String));
+    const params = fc.record(
+      { interpolation: value, nodata_value: value, format: value, samples: value },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(params, (p) => {
+        let outcome: unknown = 'parsed';
+        try {
+          parse(p);
+        } catch (error) {
+          outcome = error instanceof InvalidRequestError ? 'parsed' : error;
+        }
+        expect(outcome).toBe('parsed');
+      }),
     );
   });
 });
