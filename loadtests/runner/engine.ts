@@ -16,7 +16,7 @@ import { textSummary } from './output/summary-text';
 import { maxScenarioEndMs, maxVUsOf } from './scenarios';
 import { ConfigError, loadScript, runScenarios, type LoadOptions } from './script-runtime';
 import { evaluateThresholds, parseThresholds, validateThresholds, type ThresholdInput } from './thresholds';
-import { runInWorkers } from './worker-pool';
+import { prepareWorkers } from './worker-pool';
 
 export { ConfigError };
 
@@ -27,6 +27,8 @@ export interface RunConfig extends LoadOptions {
   /** Worker threads generating the load; 1 = this thread only. */
   workers: number;
   log: (text: string) => void;
+  /** Called when the scenarios start and when they have ended (benchmarks measure between). */
+  onExecution?: (phase: 'start' | 'end') => void;
 }
 
 export interface RunOutcome {
@@ -71,6 +73,9 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     ? new RemoteWriteOutput(runtime.registry, remoteWriteConfig(config.env))
     : undefined;
   remoteWrite?.start();
+  const workerRun =
+    config.workers > 1 ? await prepareWorkers(loaded, config, setupData, config.workers) : undefined;
+  config.onExecution?.('start');
 
   const executionStart = performance.now();
   const progress = new ProgressLine(runs, executionStart, maxVUs, config.progress);
@@ -102,12 +107,13 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       runtime.abort(`thresholds on metrics '${failed.map((r) => r.group.key).join(', ')}' were crossed`, 99);
   }, 2000);
 
-  if (config.workers > 1) await runInWorkers(loaded, config, setupData, config.workers);
+  if (workerRun) await workerRun.start();
   else {
     const next = runs.map(() => 0);
     await runScenarios(loaded, setupData, WHOLE, (i, limit) => (next[i] < limit ? next[i]++ : -1));
   }
   const executionMs = performance.now() - executionStart;
+  config.onExecution?.('end');
   clearInterval(abortTimer);
   clearInterval(vusTimer);
   progress.stop();

@@ -86,11 +86,11 @@ export class Runtime {
     return vu ? `${vu.tagsId}\u0001${vu.group}` : `\u0002${this.outsideGroup}`;
   }
 
-  /** baseTags() plus `extra`, memoised by `signature` (which must determine `extra`). */
-  tagsFor(signature: string, extra?: Tags): KeyedTags {
+  /** baseTags() plus `extra()` (built on a cache miss only), memoised by `signature`, which must determine it. */
+  tagsFor(signature: string, extra?: () => Tags): KeyedTags {
     return this.tagCache.get(`${this.baseSignature()}\u0003${signature}`, () => ({
       ...this.baseTags(),
-      ...extra,
+      ...extra?.(),
     }));
   }
 

@@ -9,12 +9,18 @@ import { applyDeltas } from './metrics/delta';
 import type { LoadedScript, LoadOptions } from './script-runtime';
 import type { RunStats, WorkerInput, WorkerMessage } from './worker-protocol';
 
-export async function runInWorkers(
+export interface WorkerRun {
+  /** Starts every worker's scenarios; settles when all are done. */
+  start(): Promise<void>;
+}
+
+/** Spawns `count` workers and waits until each has initialised the script (k6's VU init). */
+export async function prepareWorkers(
   loaded: LoadedScript,
   load: LoadOptions,
   setupData: unknown,
   count: number,
-): Promise<void> {
+): Promise<WorkerRun> {
   const { runtime, runs } = loaded;
   const shared = new SharedArrayBuffer(4 * Math.max(1, runs.length));
   const latest: RunStats[][] = [];
@@ -52,12 +58,17 @@ export async function runInWorkers(
   });
   const stopAll = () => workers.forEach((w) => w.postMessage({ kind: 'abort' }));
   void runtime.whenAborted.then(stopAll);
-  await Promise.all(
+  let readyCount = 0;
+  let allReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (allReady = resolve));
+  const done = Promise.all(
     workers.map(
       (worker, index) =>
         new Promise<void>((resolve, reject) => {
           worker.on('message', (m: WorkerMessage) => {
-            if (m.kind === 'abort') runtime.abort(m.reason, m.exitCode);
+            if (m.kind === 'ready') {
+              if (++readyCount === count) allReady();
+            } else if (m.kind === 'abort') runtime.abort(m.reason, m.exitCode);
             else {
               applyDeltas(runtime.registry, m.deltas);
               latest[index] = m.runs;
@@ -72,4 +83,11 @@ export async function runInWorkers(
         }),
     ),
   );
+  await Promise.race([ready, done]);
+  return {
+    start: async () => {
+      workers.forEach((w) => w.postMessage({ kind: 'start' }));
+      await done;
+    },
+  };
 }

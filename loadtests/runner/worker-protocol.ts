@@ -20,6 +20,7 @@ export interface RunStats {
 }
 
 export type WorkerMessage =
+  | { kind: 'ready' }
   | { kind: 'metrics'; deltas: SeriesDelta[]; runs: RunStats[] }
   | { kind: 'abort'; reason: string; exitCode: number }
   | { kind: 'done'; deltas: SeriesDelta[]; runs: RunStats[] };

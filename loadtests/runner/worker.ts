@@ -24,9 +24,15 @@ async function main(): Promise<void> {
   const loaded = await loadScript(input.load);
   const send = (m: WorkerMessage) => port.postMessage(m);
   loaded.runtime.onAbort((reason, exitCode) => send({ kind: 'abort', reason, exitCode }));
-  port.on('message', (m: { kind: 'abort' }) => {
+  let start: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (start = resolve));
+  port.on('message', (m: { kind: 'abort' | 'start' }) => {
     if (m.kind === 'abort') loaded.runtime.abort('aborted by the main thread', 0);
+    else start();
   });
+  // Initialised (script evaluated): the main thread starts all workers together.
+  send({ kind: 'ready' });
+  await started;
   const counters = new Int32Array(input.sharedIterations);
   const timer = setInterval(
     () => send({ kind: 'metrics', deltas: takeDeltas(loaded.runtime.registry), runs: stats(loaded) }),

@@ -64,16 +64,16 @@ export function takeDeltas(registry: Registry): SeriesDelta[] {
 
 export function applyDeltas(registry: Registry, deltas: SeriesDelta[]): void {
   for (const d of deltas) {
-    const metric = registry.define(d.metric, d.type, d.contains);
-    if (d.values) {
-      for (const v of d.values) registry.add(metric, v, d.tags, d.key);
-    } else if (d.sum !== undefined) registry.add(metric, d.sum, d.tags, d.key);
-    else if (d.total !== undefined && d.trues !== undefined) {
-      for (let i = 0; i < d.total; i++) registry.add(metric, i < d.trues ? 1 : 0, d.tags, d.key);
-    } else if (d.gauge) {
-      registry.add(metric, d.gauge.min, d.tags, d.key);
-      registry.add(metric, d.gauge.max, d.tags, d.key);
-      registry.add(metric, d.gauge.value, d.tags, d.key);
+    const sink = registry.seriesOf(registry.define(d.metric, d.type, d.contains), d.tags, d.key).sink;
+    if (sink.type === 'trend' && d.values) sink.values.addAll(d.values);
+    else if (sink.type === 'counter' && d.sum !== undefined) sink.sum += d.sum;
+    else if (sink.type === 'rate' && d.total !== undefined && d.trues !== undefined) {
+      sink.trues += d.trues;
+      sink.total += d.total;
+    } else if (sink.type === 'gauge' && d.gauge) {
+      sink.add(d.gauge.min);
+      sink.add(d.gauge.max);
+      sink.add(d.gauge.value);
     }
   }
 }

@@ -48,14 +48,20 @@ export class Registry {
   }
 
   add(metric: Metric, value: number, tags: Tags, key = tagKey(tags)): void {
+    const series = this.seriesOf(metric, tags, key);
+    series.sink.add(value);
+  }
+
+  /** The series for a tag set (created on first use), marked as updated now. */
+  seriesOf(metric: Metric, tags: Tags, key = tagKey(tags)): Series {
     let series = metric.series.get(key);
     if (!series) {
       series = { tags: { ...tags }, sink: newSink(metric.type), dirty: true, updated: 0 };
       metric.series.set(key, series);
     }
-    series.sink.add(value);
     series.dirty = true;
     series.updated = ++this.sequence;
+    return series;
   }
 
   /** The metric's series whose tags include every tag in `filter`, merged into one aggregate. */

@@ -153,7 +153,7 @@ export function createHttpModule(runtime: Runtime) {
     };
     const failed = callback ? !callback.ranges.some((r) => status >= r.min && status <= r.max) : undefined;
     const signature = `${name}\u0001${verb}\u0001${status}\u0001${failed}\u0001${errorCode}\u0001${extraSignature(params.tags)}`;
-    const keyed = runtime.tagsFor(signature, {
+    const keyed = runtime.tagsFor(signature, () => ({
       ...params.tags,
       name,
       url: name,
@@ -162,7 +162,7 @@ export function createHttpModule(runtime: Runtime) {
       proto: 'HTTP/1.1',
       ...(failed === undefined ? {} : { expected_response: String(!failed) }),
       ...(errorCode ? { error_code: String(errorCode) } : {}),
-    });
+    }));
     const sent = 20 + pathAndQuery.length + byteLength(payload);
     recordRequest(keyed, timings, failed, sent, received);
     return new K6Response(url, verb, status, text, responseHeaders, timings, error, errorCode);

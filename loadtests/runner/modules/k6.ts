@@ -21,7 +21,7 @@ export function createK6Module(runtime: Runtime) {
       } catch {
         ok = false;
       }
-      const keyed = runtime.tagsFor(`check\u0001${name}\u0001${extra}`, { ...tags, check: name });
+      const keyed = runtime.tagsFor(`check\u0001${name}\u0001${extra}`, () => ({ ...tags, check: name }));
       runtime.record(checks, ok ? 1 : 0, keyed.tags, keyed.key);
       if (!ok) all = false;
     }

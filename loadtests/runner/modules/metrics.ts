@@ -15,7 +15,7 @@ export function createMetricsModule(runtime: Runtime) {
         const numeric = typeof value === 'boolean' ? (value ? 1 : 0) : Number(value);
         let extra = '';
         for (const k in tags) extra += `${k}\u0004${tags[k]}\u0005`;
-        const keyed = runtime.tagsFor(`custom\u0001${extra}`, tags);
+        const keyed = runtime.tagsFor(`custom\u0001${extra}`, () => ({ ...tags }));
         runtime.record(this.metric, numeric, keyed.tags, keyed.key);
       }
     };
