@@ -1,0 +1,174 @@
+/**
+ * SRTM .hgt and .hgt.zip tiles, written by the test: 1201x1201 big-endian Int16 holding one plane across two
+ * neighbouring tiles (which share their edge column, as real SRTM tiles do), with one void.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import {
+  configureBlockCache,
+  DatasetConfigError,
+  loadDatasetRegistry,
+  newReadStats,
+} from '../../../layers/elevation';
+
+const SIZE = 1201;
+const VALUE_TOLERANCE_M = 1e-6;
+/** z = 1000 + 1200 (lon - 9) - 1200 (49 - lat): 1 m per pixel east, -1 m per pixel south. */
+const plane = (lat: number, lon: number) => 1000 + 1200 * (lon - 9) - 1200 * (49 - lat);
+const VOID = { col: 600, row: 300 }; // in N48E009
+
+function hgtBytes(west: number): Buffer {
+  const bytes = Buffer.alloc(SIZE * SIZE * 2);
+  for (let row = 0; row < SIZE; row++)
+    for (let col = 0; col < SIZE; col++) {
+      const isVoid = west === 9 && col === VOID.col && row === VOID.row;
+      bytes.writeInt16BE(
+        isVoid ? -32768 : Math.round(plane(49 - row / 1200, west + col / 1200)),
+        2 * (row * SIZE + col),
+      );
+    }
+  return bytes;
+}
+
+/** CRC-32 (zip's checksum), bitwise: zlib.crc32 needs Node 20.15+, and the tiles are written only once. */
+function crc32(data: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A one-entry zip with sizes in the local header (not streamed), as SRTM downloads are. */
+function zipOf(name: string, data: Buffer): Buffer {
+  const compressed = deflateRawSync(data);
+  const fileName = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8); // deflate
+  local.writeUInt32LE(crc32(data), 14);
+  local.writeUInt32LE(compressed.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(fileName.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc32(data), 16);
+  central.writeUInt32LE(compressed.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(fileName.length, 28);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + fileName.length, 12);
+  end.writeUInt32LE(local.length + fileName.length + compressed.length, 16);
+  return Buffer.concat([local, fileName, compressed, central, fileName, end]);
+}
+
+let workDir: string;
+let registry: ReturnType<typeof loadDatasetRegistry>;
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hgt-'));
+  const tiles = path.join(workDir, 'tiles');
+  fs.mkdirSync(tiles);
+  const west = hgtBytes(9);
+  fs.writeFileSync(path.join(tiles, 'N48E009.hgt'), west);
+  fs.writeFileSync(path.join(tiles, 'N48E010.hgt'), hgtBytes(10));
+  fs.writeFileSync(path.join(workDir, 'N48E009.hgt.zip'), zipOf('N48E009.hgt', west));
+  fs.writeFileSync(path.join(workDir, 'N48E008.hgt'), Buffer.alloc(100));
+  fs.writeFileSync(path.join(workDir, 'elevation.hgt'), west);
+  fs.writeFileSync(
+    path.join(workDir, 'config.yaml'),
+    `datasets:
+  - name: srtm
+    path: tiles/
+    filename_epsg: 4326
+    filename_tile_size: 1
+  - name: single
+    path: tiles/N48E009.hgt
+  - name: zipped
+    path: N48E009.hgt.zip
+  - name: truncated
+    path: N48E008.hgt
+  - name: unnamed
+    path: elevation.hgt
+`,
+  );
+  registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+});
+
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+const at = (col: number, row: number, west = 9) => ({ lat: 49 - row / 1200, lon: west + col / 1200 });
+
+describe('SRTM .hgt tiles', () => {
+  it('reads pixel centres with nearest (pixel-is-point: sample (0,0) is centred on the NW corner)', async () => {
+    const points = [at(0, 0), at(1, 1), at(1200, 1200), at(37, 1100)];
+    const values = await registry.get('single').sample(points, 'nearest');
+    expect(values).toEqual(points.map((p) => Math.round(plane(p.lat, p.lon))));
+  });
+
+  it('is exact for bilinear and cubic on the plane, across a 32-row strip boundary', async () => {
+    const point = { lat: 49 - 31.6 / 1200, lon: 9 + 100.3 / 1200 }; // between rows 31 and 32
+    for (const interpolation of ['bilinear', 'cubic'] as const) {
+      const [value] = await registry.get('single').sample([point], interpolation);
+      expect(Math.abs((value as number) - plane(point.lat, point.lon))).toBeLessThan(VALUE_TOLERANCE_M);
+    }
+  });
+
+  it('answers null at a void (-32768)', async () => {
+    await expect(registry.get('single').sample([at(VOID.col, VOID.row)], 'bilinear')).resolves.toEqual([
+      null,
+    ]);
+  });
+
+  it('is seamless across neighbouring tiles in a tile folder', async () => {
+    const points = [0.3, 0.7, 1.5].map((c) => ({ lat: 48.5, lon: 10 + (c - 1) / 1200 }));
+    for (const interpolation of ['bilinear', 'cubic'] as const) {
+      const values = await registry.get('srtm').sample(points, interpolation);
+      values.forEach((v, i) =>
+        expect(Math.abs((v as number) - plane(points[i].lat, points[i].lon))).toBeLessThan(VALUE_TOLERANCE_M),
+      );
+    }
+  });
+
+  it('reads a plain .hgt in strips: one probe to open, then one read per cold strip', async () => {
+    configureBlockCache(64 * 1024 * 1024); // cold blocks
+    const fresh = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+    const first = newReadStats();
+    await fresh.get('single').sample([at(10, 10)], 'nearest', { stats: first });
+    expect(first.rangeRequests).toBe(2);
+    expect(first.rangeBytes).toBeLessThan(2 * 32 * SIZE * 2); // one strip and a probe, not the whole tile
+    const second = newReadStats();
+    await fresh.get('single').sample([at(10, 1000)], 'nearest', { stats: second });
+    expect(second.rangeRequests).toBe(1);
+  });
+
+  it('reads a zipped tile like the plain one', async () => {
+    const points = [at(0, 0), at(600.4, 300.2), at(1000.5, 20.25)];
+    const zipped = await registry.get('zipped').sample(points, 'bilinear');
+    const plain = await registry.get('single').sample(points, 'bilinear');
+    expect(zipped).toEqual(plain);
+    expect((await registry.get('zipped').describe()).pixelType).toBe('Int16');
+  });
+
+  it('refuses a file of the wrong size and a file not named by its corner, saying why', async () => {
+    await expect(registry.get('truncated').sample([at(0, 0, 8)], 'nearest')).rejects.toThrow(
+      /is not an SRTM \.hgt file of 1201x1201 or 3601x3601 samples/,
+    );
+    await expect(registry.get('unnamed').sample([at(0, 0)], 'nearest')).rejects.toBeInstanceOf(
+      DatasetConfigError,
+    );
+    await expect(registry.get('unnamed').sample([at(0, 0)], 'nearest')).rejects.toThrow(
+      /must be named by its south-west corner/,
+    );
+  });
+});
