@@ -76,7 +76,7 @@ const panelHtml = (p: ChartPanel): string => {
 
 const tracesSection = (data: ReportData): string => {
   const { traces } = data;
-  const head = `<h2>Slowest traces</h2><p class="meta">Jaeger service <code>${esc(traces.service)}</code></p>`;
+  const head = `<h2 id="slowest-traces">Slowest traces</h2><p class="meta">Jaeger service <code>${esc(traces.service)}</code></p>`;
   if (traces.error) return `${head}<p class="empty">${esc(traces.error)}</p>`;
   if (!traces.slowest.length) return `${head}<p class="empty">no traces in this window</p>`;
   const rows = traces.slowest

@@ -43,7 +43,7 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
     headline: [
       { label: 'Elevations per minute', value: num(summary.elevations_per_minute), unit: 'suffix: elev/min' },
       { label: 'Requests per second', value: num(summary.requests_per_second), unit: 'reqps' },
-      { label: 'http_req_duration p95', value: ms(duration['p(95)']), unit: 's' },
+      { label: 'http_req_duration p95 (all requests)', value: ms(duration['p(95)']), unit: 's' },
       { label: 'http_req_failed', value: num(summary.http_req_failed_rate), unit: 'percentunit' },
       { label: 'Dropped iterations', value: num(summary.dropped_iterations), unit: 'short' },
     ],

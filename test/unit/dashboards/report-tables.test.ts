@@ -23,8 +23,8 @@ describe('report tables', () => {
       'results/load/x.json',
     );
     expect(load.passed).toBe(false);
-    expect(load.headline.find((h) => h.label === 'http_req_duration p95')).toEqual({
-      label: 'http_req_duration p95',
+    expect(load.headline.find((h) => h.label === 'http_req_duration p95 (all requests)')).toEqual({
+      label: 'http_req_duration p95 (all requests)',
       value: 0.25,
       unit: 's',
     });
