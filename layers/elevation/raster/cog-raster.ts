@@ -194,7 +194,9 @@ function toNumbers(value: unknown): number[] {
   return Array.from(value as ArrayLike<number | bigint>, Number);
 }
 
-/** Decoders may keep or transfer the buffer; give them their own (the source's bytes may be a view). */
+/** The bytes as an ArrayBuffer of their own: the source's buffer itself when the view spans it (no copy). */
 function copyOf(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
+    return bytes.buffer as ArrayBuffer;
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }

@@ -10,9 +10,21 @@ import { BaseDecoder, addDecoder } from 'geotiff';
 
 const inflateAsync = promisify(inflate);
 
+/** zlib's default 16 KiB output chunks would cost one thread-pool round trip each (256 for a 4 MiB block). */
+const MIN_CHUNK_BYTES = 64 * 1024;
+
+interface BlockShape {
+  tileWidth: number;
+  tileHeight: number;
+  bitsPerSample: number | number[];
+}
+
 export class ZlibDeflateDecoder extends BaseDecoder {
   override async decodeBlock(buffer: ArrayBufferLike): Promise<ArrayBuffer> {
-    const out = await inflateAsync(new Uint8Array(buffer));
+    const { tileWidth, tileHeight, bitsPerSample } = this.parameters as BlockShape;
+    const bits = Array.isArray(bitsPerSample) ? bitsPerSample.reduce((a, b) => a + b, 0) : bitsPerSample;
+    const chunkSize = Math.max(MIN_CHUNK_BYTES, (tileWidth * tileHeight * bits) / 8);
+    const out = await inflateAsync(new Uint8Array(buffer), { chunkSize });
     return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength
       ? (out.buffer as ArrayBuffer)
       : (out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer);

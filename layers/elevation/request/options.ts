@@ -30,7 +30,19 @@ export function parseRequestOptions(params: Record<string, unknown>, maxSamples:
   };
 }
 
-export function parseInterpolation(raw: unknown): Interpolation {
+/**
+ * Option values are strings (query, form) or JSON scalars. Anything else is a client mistake: converting it
+ * with String()/Number() could even throw (a JSON object whose `toString` is not a function), which is a 500.
+ */
+function scalar(name: string, raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object') return raw;
+  throw new InvalidRequestError(
+    `Invalid ${name}: expected a string or a number, got ${Array.isArray(raw) ? 'a list' : 'an object'}.`,
+  );
+}
+
+export function parseInterpolation(input: unknown): Interpolation {
+  const raw = scalar('interpolation', input);
   if (raw === undefined || raw === null || raw === '') return 'bilinear';
   const value = String(raw).toLowerCase();
   if ((INTERPOLATIONS as readonly string[]).includes(value)) return value as Interpolation;
@@ -39,7 +51,8 @@ export function parseInterpolation(raw: unknown): Interpolation {
   );
 }
 
-function parseNodataValue(raw: unknown): NodataValue {
+function parseNodataValue(input: unknown): NodataValue {
+  const raw = scalar('nodata_value', input);
   if (raw === undefined || raw === null || raw === '' || String(raw).toLowerCase() === 'null')
     return { kind: 'null' };
   if (String(raw).toLowerCase() === 'nan') return { kind: 'nan' };
@@ -50,14 +63,16 @@ function parseNodataValue(raw: unknown): NodataValue {
   );
 }
 
-function parseFormat(raw: unknown): ResponseFormat {
+function parseFormat(input: unknown): ResponseFormat {
+  const raw = scalar('format', input);
   if (raw === undefined || raw === null || raw === '') return 'json';
   const value = String(raw).toLowerCase();
   if (value === 'json' || value === 'geojson') return value;
   throw new InvalidRequestError(`Invalid format '${String(raw)}': use json or geojson.`);
 }
 
-function parseSamples(raw: unknown, maxSamples: number): number | null {
+function parseSamples(input: unknown, maxSamples: number): number | null {
+  const raw = scalar('samples', input);
   if (raw === undefined || raw === null || raw === '') return null;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 2 || value > maxSamples) {
