@@ -246,6 +246,14 @@ describe('client errors', () => {
     ['{"locations": 5}', /^'locations' must be a string/],
     ['[]', /^No locations given: the locations list is empty/],
     ['[{"lat": "x"}]', /^Unable to parse location \{"lat":"x"\} at position 0/],
+    [
+      '{"locations": "49.9,10.1", "interpolation": {"toString": 1}}',
+      /^Invalid interpolation: expected a string or a number/,
+    ],
+    [
+      '{"locations": "49.9,10.1", "samples": {"valueOf": 3}}',
+      /^Invalid samples: expected a string or a number/,
+    ],
   ])('returns 400 for body %p', async (body, error) => {
     const response = await post('plane-point', body);
     expect(response.status).toBe(400);

@@ -78,13 +78,15 @@ const queryKey = fc.oneof(
   fc.string(),
 );
 const query = fc.dictionary(queryKey, fc.oneof(optionValue, pairsText, polyline), { maxKeys: 5 });
+/** JSON objects whose toString/valueOf are not functions: String()/Number() on them throws a TypeError. */
+const hostile = fc.record({ toString: fc.jsonValue(), valueOf: fc.jsonValue() }, { requiredKeys: [] });
 const bodyObject = fc.record(
   {
-    locations: locationsValue,
-    interpolation: fc.oneof(optionValue, fc.jsonValue()),
-    nodata_value: fc.oneof(optionValue, fc.jsonValue()),
-    format: optionValue,
-    samples: fc.oneof(optionValue, anyNumber),
+    locations: fc.oneof(locationsValue, hostile, fc.array(hostile)),
+    interpolation: fc.oneof(optionValue, fc.jsonValue(), hostile),
+    nodata_value: fc.oneof(optionValue, fc.jsonValue(), hostile),
+    format: fc.oneof(optionValue, hostile),
+    samples: fc.oneof(optionValue, anyNumber, hostile),
   },
   { requiredKeys: [] },
 );

@@ -91,9 +91,29 @@ describe('request options', () => {
   });
 });
 
+describe('non-scalar option values', () => {
+  it.each([
+    [
+      'interpolation',
+      { toString: 1 },
+      'Invalid interpolation: expected a string or a number, got an object.',
+    ],
+    ['nodata_value', ['nan'], 'Invalid nodata_value: expected a string or a number, got a list.'],
+    ['format', { valueOf: 'json' }, 'Invalid format: expected a string or a number, got an object.'],
+    ['samples', { toString: false }, 'Invalid samples: expected a string or a number, got an object.'],
+  ])(
+    'returns 400 for %s = %p (an object whose toString is not a function used to throw a TypeError)',
+    (name, value, message) => {
+      expect(() => parse({ [name]: value })).toThrow(InvalidRequestError);
+      expect(() => parse({ [name]: value })).toThrow(message);
+    },
+  );
+});
+
 describe('request options properties', () => {
   it('either parses or throws InvalidRequestError (a 400), for any values of the known parameters', () => {
-    const value = fc.oneof(fc.string(), fc.jsonValue(), fc.double().map(String));
+    const hostile = fc.record({ toString: fc.jsonValue(), valueOf: fc.jsonValue() }, { requiredKeys: [] });
+    const value = fc.oneof(fc.string(), fc.jsonValue(), fc.double().map(String), hostile);
     const params = fc.record(
       { interpolation: value, nodata_value: value, format: value, samples: value },
       { requiredKeys: [] },
