@@ -69,7 +69,7 @@ export async function openCogRaster(
   const blocksDown = Math.ceil(grid.height / grid.blockHeight);
 
   const decodeBlock = async (compressed: Uint8Array): Promise<PixelArray> => {
-    let bytes = new Uint8Array(await decoder.decode(copyOf(compressed)));
+    let bytes = new Uint8Array(await decoder.decode(ownBuffer(compressed)));
     if (!tiff.littleEndian && predictor !== 3) swapBytes(bytes, bytesPerSample);
     if (predictor === 2) undoHorizontalPredictor(bytes, grid.blockWidth, bytesPerSample, samplesPerPixel);
     if (predictor === 3)
@@ -195,7 +195,7 @@ function toNumbers(value: unknown): number[] {
 }
 
 /** The bytes as an ArrayBuffer of their own: the source's buffer itself when the view spans it (no copy). */
-function copyOf(bytes: Uint8Array): ArrayBuffer {
+function ownBuffer(bytes: Uint8Array): ArrayBuffer {
   if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
     return bytes.buffer as ArrayBuffer;
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
