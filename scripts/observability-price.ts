@@ -5,6 +5,8 @@
  * results/observability-price.{md,json} and prints the table; target: full ≤ 5% below none.
  *
  * Toggles: tracing = POWERTOOLS_TRACE_ENABLED (true/false), logging = POWERTOOLS_LOG_LEVEL (INFO/SILENT).
+ * Traces are sampled as X-Ray samples in AWS by default (first request each second + 5%); set
+ * PRICE_XRAY_SAMPLE_RATE=1 to price tracing every request.
  * Settings: PRICE_DURATION_S (20), PRICE_WARMUP_S (3), PRICE_CONCURRENCY (4), PRICE_POINTS (50),
  * PRICE_ROUNDS (2: the configurations run in order, then in reverse, and rows are the means, so slow
  * drift of a shared machine does not favour whichever configuration ran first),
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
           ESBUILD_WORK_FOLDER: workFolder,
           POWERTOOLS_TRACE_ENABLED: String(config.tracing),
           POWERTOOLS_LOG_LEVEL: config.logging ? 'INFO' : 'SILENT',
-          XRAY_SAMPLE_RATE: '1',
+          XRAY_SAMPLE_RATE: process.env.PRICE_XRAY_SAMPLE_RATE ?? '',
           AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${bridge.xrayPort}`,
           AWS_EMF_AGENT_ENDPOINT: `udp://127.0.0.1:${bridge.emfPort}`,
         },
@@ -178,7 +180,7 @@ function report(
   const lines = [
     `# Price of observability (POST-${setup.points}, ${setup.concurrency} clients, ${setup.rounds} × ${setup.durationMs / 1000} s per configuration)`,
     '',
-    `Measured ${new Date().toISOString()} against serverless-offline on this machine; metrics (EMF) on in every row; rows are means over rounds (p50/p95 are means of per-round percentiles).`,
+    `Measured ${new Date().toISOString()} against serverless-offline on this machine; metrics (EMF) on in every row; trace sampling ${process.env.PRICE_XRAY_SAMPLE_RATE ? `fixed ${process.env.PRICE_XRAY_SAMPLE_RATE}` : "X-Ray's default rule (1 request/s per worker + 5%)"}; rows are means over rounds (p50/p95 are means of per-round percentiles).`,
     '',
     '| configuration | elevations/min | p50 ms | p95 ms | requests | failures | X-Ray documents | wide log lines |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -15,6 +15,7 @@ import { coldStartDocument, EmfAgentSink, parseAgentEndpoint } from './emf-agent
 import {
   DaemonSender,
   newTraceHeader,
+  OfflineSampler,
   parseDaemonAddress,
   rootSegmentDocument,
   sampleRateFromEnv,
@@ -47,7 +48,7 @@ export type InstrumentedHandler = (
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const offlineTracing = isOffline && tracer.isTracingEnabled();
-const sampleRate = sampleRateFromEnv(process.env.XRAY_SAMPLE_RATE);
+const sampler = new OfflineSampler(sampleRateFromEnv(process.env.XRAY_SAMPLE_RATE));
 const daemon = offlineTracing
   ? new DaemonSender(parseDaemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS))
   : undefined;
@@ -71,7 +72,7 @@ export function instrumentHandler(
     const wasColdStart = coldStart;
     coldStart = false;
     // Offline only: what Lambda sets per invocation. Logger reads it for `xray_trace_id`, the SDK for the trace.
-    const header = offlineTracing ? newTraceHeader(sampleRate, startMs) : undefined;
+    const header = offlineTracing ? newTraceHeader(sampler.sample(startMs), startMs) : undefined;
     if (header) process.env._X_AMZN_TRACE_ID = header.value;
 
     logger.addContext(context);

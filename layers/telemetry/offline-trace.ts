@@ -16,20 +16,54 @@ export interface TraceHeader {
   readonly value: string;
 }
 
-export function newTraceHeader(sampleRate: number, nowMs = Date.now(), random = Math.random): TraceHeader {
+export function newTraceHeader(sampled: boolean, nowMs = Date.now()): TraceHeader {
   const bytes = randomBytes(20);
   const root = `1-${Math.floor(nowMs / 1000)
     .toString(16)
     .padStart(8, '0')}-${bytes.toString('hex', 0, 12)}`;
   const parent = bytes.toString('hex', 12, 20);
-  const sampled = random() < sampleRate;
   return { root, parent, sampled, value: `Root=${root};Parent=${parent};Sampled=${sampled ? 1 : 0}` };
 }
 
-/** XRAY_SAMPLE_RATE in [0, 1]; anything else falls back to 1 (trace every offline request). */
-export function sampleRateFromEnv(value: string | undefined): number {
-  const rate = value === undefined || value.trim() === '' ? 1 : Number(value);
-  return Number.isFinite(rate) && rate >= 0 && rate <= 1 ? rate : 1;
+/**
+ * The sampling decision Lambda would make. By default X-Ray's default rule: the first request of
+ * every second (reservoir 1/s) plus 5% of the rest, so a developer's requests are all traced while a
+ * load test pays for 5% of its requests. XRAY_SAMPLE_RATE (0–1) replaces it with a fixed rate, e.g.
+ * 1 to trace everything. In worker-thread mode each worker keeps its own reservoir.
+ */
+export class OfflineSampler {
+  private second = -1;
+  private taken = 0;
+
+  constructor(
+    private readonly fixedRate: number | undefined,
+    private readonly reservoirPerSecond = 1,
+    private readonly rate = 0.05,
+  ) {}
+
+  sample(nowMs: number, random = Math.random): boolean {
+    if (this.fixedRate !== undefined) return random() < this.fixedRate;
+    const second = Math.floor(nowMs / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.taken = 0;
+    }
+    if (this.taken < this.reservoirPerSecond) {
+      this.taken++;
+      return true;
+    }
+    return random() < this.rate;
+  }
+}
+
+/** XRAY_SAMPLE_RATE in [0, 1]; unset or empty means "X-Ray's default rule" (undefined). */
+export function sampleRateFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const rate = Number(value);
+  if (!Number.isFinite(rate) || rate < 0 || rate > 1) {
+    throw new Error(`XRAY_SAMPLE_RATE must be a number from 0 to 1, got "${value}"`);
+  }
+  return rate;
 }
 
 export interface RootSegmentFacts {

@@ -20,6 +20,7 @@ const POINT_COUNTS = [1, 2, 3, 5, 8];
 const TOTAL_POINTS = POINT_COUNTS.reduce((a, b) => a + b, 0);
 const SCRAPE_WAIT_MS = 30_000; // scrape interval 5 s + bridge + Prometheus ingestion
 const TRACE_WAIT_MS = 30_000;
+const SAMPLING_GAP_MS = 1100;
 
 interface WideLogLine {
   message: string;
@@ -92,6 +93,9 @@ it('answers every request with elevations', async () => {
     });
     const body = (await response.json()) as { status: string; results: unknown[] };
     expect([response.status, body.status, body.results.length]).toEqual([200, 'OK', count]);
+    // One request per second: X-Ray's default rule samples the first request of every second, so every
+    // request is traced even where XRAY_SAMPLE_RATE=1 does not reach the handlers.
+    await new Promise((r) => setTimeout(r, SAMPLING_GAP_MS));
   }
 });
 

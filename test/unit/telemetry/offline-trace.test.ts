@@ -1,5 +1,6 @@
 import {
   newTraceHeader,
+  OfflineSampler,
   parseDaemonAddress,
   rootSegmentDocument,
   sampleRateFromEnv,
@@ -8,31 +9,50 @@ import { parseAgentEndpoint } from '../../../layers/telemetry/emf-agent';
 
 describe('offline trace header', () => {
   it('has the Lambda shape Root=1-<8 hex time>-<24 hex>;Parent=<16 hex>;Sampled=1', () => {
-    const header = newTraceHeader(1, Date.UTC(2026, 10, 29, 20, 0, 0), () => 0.5);
+    const header = newTraceHeader(true, Date.UTC(2026, 10, 29, 20, 0, 0));
     expect(header.value).toMatch(/^Root=1-6b0c8440-[0-9a-f]{24};Parent=[0-9a-f]{16};Sampled=1$/);
     expect(header.value).toBe(`Root=${header.root};Parent=${header.parent};Sampled=1`);
   });
 
   it('is unique per invocation', () => {
-    const roots = new Set(Array.from({ length: 200 }, () => newTraceHeader(1).root));
+    const roots = new Set(Array.from({ length: 200 }, () => newTraceHeader(true).root));
     expect(roots.size).toBe(200);
   });
 
-  it('samples with the configured rate', () => {
-    expect(newTraceHeader(0.25, Date.now(), () => 0.2).sampled).toBe(true);
-    expect(newTraceHeader(0.25, Date.now(), () => 0.3).value).toMatch(/Sampled=0$/);
-    expect(newTraceHeader(0, Date.now(), () => 0).sampled).toBe(false);
+  it('says Sampled=0 for an unsampled invocation', () => {
+    expect(newTraceHeader(false).value).toMatch(/;Sampled=0$/);
+  });
+});
+
+describe('offline sampling', () => {
+  it("follows X-Ray's default rule: the first request each second, then 5%", () => {
+    const sampler = new OfflineSampler(undefined);
+    const never = (): number => 0.99;
+    expect([1000, 1100, 1999].map((t) => sampler.sample(t, never))).toEqual([true, false, false]);
+    expect(sampler.sample(2000, never)).toBe(true);
+    expect(sampler.sample(2001, () => 0.04)).toBe(true);
+  });
+
+  it('uses a fixed rate when XRAY_SAMPLE_RATE is set', () => {
+    const all = new OfflineSampler(1);
+    expect([1, 2, 3].map((t) => all.sample(t, () => 0.999))).toEqual([true, true, true]);
+    const quarter = new OfflineSampler(0.25);
+    expect([quarter.sample(1, () => 0.2), quarter.sample(2, () => 0.3)]).toEqual([true, false]);
+    expect(new OfflineSampler(0).sample(1, () => 0)).toBe(false);
   });
 
   it.each([
-    [undefined, 1],
-    ['', 1],
+    [undefined, undefined],
+    ['', undefined],
     ['0.1', 0.1],
     ['0', 0],
-    ['2', 1],
-    ['abc', 1],
+    ['1', 1],
   ])('reads XRAY_SAMPLE_RATE=%p as %p', (value, rate) => {
     expect(sampleRateFromEnv(value)).toBe(rate);
+  });
+
+  it.each(['2', 'abc', '-0.5'])('rejects XRAY_SAMPLE_RATE=%p naming the variable', (value) => {
+    expect(() => sampleRateFromEnv(value)).toThrow(/XRAY_SAMPLE_RATE/);
   });
 });
 
@@ -55,7 +75,7 @@ describe('addresses', () => {
 });
 
 describe('synthesized root segment', () => {
-  const header = newTraceHeader(1);
+  const header = newTraceHeader(true);
   const facts = {
     header,
     functionName: 'fn',
