@@ -9,6 +9,7 @@ import type {
   DashboardDefinition,
   DatasourceUid,
   MetricPanel,
+  PanelDefinition,
   TracePanel,
   VariableDefinition,
 } from '../queries';
@@ -36,15 +37,34 @@ const sloThresholds = (panel: MetricPanel): grafana.ThresholdsConfigBuilder => {
   return new grafana.ThresholdsConfigBuilder().mode(grafana.ThresholdsMode.Absolute).steps(steps);
 };
 
-const metricPanel = (p: MetricPanel, id: number, gridPos: grafana.GridPos): timeseries.PanelBuilder => {
-  const ds = datasourceRef(p.datasource);
-  const builder = new timeseries.PanelBuilder()
+/** The standard options every generated panel builder has (each SDK panel package defines its own class). */
+interface StandardPanelOptions {
+  id(id: number): this;
+  title(title: string): this;
+  description(description: string): this;
+  datasource(ds: common.DataSourceRef): this;
+  gridPos(gridPos: grafana.GridPos): this;
+  unit(unit: string): this;
+}
+
+/** Identity, place and unit, the same on every panel; the key in the description ties it to the catalogue. */
+const standard = <B extends StandardPanelOptions>(
+  builder: B,
+  p: PanelDefinition,
+  id: number,
+  gridPos: grafana.GridPos,
+): B =>
+  builder
     .id(id)
     .title(p.title)
     .description(`${p.description} [${p.key}]`)
-    .datasource(ds)
+    .datasource(datasourceRef(p.datasource))
     .gridPos(gridPos)
-    .unit(p.unit)
+    .unit(p.unit);
+
+const metricPanel = (p: MetricPanel, id: number, gridPos: grafana.GridPos): timeseries.PanelBuilder => {
+  const ds = datasourceRef(p.datasource);
+  const builder = standard(new timeseries.PanelBuilder(), p, id, gridPos)
     .min(0)
     .lineWidth(1)
     .fillOpacity(10)
@@ -74,15 +94,9 @@ const metricPanel = (p: MetricPanel, id: number, gridPos: grafana.GridPos): time
 };
 
 const tracePanel = (p: TracePanel, id: number, gridPos: grafana.GridPos): table.PanelBuilder => {
-  const ds = datasourceRef(p.datasource);
-  const builder = new table.PanelBuilder()
-    .id(id)
-    .title(p.title)
-    .description(`${p.description} [${p.key}]`)
-    .datasource(ds)
-    .gridPos(gridPos)
-    .unit(p.unit)
-    .withTarget(new JaegerSearchBuilder('A', ds, p.search));
+  const builder = standard(new table.PanelBuilder(), p, id, gridPos).withTarget(
+    new JaegerSearchBuilder('A', datasourceRef(p.datasource), p.search),
+  );
   if (p.search.sortBy === 'duration') {
     builder.sortBy([new common.TableSortByFieldStateBuilder().displayName('Duration').desc(true)]);
   }
