@@ -98,6 +98,37 @@ datasets:
     expect(() => parse(yaml)).toThrow(message);
   });
 
+  it('expands tile_template presets for the public layouts', () => {
+    const config = parse(`
+datasets:
+  - name: glo30
+    path: https://copernicus-dem-30m.s3.amazonaws.com/
+    filename_tile_size: 1
+    tile_template: copernicus-glo30
+  - name: glo90
+    path: s3://copernicus-dem-90m/
+    filename_tile_size: 1
+    tile_template: copernicus-glo90
+  - name: srtm
+    path: https://example.org/srtm/
+    filename_tile_size: 1
+    tile_template: srtm
+`);
+    expect(config.datasets.map((d) => d.tileTemplate)).toEqual([
+      'Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM/Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif',
+      'Copernicus_DSM_COG_30_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM/Copernicus_DSM_COG_30_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif',
+      '{NS}{lat:02}{EW}{lon:03}.tif',
+    ]);
+  });
+
+  it('names the presets when tile_template is neither a preset nor a full template', () => {
+    expect(() =>
+      parse('datasets: [{name: a, path: x, filename_tile_size: 1, tile_template: glo30}]'),
+    ).toThrow(
+      "dataset 'a': tile_template must contain {NS}, {lat}, {EW} and {lon}, or be one of copernicus-glo30, copernicus-glo90, srtm",
+    );
+  });
+
   describe('child_datasets', () => {
     it('rejects an empty or non-string list', () => {
       expect(() => parse('datasets: [{name: a, path: x}, {name: b, child_datasets: []}]')).toThrow(
