@@ -25,12 +25,13 @@ const anyNumber = fc.oneof(
 const anyText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: 'binary' }),
+  // Any UTF-16 code unit, lone surrogates included (cheaper to generate than unit: 'binary').
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) }),
   fc.base64String(),
 );
 const coordinate = fc.tuple(
-  fc.double({ min: -90, max: 90, noNaN: true }),
-  fc.double({ min: -180, max: 180, noNaN: true }),
+  fc.oneof(fc.double({ min: -90, max: 90, noNaN: true }), fc.constantFrom(-90, 90, 0, -0, 34, 48.8)),
+  fc.oneof(fc.double({ min: -180, max: 180, noNaN: true }), fc.constantFrom(-180, 180, 0, -0, -118, 9.15)),
 );
 const pairsText = fc
   .array(
