@@ -321,6 +321,35 @@ describe('data-layer failures', () => {
       expect(recovered.json).toMatchObject({ results: [{ elevation: 1038.4 }] });
     });
 
+    it('writes the cause of a 504 to the wide log line (error level) while the body stays generic', async () => {
+      const { elevation } = await loadHandlers({
+        CONFIG_PATH: configPath,
+        DATA_ROOT: flaky.url,
+        RANGE_TIMEOUT_MS: String(TIMEOUT_MS),
+        RANGE_RETRIES: '0',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+      });
+      const written: string[] = [];
+      const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        written.push(String(chunk));
+        return true;
+      });
+      flaky.mode = 'hang';
+      try {
+        const response = await invoke(elevation, {
+          path: '/v1/plane-point',
+          pathParameters: { dataset: 'plane-point' },
+          query: { locations: '49.9,10.1' },
+        });
+        expect(response.status).toBe(504);
+      } finally {
+        spy.mockRestore();
+      }
+      const log = written.join('');
+      expect(log).toContain('DataSourceTimeoutError');
+      expect(log).toMatch(/"level":\s*"ERROR"/);
+    });
+
     it('answers 502 with a generic body when the data layer refuses (403)', async () => {
       const { elevation } = await loadHandlers({
         CONFIG_PATH: configPath,
