@@ -329,11 +329,18 @@ describe('data-layer failures', () => {
         RANGE_RETRIES: '0',
         POWERTOOLS_LOG_LEVEL: 'INFO',
       });
+      // Powertools' dev mode logs through the global console; otherwise through its own Console on stdout.
       const written: string[] = [];
-      const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        written.push(String(chunk));
-        return true;
-      });
+      const capture = (...args: unknown[]) => void written.push(args.map(String).join(' '));
+      const spies = [
+        ...(['log', 'info', 'warn', 'error'] as const).map((level) =>
+          jest.spyOn(console, level).mockImplementation(capture),
+        ),
+        jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+          capture(chunk);
+          return true;
+        }),
+      ];
       flaky.mode = 'hang';
       try {
         const response = await invoke(elevation, {
@@ -343,7 +350,7 @@ describe('data-layer failures', () => {
         });
         expect(response.status).toBe(504);
       } finally {
-        spy.mockRestore();
+        for (const spy of spies) spy.mockRestore();
       }
       const log = written.join('');
       expect(log).toContain('DataSourceTimeoutError');
