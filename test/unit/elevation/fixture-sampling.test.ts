@@ -3,7 +3,12 @@
  * interpolation, then the classic bugs one by one, each with a test that fails when the bug is present.
  */
 import expected from '../../fixtures/expected.json';
-import { DatasetNotFoundError, loadDatasetRegistry, newReadStats } from '../../../layers/elevation';
+import {
+  configureBlockCache,
+  DatasetNotFoundError,
+  loadDatasetRegistry,
+  newReadStats,
+} from '../../../layers/elevation';
 import type { Interpolation, LatLon } from '../../../layers/elevation';
 
 /** Expected values come from analytic planes written as Float32/Int16 and PROJ coordinates rounded to 1e-7 deg. */
@@ -305,5 +310,24 @@ describe('read statistics', () => {
     expect(second.blockCacheHits).toBe(1);
     expect(second.rangeRequests).toBe(0);
     expect(first.blockCacheHits + first.blockCacheMisses).toBe(1);
+  });
+});
+
+describe('header prefetch smaller than the header', () => {
+  it('reads the same values when the header needs more reads than the prefetch', async () => {
+    const wanted = await Promise.all(
+      fixtures.map((f) =>
+        registry.get(f.dataset).sample(
+          f.points.map((p) => ({ lat: p.lat, lon: p.lon })),
+          'bilinear',
+        ),
+      ),
+    );
+    configureBlockCache(16 * 1024 * 1024); // cold blocks: offsets must come from the tiny-prefetch header
+    const tiny = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml', headerPrefetchBytes: 16 });
+    for (const [i, fixture] of fixtures.entries()) {
+      const points = fixture.points.map((p) => ({ lat: p.lat, lon: p.lon }));
+      expect(await tiny.get(fixture.dataset).sample(points, 'bilinear')).toEqual(wanted[i]);
+    }
   });
 });
