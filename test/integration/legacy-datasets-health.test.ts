@@ -1,4 +1,7 @@
 /** The original system's `/api/elevation`, `GET /v1/datasets` and `GET /health`, in-process over the fixtures. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { invoke, type EventOptions } from './support/api-gateway';
 import { leaksInternals, loadHandlers, type Handlers } from './support/handlers';
 
@@ -118,6 +121,26 @@ describe('GET /v1/datasets', () => {
 
   it('returns 405 for POST', async () => {
     expect((await invoke(handlers.datasets, { method: 'POST', path: '/v1/datasets' })).status).toBe(405);
+  });
+
+  it('lists a dataset that cannot be opened as unavailable without failing the others', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'datasets-'));
+    const config = path.join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `datasets:\n  - name: good\n    path: ${path.resolve('test/fixtures/plane-point.tif')}\n  - name: gone\n    path: ${path.join(dir, 'missing.tif')}\n`,
+    );
+    const broken = await loadHandlers({ CONFIG_PATH: config });
+    const response = await invoke(broken.datasets, { path: '/v1/datasets' });
+    expect(response.status).toBe(200);
+    const { results } = response.json as { results: Record<string, unknown>[] };
+    expect(results[0]).toMatchObject({ name: 'good', crs: 'EPSG:4326', tileCount: 1 });
+    expect(results[1]).toEqual({
+      name: 'gone',
+      status: 'UNAVAILABLE',
+      error: 'This dataset cannot be opened right now.',
+    });
+    expect(response.body).not.toContain('missing.tif');
   });
 });
 
