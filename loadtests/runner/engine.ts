@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration } from './duration';
 import { WHOLE } from './executors/common';
-import { DEFAULT_TREND_STATS } from './metrics/sinks';
+import { mergeInto } from './metrics/registry';
+import { DEFAULT_TREND_STATS, newSink, sinkValues } from './metrics/sinks';
 import { ProgressLine } from './output/progress';
 import { RemoteWriteOutput, remoteWriteConfig } from './output/prometheus-rw';
 import { buildSummaryData } from './output/summary-data';
@@ -156,6 +157,13 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       abortReason,
       results,
       data,
+      scenarioValues: (name) => {
+        const metric = runtime.registry.metrics.get(name);
+        if (!metric) return undefined;
+        const total = newSink(metric.type);
+        for (const series of metric.series.values()) if (series.tags.scenario) mergeInto(total, series.sink);
+        return sinkValues(total, executionMs, trendStats);
+      },
     },
   );
   config.log(`summary: ${summaryPath}\n`);
