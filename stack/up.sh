@@ -17,9 +17,14 @@ start() {
   echo $! >"$PIDS/$name.pid"
 }
 
+# node, not curl: node is certain to be installed where this repo runs, curl is not on minimal Debian.
+http_ok() {
+  node -e 'fetch(process.argv[1], { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$1"
+}
+
 wait_http() {
   local name="$1" url="$2" deadline=$((SECONDS + ${STACK_WAIT_SECONDS:-60}))
-  until curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null; do
+  until http_ok "$url"; do
     if ! running "$name"; then echo "stack: $name exited; last log lines:" >&2; tail -20 "$LOGS/$name.log" >&2; echo "stack: npm run stack:down stops what did start" >&2; exit 1; fi
     if ((SECONDS > deadline)); then echo "stack: $name not healthy at $url" >&2; tail -20 "$LOGS/$name.log" >&2; echo "stack: npm run stack:down stops what did start" >&2; exit 1; fi
     sleep 0.3
