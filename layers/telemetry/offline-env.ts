@@ -12,6 +12,9 @@ if (isOffline) {
   // Powertools reports the ColdStart metric only for on-demand initialisation.
   process.env.AWS_LAMBDA_INITIALIZATION_TYPE ??= 'on-demand';
   process.env.AWS_XRAY_DAEMON_ADDRESS ??= '127.0.0.1:2000';
+  // EMF to the bridge's CloudWatch-agent-style intake (stack:up's default port); set it to '' to get
+  // Powertools' stdout EMF instead (e.g. `npm start | npm run bridge -- --stdin`).
+  process.env.AWS_EMF_AGENT_ENDPOINT ??= 'udp://127.0.0.1:25888';
   // Without a per-invocation trace header (e.g. between invocations) the SDK must not throw.
   process.env.AWS_XRAY_CONTEXT_MISSING ??= 'IGNORE_ERROR';
 }

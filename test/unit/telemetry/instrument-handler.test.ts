@@ -24,12 +24,19 @@ function capture(): Promise<Capture> {
   });
 }
 
+// Everything the module or offline-env.ts may set: restored after each test, because jest runs
+// other test files in the same worker process and process.env is shared between them.
 const ENV_KEYS = [
   'IS_OFFLINE',
   'AWS_XRAY_DAEMON_ADDRESS',
   'AWS_EMF_AGENT_ENDPOINT',
   'XRAY_SAMPLE_RATE',
   'POWERTOOLS_DEV',
+  'AWS_EXECUTION_ENV',
+  'LAMBDA_TASK_ROOT',
+  'AWS_LAMBDA_INITIALIZATION_TYPE',
+  'AWS_XRAY_CONTEXT_MISSING',
+  '_X_AMZN_TRACE_ID',
 ];
 const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 
