@@ -7,6 +7,7 @@ import { Pool } from 'undici';
 import type { KeyedTags } from '../metrics/tag-cache';
 import type { Runtime } from '../runtime';
 import { TargetGuard } from '../target-guard';
+import { exchange } from './http-transport';
 import { K6Response, type Timings } from './response';
 
 type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
@@ -115,31 +116,24 @@ export function createHttpModule(runtime: Runtime) {
     let error = '';
     let errorCode = 0;
     let received = 0;
-    let responseHeaders: Record<string, string> = {};
+    let rawHeaders: Buffer[] = [];
     try {
-      const res = await poolFor(origin).request({
+      const res = await exchange(poolFor(origin), {
         method: verb,
         path: pathAndQuery || '/',
         headers,
         body: payload,
-        headersTimeout: timeoutMs(params.timeout),
-        bodyTimeout: timeoutMs(params.timeout),
+        timeoutMs: timeoutMs(params.timeout),
+        discardBody: params.responseType === 'none',
       });
-      headersAt = performance.now();
-      status = res.statusCode;
-      if (params.responseType === 'none') await res.body.dump();
-      else text = await res.body.text();
-      received = 17 + text.length;
-      for (const k in res.headers) {
-        const v = res.headers[k];
-        const value = Array.isArray(v) ? v.join(', ') : (v ?? '');
-        responseHeaders[k] = value;
-        received += k.length + value.length + 4;
-      }
+      headersAt = res.headersAt;
+      status = res.status;
+      text = res.body;
+      received = res.bytesReceived;
+      rawHeaders = res.rawHeaders;
     } catch (err) {
       error = (err as Error).message;
       errorCode = /timeout/i.test(error) ? 1050 : 1000;
-      responseHeaders = {};
     }
     const end = performance.now();
     const timings: Timings = {
@@ -165,7 +159,7 @@ export function createHttpModule(runtime: Runtime) {
     }));
     const sent = 20 + pathAndQuery.length + byteLength(payload);
     recordRequest(keyed, timings, failed, sent, received);
-    return new K6Response(url, verb, status, text, responseHeaders, timings, error, errorCode);
+    return new K6Response(url, verb, status, text, rawHeaders, timings, error, errorCode);
   }
 
   const syncUnsupported = (): never => {

@@ -1,4 +1,6 @@
 /** The Response object k6 scripts read: status, body, headers, timings, json(). */
+import { headersObject } from './http-transport';
+
 export interface Timings {
   duration: number;
   blocked: number;
@@ -18,11 +20,19 @@ export class K6Response {
     readonly method: string,
     readonly status: number,
     readonly body: string,
-    readonly headers: Record<string, string>,
+    private readonly rawHeaders: Buffer[],
     readonly timings: Timings,
     readonly error: string,
     readonly error_code: number,
   ) {}
+
+  private headerMap?: Record<string, string>;
+
+  /** Built on first access: most scripts never read headers. */
+  get headers(): Record<string, string> {
+    this.headerMap ??= headersObject(this.rawHeaders);
+    return this.headerMap;
+  }
 
   get request() {
     return { method: this.method, url: this.url };
