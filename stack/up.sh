@@ -36,7 +36,7 @@ for bin in "$PROMETHEUS_BIN" "$NODE_EXPORTER_BIN" "$JAEGER_BIN"; do
   [[ -x "$bin" ]] || { echo "stack: $bin missing; run npm run stack:install" >&2; exit 1; }
 done
 
-sed -e "s/@PROMETHEUS_PORT@/$PROMETHEUS_PORT/" -e "s/@BRIDGE_METRICS_PORT@/$BRIDGE_METRICS_PORT/" \
+sed -e "s|@RULES_DIR@|$ROOT/stack/prometheus/rules|" -e "s/@PROMETHEUS_PORT@/$PROMETHEUS_PORT/" -e "s/@BRIDGE_METRICS_PORT@/$BRIDGE_METRICS_PORT/" \
   -e "s/@NODE_EXPORTER_PORT@/$NODE_EXPORTER_PORT/" "$ROOT/stack/prometheus/prometheus.yml.tmpl" >"$STACK_RUN_DIR/prometheus.yml"
 
 start node-exporter "$NODE_EXPORTER_BIN" --web.listen-address="127.0.0.1:$NODE_EXPORTER_PORT"
