@@ -90,3 +90,22 @@ export interface TraceHooks {
 }
 
 export const noTracing: TraceHooks = { span: (_name, fn) => fn(() => undefined) };
+
+/** Implements `sample` once, on top of `sampleAttributed`. */
+export abstract class DatasetBase implements Dataset {
+  abstract readonly name: string;
+  abstract sampleAttributed(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    ctx?: Partial<ReadContext>,
+  ): Promise<SampleResult>;
+  abstract describe(): Promise<DatasetInfo>;
+
+  async sample(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    ctx?: Partial<ReadContext>,
+  ): Promise<Elevation[]> {
+    return (await this.sampleAttributed(points, interpolation, ctx)).elevations;
+  }
+}

@@ -1,26 +1,21 @@
 /** `/v1/a,b` and config `child_datasets`: each point answered by the first dataset that has a value there. */
-import type {
-  Dataset,
-  DatasetInfo,
-  Elevation,
-  Interpolation,
-  LatLon,
-  ReadContext,
-  SampleResult,
+import {
+  DatasetBase,
+  type Dataset,
+  type DatasetInfo,
+  type Elevation,
+  type Interpolation,
+  type LatLon,
+  type ReadContext,
+  type SampleResult,
 } from '../types';
 
-export class FallbackDataset implements Dataset {
+export class FallbackDataset extends DatasetBase {
   constructor(
     readonly name: string,
     private readonly children: readonly Dataset[],
-  ) {}
-
-  async sample(
-    points: readonly LatLon[],
-    interpolation: Interpolation,
-    ctx?: Partial<ReadContext>,
-  ): Promise<Elevation[]> {
-    return (await this.sampleAttributed(points, interpolation, ctx)).elevations;
+  ) {
+    super();
   }
 
   async sampleAttributed(

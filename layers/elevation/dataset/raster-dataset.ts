@@ -10,9 +10,9 @@ import { DatasetConfigError } from '../errors';
 import { crsFromEpsg, wgs84Converter, type Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import {
+  DatasetBase,
   noTracing,
   newReadStats,
-  type Dataset,
   type DatasetInfo,
   type Elevation,
   type Interpolation,
@@ -46,22 +46,16 @@ export function fullContext(ctx?: Partial<ReadContext>): ReadContext {
   return { stats: ctx?.stats ?? newReadStats(), trace: ctx?.trace ?? noTracing };
 }
 
-export class RasterDataset implements Dataset {
+export class RasterDataset extends DatasetBase {
   private mosaic: Promise<Mosaic> | null = null;
   private info: Promise<DatasetInfo> | null = null;
 
-  constructor(private readonly options: RasterDatasetOptions) {}
+  constructor(private readonly options: RasterDatasetOptions) {
+    super();
+  }
 
   get name(): string {
     return this.options.name;
-  }
-
-  async sample(
-    points: readonly LatLon[],
-    interpolation: Interpolation,
-    ctx?: Partial<ReadContext>,
-  ): Promise<Elevation[]> {
-    return (await this.sampleAttributed(points, interpolation, ctx)).elevations;
   }
 
   async sampleAttributed(
