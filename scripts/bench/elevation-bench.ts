@@ -19,6 +19,8 @@ import { spawn } from 'node:child_process';
 
 const SHARED = path.resolve(__dirname, '../../../shared/dem/derived');
 const COP_FILE = 'upsampled1as_N48_00_E009_00_DEM_cog.tif';
+/** Float32, DEFLATE, PREDICTOR=3, 512x512 blocks: the layout scripts/make-cog-dataset.sh writes. */
+const LAEA_512_FILE = 'N48E009-E010_srtm3_epsg3035_100m_cog.tif';
 const TARGET_HOT_BILINEAR = 2_000_000;
 const TARGET_COLD_BLOCK_MS = 40;
 const TARGET_COLD_POINT_REQUESTS = 1;
@@ -49,7 +51,10 @@ async function realDataBenches(): Promise<void> {
   const server = await spawnDataServer(SHARED);
   try {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-    writeFileSync(path.join(dir, 'config.yaml'), `datasets:\n  - name: cop\n    path: ${COP_FILE}\n`);
+    writeFileSync(
+      path.join(dir, 'config.yaml'),
+      `datasets:\n  - name: cop\n    path: ${COP_FILE}\n  - name: laea512\n    path: ${LAEA_512_FILE}\n`,
+    );
     await decoderComparison();
     const registry = loadDatasetRegistry({ configPath: path.join(dir, 'config.yaml'), dataRoot: server.url });
     const cop = registry.get('cop');
@@ -87,6 +92,18 @@ async function realDataBenches(): Promise<void> {
       `${TARGET_COLD_POINT_REQUESTS}`,
       maxRequests <= TARGET_COLD_POINT_REQUESTS,
     );
+
+    // The same measurement on 512x512 blocks (a quarter of the bytes to fetch and decode).
+    const laea = registry.get('laea512');
+    await laea.sample([{ lat: 48.5, lon: 9.5 }], 'nearest');
+    const cold512: number[] = [];
+    for (let k = 0; k < 9; k++) {
+      configureBlockCache(512 * 1024 * 1024);
+      const started = performance.now();
+      await laea.sample([{ lat: 48.1 + 0.09 * k, lon: 9.1 + 0.2 * k }], 'bilinear');
+      cold512.push(performance.now() - started);
+    }
+    report('cold 512x512 Float32 block: fetch + decode (median ms)', median(cold512).toFixed(1));
 
     // Hot block: every point inside block (0,0), cache warm.
     const box: [number, number, number, number] = [9.001, 49 - 1000 / 3600, 9 + 1000 / 3600, 48.999];
