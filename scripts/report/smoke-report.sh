@@ -35,7 +35,11 @@ AWS_XRAY_DAEMON_ADDRESS="127.0.0.1:$XRAY_PORT" AWS_EMF_AGENT_ENDPOINT="udp://127
   PORT="$API_PORT" DATA_PORT=0 setsid node --import tsx scripts/start.ts >"$STACK_RUN_DIR/logs/api.log" 2>&1 </dev/null &
 api_pid=$!
 deadline=$((SECONDS + 120))
-until curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$API_PORT/health"; do
+# node, not curl (not on minimal Debian), as in stack/up.sh.
+http_ok() {
+  node -e 'fetch(process.argv[1], { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$1"
+}
+until http_ok "http://127.0.0.1:$API_PORT/health"; do
   if ! kill -0 "$api_pid" 2>/dev/null || ((SECONDS > deadline)); then
     echo "report:smoke: the API did not come up; last log lines:" >&2
     tail -30 "$STACK_RUN_DIR/logs/api.log" >&2
