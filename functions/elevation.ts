@@ -4,36 +4,20 @@ import {
   parseElevationQuery,
   renderElevationAnswer,
 } from '../layers/elevation/service/elevation-query';
-import { instrumentHandler } from '../layers/telemetry';
-import { corsOriginOrNull, getApp } from './app';
-import {
-  decodePathParameter,
-  errorResponse,
-  jsonResponse,
-  method,
-  preflightResponse,
-  requestParams,
-  requireMethod,
-} from './http';
+import { route } from './route';
+import { decodePathParameter, jsonResponse, requestParams } from './http';
 
-export const handler = instrumentHandler('v1', async (event, t) => {
-  try {
-    const app = getApp();
-    if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
-    requireMethod(event, ['GET', 'POST', 'OPTIONS']);
-    const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
-    const query = await t.phase('parse', () =>
-      parseElevationQuery(datasetSpec, requestParams(event, app.settings.maxBodyBytes), app.limits),
-    );
-    const dataset = app.registry.resolve(datasetSpec); // 404 before any work; also bounds the metric dimension
-    t.set({
-      dataset: dataset.name,
-      points: query.locations.length,
-      interpolation: query.options.interpolation,
-    });
-    const answer = await answerElevationQuery(app.registry, query, { stats: t.stats, trace: t.trace });
-    return jsonResponse(200, renderElevationAnswer(answer), app.corsOrigin);
-  } catch (error) {
-    return errorResponse(error, corsOriginOrNull(), t);
-  }
+export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app) => {
+  const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
+  const query = await t.phase('parse', () =>
+    parseElevationQuery(datasetSpec, requestParams(event, app.settings.maxBodyBytes), app.limits),
+  );
+  const dataset = app.registry.resolve(datasetSpec); // 404 before any work; also bounds the metric dimension
+  t.set({
+    dataset: dataset.name,
+    points: query.locations.length,
+    interpolation: query.options.interpolation,
+  });
+  const answer = await answerElevationQuery(app.registry, query, { stats: t.stats, trace: t.trace });
+  return jsonResponse(200, renderElevationAnswer(answer), app.corsOrigin);
 });

@@ -1,18 +1,7 @@
 /** `GET /health`: answers 200 when the configuration loads; touches no data (cheap enough for probes). */
-import { instrumentHandler } from '../layers/telemetry';
-import { corsOriginOrNull, getApp } from './app';
-import { errorResponse, jsonResponse, requireMethod } from './http';
+import { route } from './route';
+import { jsonResponse } from './http';
 
-export const handler = instrumentHandler('health', async (event, t) => {
-  try {
-    const app = getApp();
-    requireMethod(event, ['GET']);
-    return jsonResponse(
-      200,
-      JSON.stringify({ status: 'OK', datasets: app.registry.names() }),
-      app.corsOrigin,
-    );
-  } catch (error) {
-    return errorResponse(error, corsOriginOrNull(), t);
-  }
+export const handler = route('health', ['GET'], async (_event, _t, app) => {
+  return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: app.registry.names() }), app.corsOrigin);
 });

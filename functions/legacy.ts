@@ -7,44 +7,26 @@ import { InvalidRequestError } from '../layers/elevation';
 import { parseLocations } from '../layers/elevation/request/locations';
 import { parseInterpolation } from '../layers/elevation/request/options';
 import { roundElevation } from '../layers/elevation/service/elevation-query';
-import { instrumentHandler } from '../layers/telemetry';
-import { corsOriginOrNull, getApp } from './app';
-import {
-  body,
-  errorResponse,
-  jsonResponse,
-  method,
-  parseJson,
-  preflightResponse,
-  requireMethod,
-} from './http';
+import { route } from './route';
+import { body, jsonResponse, method, parseJson } from './http';
 
-export const handler = instrumentHandler('legacy', async (event, t) => {
-  try {
-    const app = getApp();
-    if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
-    requireMethod(event, ['GET', 'POST', 'OPTIONS']);
-    const query = event.queryStringParameters ?? {};
-    const locations = await t.phase('parse', () => {
-      if (method(event) === 'GET') return parseLocations(query.coordinates, app.limits.maxLocations, ';');
-      const parsed = parseJson(body(event, app.settings.maxBodyBytes) ?? '');
-      if (!Array.isArray(parsed))
-        throw new InvalidRequestError(
-          'Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}].',
-        );
-      return parseLocations(parsed, app.limits.maxLocations);
-    });
-    const interpolation = parseInterpolation(query.interpolation);
-    const dataset = app.registry.get(app.settings.defaultDataset ?? app.registry.names()[0]);
-    t.set({ dataset: dataset.name, points: locations.length, interpolation });
-    const elevations = await dataset.sample(locations, interpolation, { stats: t.stats, trace: t.trace });
-    const results = locations.map((l, i) => ({
-      latitude: l.lat,
-      longitude: l.lon,
-      altitude: elevations[i] === null ? null : roundElevation(elevations[i] as number),
-    }));
-    return jsonResponse(200, JSON.stringify(results), app.corsOrigin);
-  } catch (error) {
-    return errorResponse(error, corsOriginOrNull(), t);
-  }
+export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app) => {
+  const query = event.queryStringParameters ?? {};
+  const locations = await t.phase('parse', () => {
+    if (method(event) === 'GET') return parseLocations(query.coordinates, app.limits.maxLocations, ';');
+    const parsed = parseJson(body(event, app.settings.maxBodyBytes) ?? '');
+    if (!Array.isArray(parsed))
+      throw new InvalidRequestError('Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}].');
+    return parseLocations(parsed, app.limits.maxLocations);
+  });
+  const interpolation = parseInterpolation(query.interpolation);
+  const dataset = app.registry.get(app.settings.defaultDataset ?? app.registry.names()[0]);
+  t.set({ dataset: dataset.name, points: locations.length, interpolation });
+  const elevations = await dataset.sample(locations, interpolation, { stats: t.stats, trace: t.trace });
+  const results = locations.map((l, i) => ({
+    latitude: l.lat,
+    longitude: l.lon,
+    altitude: elevations[i] === null ? null : roundElevation(elevations[i] as number),
+  }));
+  return jsonResponse(200, JSON.stringify(results), app.corsOrigin);
 });
