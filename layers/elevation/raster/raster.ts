@@ -40,11 +40,6 @@ export interface Raster {
   readBlock(index: number, ctx: ReadContext): Promise<PixelArray>;
 }
 
-/** Fractional pixel-centre coordinates: integer values fall exactly on pixel centres. */
-export function toPixel(grid: RasterGrid, x: number, y: number): { col: number; row: number } {
-  return { col: (x - grid.originX) / grid.resX - 0.5, row: (y - grid.originY) / grid.resY - 0.5 };
-}
-
 export function pixelCentre(grid: RasterGrid, col: number, row: number): { x: number; y: number } {
   return { x: grid.originX + (col + 0.5) * grid.resX, y: grid.originY + (row + 0.5) * grid.resY };
 }
