@@ -243,6 +243,16 @@ describe('data-layer failures', () => {
     ).resolves.toEqual([1036, 1234]);
   });
 
+  it('follows a redirect to where the file really is', async () => {
+    const registry = openRegistry(0);
+    flaky.mode = 'redirect';
+    const before = flaky.requests;
+    await expect(
+      registry.get('plane-point').sample([BLOCK_0_POINT, BLOCK_8_POINT], 'nearest'),
+    ).resolves.toEqual([1036, 1234]);
+    expect(flaky.requests - before).toBe(6); // the header and two blocks, each a 307 and then the range read
+  });
+
   it('gives up after the configured retries with DataSourceUnavailableError, then recovers on the next call', async () => {
     const registry = openRegistry(1);
     await registry.get('plane-point').sample([BLOCK_0_POINT], 'nearest');

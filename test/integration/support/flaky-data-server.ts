@@ -9,9 +9,10 @@ import path from 'node:path';
 
 /**
  * ok: honours Range; whole-file: ignores Range (200 with every byte); hang: never answers; stall-body: sends
- * the headers and a few bytes, then nothing; forbidden: 403.
+ * the headers and a few bytes, then nothing; forbidden: 403; redirect: 307 to the same file under /moved/
+ * (served normally there), as a CDN or a bucket's regional endpoint does.
  */
-export type FlakyMode = 'ok' | 'whole-file' | 'hang' | 'stall-body' | 'forbidden';
+export type FlakyMode = 'ok' | 'whole-file' | 'hang' | 'stall-body' | 'forbidden' | 'redirect';
 
 export interface FlakyServer {
   url: string;
@@ -51,7 +52,13 @@ export async function startFlakyServer(root: string): Promise<FlakyServer> {
       response.writeHead(403).end('forbidden');
       return;
     }
-    const file = path.join(root, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
+    const { pathname } = new URL(request.url ?? '/', 'http://x');
+    const moved = pathname.startsWith('/moved/');
+    if (state.mode === 'redirect' && !moved) {
+      response.writeHead(307, { location: `/moved${pathname}` }).end();
+      return;
+    }
+    const file = path.join(root, decodeURIComponent(moved ? pathname.slice('/moved'.length) : pathname));
     readFile(file).then(
       (bytes) => {
         const match = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
