@@ -149,7 +149,11 @@ function streamFile(
   response: http.ServerResponse,
   onBytes: (bytes: number) => void,
 ): void {
-  const stream = fs.createReadStream(filePath, { start: range.start, end: range.end });
+  const stream = fs.createReadStream(filePath, {
+    start: range.start,
+    end: range.end,
+    highWaterMark: 1 << 20,
+  });
   stream.on('data', (chunk) => onBytes(chunk.length));
   stream.on('error', () => response.destroy());
   response.on('close', () => stream.destroy());
