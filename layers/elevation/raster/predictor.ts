@@ -59,30 +59,65 @@ export function undoFloatingPointPredictor(
 }
 
 /**
- * The common case (one Float32 band), about 4x faster than the general loop: a running byte sum per row taken a
- * word at a time, then each sample assembled from its four planes with one 32-bit store.
+ * The common case (one Float32 band), several times faster than the general loop: a running byte sum per row taken
+ * a word at a time, then the four byte planes transposed into samples four at a time (one word of each plane in,
+ * four samples out) instead of four byte loads per sample.
  */
 function undoFloat32Rows(bytes: Uint8Array, width: number): Uint8Array {
-  const rowBytes = width * 4;
-  const rows = Math.floor(bytes.byteLength / rowBytes);
-  const out = new Int32Array(rows * width); // Int32: a Uint32 store of `x >>> 0` goes through a double
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  const rowWords = width; // a row of `width` Float32 samples is `width` words of plane bytes
+  const rows = Math.floor(bytes.byteLength / (rowWords * 4));
+  const out = new Int32Array(rows * width);
+  // Int32 views: a Uint32 load above 2^31 would leave the small-integer fast path.
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, rows * rowWords);
+  const quarter = width >> 2;
+  const tail = width & 3;
   for (let row = 0; row < rows; row++) {
-    const base = row * rowBytes;
-    runningByteSum(words, base >> 2, rowBytes >> 2);
-    const p1 = base + width;
-    const p2 = p1 + width;
-    const p3 = p2 + width;
-    const o = row * width;
-    for (let i = 0; i < width; i++) {
-      out[o + i] = (bytes[base + i] << 24) | (bytes[p1 + i] << 16) | (bytes[p2 + i] << 8) | bytes[p3 + i];
+    const start = row * rowWords;
+    runningByteSum(words, start, rowWords);
+    let o = row * width;
+    if (tail === 0) {
+      for (let k = start; k < start + quarter; k++) {
+        o = transposeFour(
+          words[k],
+          words[k + quarter],
+          words[k + 2 * quarter],
+          words[k + 3 * quarter],
+          out,
+          o,
+        );
+      }
+    } else {
+      const base = start * 4;
+      for (let i = 0; i < width; i++, o++) {
+        out[o] =
+          (bytes[base + i] << 24) |
+          (bytes[base + width + i] << 16) |
+          (bytes[base + 2 * width + i] << 8) |
+          bytes[base + 3 * width + i];
+      }
     }
   }
   return new Uint8Array(out.buffer);
 }
 
+/**
+ * Four samples from one word of each byte plane (a: most significant bytes ... d: least), little-endian words:
+ * sample j = a_j << 24 | b_j << 16 | c_j << 8 | d_j. Pairs (d,c) and (b,a) are interleaved bytewise, then halves.
+ */
+function transposeFour(a: number, b: number, c: number, d: number, out: Int32Array, o: number): number {
+  const dc02 = (d & 0x00ff00ff) | ((c & 0x00ff00ff) << 8);
+  const dc13 = ((d >>> 8) & 0x00ff00ff) | (c & 0xff00ff00);
+  const ba02 = (b & 0x00ff00ff) | ((a & 0x00ff00ff) << 8);
+  const ba13 = ((b >>> 8) & 0x00ff00ff) | (a & 0xff00ff00);
+  out[o] = (dc02 & 0xffff) | (ba02 << 16);
+  out[o + 1] = (dc13 & 0xffff) | (ba13 << 16);
+  out[o + 2] = (dc02 >>> 16) | (ba02 & 0xffff0000);
+  out[o + 3] = (dc13 >>> 16) | (ba13 & 0xffff0000);
+  return o + 4;
+}
+
 const LOW7 = 0x7f7f7f7f;
-const HIGH1 = 0x80808080;
+const HIGH1 = 0x80808080 | 0;
 
 /** Byte-wise addition of two 32-bit words, each byte modulo 256 (no carry between bytes). */
 function addBytes(a: number, b: number): number {
@@ -94,15 +129,15 @@ function addBytes(a: number, b: number): number {
  * within a word by two shifted byte-wise adds, then the previous word's last byte added to all four.
  * ~1.6x faster than the byte loop (its add-and-store chain is serial).
  */
-function runningByteSum(words: Uint32Array, start: number, count: number): void {
+function runningByteSum(words: Int32Array, start: number, count: number): void {
   let carry = 0;
   for (let k = start; k < start + count; k++) {
     let x = words[k];
     x = addBytes(x, x << 8);
     x = addBytes(x, x << 16);
-    x = addBytes(x, carry * 0x01010101);
+    x = addBytes(x, carry);
     words[k] = x;
-    carry = x >>> 24;
+    carry = ((x >>> 24) * 0x01010101) | 0;
   }
 }
 

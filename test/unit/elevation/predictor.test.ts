@@ -84,7 +84,7 @@ describe('PREDICTOR=3 (floating point)', () => {
   it('restores Float32 blocks of several rows', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 40 }), // rows of a multiple of 4 samples take the transposing fast path
         fc.integer({ min: 1, max: 4 }),
         fc.array(fc.float({ noNaN: true }), { minLength: 32, maxLength: 32 }),
         (width, height, pool) => {
