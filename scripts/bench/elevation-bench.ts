@@ -59,24 +59,36 @@ async function realDataBenches(): Promise<void> {
     const registry = loadDatasetRegistry({ configPath: path.join(dir, 'config.yaml'), dataRoot: server.url });
     const cop = registry.get('cop');
 
-    // Cold blocks: a fresh cache each time; the header stays cached in the raster opener.
+    // Cold blocks: a fresh cache each time; the header stays cached in the raster opener. A cold block means a
+    // block-cache miss in a running service, not a cold process, so the same nine full blocks are read twice and
+    // the target applies to the second pass; the first (JIT and data-layer connection still cold) is shown too.
     await cop.sample([{ lat: 48.5, lon: 9.5 }], 'nearest');
-    const coldMs: number[] = [];
-    const decodeMs: number[] = [];
-    const requests: number[] = [];
-    for (let by = 0; by < 3; by++) {
-      for (let bx = 0; bx < 3; bx++) {
-        configureBlockCache(512 * 1024 * 1024);
-        const point = { lat: 49 - (by * 1024 + 500) / 3600, lon: 9 + (bx * 1024 + 500) / 3600 };
-        const stats = newReadStats();
-        const before = (await server.stats()).rangeRequests;
-        const started = performance.now();
-        await cop.sample([point], 'bilinear', { stats });
-        coldMs.push(performance.now() - started);
-        decodeMs.push(stats.decodeMs);
-        requests.push((await server.stats()).rangeRequests - before);
+    const passes: { ms: number[]; decodeMs: number[]; rangeMs: number[]; requests: number[] }[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      const measured = {
+        ms: [] as number[],
+        decodeMs: [] as number[],
+        rangeMs: [] as number[],
+        requests: [] as number[],
+      };
+      for (let by = 0; by < 3; by++) {
+        for (let bx = 0; bx < 3; bx++) {
+          configureBlockCache(512 * 1024 * 1024);
+          const point = { lat: 49 - (by * 1024 + 500) / 3600, lon: 9 + (bx * 1024 + 500) / 3600 };
+          const stats = newReadStats();
+          const before = (await server.stats()).rangeRequests;
+          const started = performance.now();
+          await cop.sample([point], 'bilinear', { stats });
+          measured.ms.push(performance.now() - started);
+          measured.decodeMs.push(stats.decodeMs);
+          measured.rangeMs.push(stats.rangeMs);
+          measured.requests.push((await server.stats()).rangeRequests - before);
+        }
       }
+      passes.push(measured);
     }
+    const [firstPass, { ms: coldMs, decodeMs, rangeMs }] = passes;
+    const requests = passes.flatMap((p) => p.requests);
     const cold = median(coldMs);
     report(
       'cold 1024x1024 Float32 block: fetch + decode (median ms)',
@@ -84,10 +96,12 @@ async function realDataBenches(): Promise<void> {
       `<= ${TARGET_COLD_BLOCK_MS} ms`,
       cold <= TARGET_COLD_BLOCK_MS,
     );
+    report('  of which the range read (2.3 MB over loopback, median ms)', median(rangeMs).toFixed(1));
     report('  of which decode (zlib + float predictor, median ms)', median(decodeMs).toFixed(1));
+    report('  first pass, just after start (median ms)', median(firstPass.ms).toFixed(1));
     const maxRequests = Math.max(...requests);
     report(
-      'range requests per cold single-point query (max of 9)',
+      'range requests per cold single-point query (max of 18)',
       String(maxRequests),
       `${TARGET_COLD_POINT_REQUESTS}`,
       maxRequests <= TARGET_COLD_POINT_REQUESTS,
@@ -189,7 +203,9 @@ async function decoderComparison(): Promise<void> {
   };
   const geotiffMs = await time(() => geotiffDecoder.decode(copy()));
   const { undoFloatingPointPredictor } = await import('../../layers/elevation/raster/predictor');
-  const zlibMs = await time(() => undoFloatingPointPredictor(new Uint8Array(inflateSync(block)), 1024, 4, 1));
+  const zlibMs = await time(() =>
+    undoFloatingPointPredictor(new Uint8Array(inflateSync(block, { chunkSize: 4 << 20 })), 1024, 4, 1),
+  );
   report("decode one block: geotiff.js's own decoder (median ms)", geotiffMs.toFixed(1));
   report('decode one block: node:zlib + our predictor (median ms)', zlibMs.toFixed(1));
   report('  speed-up of ours over geotiff.js', `${(geotiffMs / zlibMs).toFixed(2)}x`);
