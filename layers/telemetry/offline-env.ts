@@ -4,16 +4,17 @@
  * whether it runs in Lambda mode (LAMBDA_TASK_ROOT), and Powertools' Tracer stays disabled unless
  * AWS_EXECUTION_ENV is set when it is constructed. Nothing here runs in AWS, where IS_OFFLINE is unset.
  */
-import { createWriteStream } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
+import { FdWriteStream } from './fd-stream';
 
 export const isOffline = process.env.IS_OFFLINE === 'true';
 
 /**
  * In Lambda a function writes its log lines straight into the runtime's log pipe. serverless-offline's worker
  * threads instead relay every stdout write to the main thread, which writes it again (about half a millisecond
- * per line, most of the price of logging offline). Writing to the process's fd 1/2 directly, as a Lambda does,
- * keeps the local price of observability close to the deployed one. OFFLINE_DIRECT_STDOUT=false restores the relay.
+ * per line, most of the price of logging offline). Writing to the process's fd 1/2 directly and synchronously, as a
+ * Lambda does, keeps the local price of observability close to the deployed one (fd-stream.ts has the numbers).
+ * OFFLINE_DIRECT_STDOUT=false restores the relay.
  */
 if (isOffline && !isMainThread && process.env.OFFLINE_DIRECT_STDOUT !== 'false') {
   for (const [name, fd] of [
@@ -21,7 +22,7 @@ if (isOffline && !isMainThread && process.env.OFFLINE_DIRECT_STDOUT !== 'false')
     ['stderr', 2],
   ] as const) {
     Object.defineProperty(process, name, {
-      value: createWriteStream('', { fd, autoClose: false }),
+      value: new FdWriteStream(fd),
       configurable: true,
     });
   }
