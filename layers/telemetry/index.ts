@@ -6,7 +6,8 @@
 // Must stay the first import: it sets Lambda's environment before Powertools and the X-Ray SDK load.
 import { isOffline } from './offline-env';
 import { performance } from 'node:perf_hooks';
-import { Logger } from '@aws-lambda-powertools/logger';
+import { getXRayTraceIdFromEnv } from '@aws-lambda-powertools/commons/utils/env';
+import { Logger, LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -31,6 +32,7 @@ import {
 } from './request-record';
 import { RequestState, type RequestTelemetry } from './request-telemetry';
 import type { XraySegment } from './trace-spans';
+import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
 
 export type { RequestTelemetry, RequestFields } from './request-telemetry';
 
@@ -55,6 +57,11 @@ const daemon = offlineTracing
 const agentAddress = isOffline ? parseAgentEndpoint(process.env.AWS_EMF_AGENT_ENDPOINT) : undefined;
 const emfAgent = agentAddress ? new EmfAgentSink(agentAddress) : undefined;
 let coldStart = true;
+// Powertools reports cold_start only for on-demand initialisation; the fast wide line follows it.
+const onDemand = process.env.AWS_LAMBDA_INITIALIZATION_TYPE?.trim() === 'on-demand';
+const samplingRate = samplingRateFromEnv(process.env.POWERTOOLS_LOGGER_SAMPLE_RATE);
+// Dev mode indents JSON and a non-UTC TZ changes timestamps: then Powertools writes the wide line itself.
+const fastWideLine = process.env.POWERTOOLS_DEV !== 'true' && isUtc(process.env.TZ);
 
 const INTERNAL_ERROR: APIGatewayProxyStructuredResultV2 = {
   statusCode: 500,
@@ -81,7 +88,9 @@ export function instrumentHandler(
     if (!emfAgent) metrics.captureColdStartMetric(context.functionName);
     else if (wasColdStart)
       emfAgent.send(coldStartDocument(namespace, serviceName, context.functionName, startMs));
-    const root = tracer.isTraceSampled() ? tracer.getSegment() : undefined;
+    // Offline the sampling decision is ours already; in AWS it is read from Lambda's trace header.
+    const sampled = header ? header.sampled : tracer.isTraceSampled();
+    const root = sampled ? tracer.getSegment() : undefined;
     const handlerSegment = root ? openHandlerSegment(root, route) : undefined;
     const state = new RequestState(handlerSegment);
 
@@ -103,7 +112,7 @@ export function instrumentHandler(
     };
     if (root && handlerSegment) closeHandlerSegment(root, handlerSegment, status, thrown);
     publishMetrics(finished);
-    writeWideLog(finished, thrown);
+    writeWideLog(finished, thrown, context, header?.root);
     if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart);
     return result;
   };
@@ -146,10 +155,36 @@ function publishMetrics(finished: FinishedRequest): void {
   metrics.clearMetadata();
 }
 
-function writeWideLog(finished: FinishedRequest, thrown: unknown): void {
-  const line = { message: 'request', ...wideLogFields(finished) };
-  if (thrown !== undefined) logger.error(line, toError(thrown));
-  else logger[logLevelOf(finished.status)](line);
+function writeWideLog(
+  finished: FinishedRequest,
+  thrown: unknown,
+  context: Context,
+  traceId: string | undefined,
+): void {
+  const fields = wideLogFields(finished);
+  const level = logLevelOf(finished.status);
+  if (thrown !== undefined) logger.error({ message: 'request', ...fields }, toError(thrown));
+  else if (!fastWideLine || level === 'error') logger[level]({ message: 'request', ...fields });
+  else {
+    const name: WideLineLevel = level === 'warn' ? 'WARN' : 'INFO';
+    if (LogLevelThreshold[logger.getLevelName()] <= LogLevelThreshold[name]) {
+      const line = formatWideLine(
+        name,
+        {
+          service: serviceName,
+          coldStart: finished.coldStart && onDemand,
+          context,
+          samplingRate,
+          xrayTraceId: traceId ?? getXRayTraceIdFromEnv(),
+          correlationId: logger.getCorrelationId(),
+        },
+        fields,
+        new Date(),
+      );
+      // Where Powertools' console writes: info to stdout, warn to stderr.
+      (name === 'WARN' ? process.stderr : process.stdout).write(`${line}\n`);
+    }
+  }
   logger.resetKeys();
 }
 

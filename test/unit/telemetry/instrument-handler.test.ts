@@ -37,6 +37,7 @@ const ENV_KEYS = [
   'AWS_LAMBDA_INITIALIZATION_TYPE',
   'AWS_XRAY_CONTEXT_MISSING',
   '_X_AMZN_TRACE_ID',
+  'POWERTOOLS_LOG_LEVEL',
 ];
 const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 
@@ -199,4 +200,20 @@ it('sends no segments for unsampled invocations but still logs a trace id', asyn
     unknown
   >;
   expect(log.xray_trace_id).toMatch(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/);
+});
+
+it('obeys POWERTOOLS_LOG_LEVEL: at WARN a 200 prints no wide line, a 4xx prints one at WARN on stderr', async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  const telemetry = loadOffline(daemon.port, agent.port, '0');
+  let status = 200;
+  const handler = telemetry.instrumentHandler('elevation', async () => ({ statusCode: status, body: '{}' }));
+  const stderr = jest.spyOn(process.stderr, 'write');
+  await handler(event, context);
+  expect(printed.filter((p) => p.includes('"message":"request"'))).toEqual([]);
+  status = 404;
+  await handler(event, context);
+  const lines = printed.filter((p) => p.includes('"message":"request"'));
+  expect(lines).toHaveLength(1);
+  expect(JSON.parse(lines[0])).toMatchObject({ level: 'WARN', status: 404, function_request_id: 'aws-1' });
+  expect(stderr.mock.calls.map(([chunk]) => String(chunk))).toEqual(lines);
 });
