@@ -29,26 +29,30 @@ export function formatWideLine(
   now: Date,
 ): string {
   const { context } = base;
-  const line: Record<string, unknown> = {};
-  // Powertools' base attributes in its order, then its additional keys, then the message's own fields; it drops
-  // top-level keys whose value is undefined, null or ''.
-  const put = (key: string, value: unknown): void => {
-    if (value !== undefined && value !== null && value !== '') line[key] = value;
+  // Powertools' base attributes in its order, then its additional keys, then the message's own fields (a later
+  // key replaces an earlier one in place). One literal keeps a fixed shape, which JSON.stringify serialises
+  // about twice as fast as an object built key by key.
+  const line: Record<string, unknown> = {
+    level,
+    message: 'request',
+    timestamp: now.toISOString(),
+    service: base.service,
+    cold_start: base.coldStart,
+    function_arn: context.invokedFunctionArn,
+    function_memory_size: context.memoryLimitInMB,
+    function_name: context.functionName,
+    function_request_id: context.awsRequestId,
+    sampling_rate: base.samplingRate,
+    xray_trace_id: base.xrayTraceId,
+    tenant_id: (context as { tenantId?: string }).tenantId,
+    correlation_id: base.correlationId,
+    ...fields,
   };
-  put('level', level);
-  put('message', 'request');
-  put('timestamp', now.toISOString());
-  put('service', base.service);
-  put('cold_start', base.coldStart);
-  put('function_arn', context.invokedFunctionArn);
-  put('function_memory_size', context.memoryLimitInMB);
-  put('function_name', context.functionName);
-  put('function_request_id', context.awsRequestId);
-  put('sampling_rate', base.samplingRate);
-  put('xray_trace_id', base.xrayTraceId);
-  put('tenant_id', (context as { tenantId?: string }).tenantId);
-  put('correlation_id', base.correlationId);
-  for (const key in fields) put(key, fields[key]);
+  // Powertools drops top-level keys whose value is undefined (as JSON.stringify does), null or ''.
+  for (const key in line) {
+    const value = line[key];
+    if (value === null || value === '') delete line[key];
+  }
   return JSON.stringify(line);
 }
 
