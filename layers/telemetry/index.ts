@@ -11,6 +11,7 @@ import { Logger, LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { setStreamingThreshold, type Subsegment } from 'aws-xray-sdk-core';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './constants';
 import { coldStartDocument, EmfAgentSink, parseAgentEndpoint } from './emf-agent';
 import {
@@ -31,6 +32,7 @@ import {
   type FinishedRequest,
 } from './request-record';
 import { RequestState, type RequestTelemetry } from './request-telemetry';
+import { subtreeDocuments } from './segment-documents';
 import type { XraySegment } from './trace-spans';
 import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
 
@@ -51,7 +53,10 @@ export type InstrumentedHandler = (
 
 const offlineTracing = isOffline && tracer.isTracingEnabled();
 const sampler = new OfflineSampler(sampleRateFromEnv(process.env.XRAY_SAMPLE_RATE));
-const daemon = offlineTracing
+// Subsegments are sent once per request when the handler subsegment closes (segment-documents.ts), not streamed
+// one by one as the SDK does in Lambda; the daemon address is the one Lambda (or offline-env.ts) sets.
+if (tracer.isTracingEnabled()) setStreamingThreshold(Number.MAX_SAFE_INTEGER);
+const daemon = tracer.isTracingEnabled()
   ? new DaemonSender(parseDaemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS))
   : undefined;
 const agentAddress = isOffline ? parseAgentEndpoint(process.env.AWS_EMF_AGENT_ENDPOINT) : undefined;
@@ -118,7 +123,7 @@ export function instrumentHandler(
   };
 }
 
-function openHandlerSegment(root: XraySegment, route: string): XraySegment {
+function openHandlerSegment(root: XraySegment, route: string): Subsegment {
   const segment = root.addNewSubsegment(`## ${route}`);
   tracer.setSegment(segment);
   tracer.annotateColdStart();
@@ -126,12 +131,14 @@ function openHandlerSegment(root: XraySegment, route: string): XraySegment {
   return segment;
 }
 
-function closeHandlerSegment(root: XraySegment, segment: XraySegment, status: number, thrown: unknown): void {
+function closeHandlerSegment(root: XraySegment, segment: Subsegment, status: number, thrown: unknown): void {
   if (thrown !== undefined) segment.addError(toError(thrown));
   if (status >= 500) segment.addFaultFlag();
   else if (status >= 400) segment.addErrorFlag();
   segment.close();
   tracer.setSegment(root);
+  for (const document of subtreeDocuments(segment)) daemon?.sendJson(document);
+  root.removeSubsegment(segment);
 }
 
 const UNIT = { Count: MetricUnit.Count, Milliseconds: MetricUnit.Milliseconds, Bytes: MetricUnit.Bytes };

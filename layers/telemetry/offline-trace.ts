@@ -128,20 +128,20 @@ export function parseDaemonAddress(value: string | undefined): { host: string; p
   return { host: hostPort.slice(0, at), port };
 }
 
-/** Sends segment documents to the X-Ray daemon address over one reused, unref'd UDP socket. */
+/** Sends segment documents to the X-Ray daemon address over one reused, unref'd UDP socket (offline and in AWS). */
 export class DaemonSender {
   private socket: Socket | undefined;
   constructor(private readonly address: { host: string; port: number }) {}
 
   send(document: Record<string, unknown>): void {
+    this.sendJson(JSON.stringify(document));
+  }
+
+  /** A document already serialised (the SDK's `format()`). */
+  sendJson(json: string): void {
     this.socket ??= createSocket('udp4').unref();
     // Errors (nobody listening, oversize) are dropped: tracing must never fail a request.
-    this.socket.send(
-      DAEMON_HEADER + JSON.stringify(document),
-      this.address.port,
-      this.address.host,
-      () => undefined,
-    );
+    this.socket.send(DAEMON_HEADER + json, this.address.port, this.address.host, () => undefined);
   }
 
   close(): void {

@@ -65,8 +65,18 @@ async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
-const documents = (messages: string[]) =>
-  messages.map((m) => JSON.parse(m.split('\n')[1]) as Record<string, unknown>);
+type SegmentDocument = Record<string, unknown> & { subsegments?: SegmentDocument[] };
+
+/** Every segment in the datagrams, embedded subsegments included (their parent is the one they sit in). */
+const documents = (messages: string[]) => {
+  const all: SegmentDocument[] = [];
+  const walk = (doc: SegmentDocument, parentId?: unknown) => {
+    all.push(parentId === undefined ? doc : { ...doc, parent_id: parentId, trace_id: doc.trace_id });
+    for (const child of doc.subsegments ?? []) walk({ ...child, trace_id: doc.trace_id }, doc.id);
+  };
+  for (const m of messages) walk(JSON.parse(m.split('\n')[1]) as SegmentDocument);
+  return all;
+};
 
 let daemon: Capture;
 let agent: Capture;
@@ -102,7 +112,10 @@ it('sends one complete trace tree per sampled invocation and logs its trace id',
     return { statusCode: 200, body: '{}' };
   });
   await expect(handler(event, context)).resolves.toEqual({ statusCode: 200, body: '{}' });
-  await until(() => daemon.messages.length >= 5);
+  await until(() => daemon.messages.length >= 2);
+  // Two datagrams: the function's root segment, and the handler subsegment with its children embedded.
+  await new Promise((r) => setTimeout(r, 50));
+  expect(daemon.messages).toHaveLength(2);
 
   expect(daemon.messages.every((m) => m.startsWith('{"format":"json","version":1}\n'))).toBe(true);
   const docs = documents(daemon.messages);
