@@ -64,37 +64,50 @@ export function undoFloatingPointPredictor(
  * four samples out) instead of four byte loads per sample.
  */
 function undoFloat32Rows(bytes: Uint8Array, width: number): Uint8Array {
-  const rowWords = width; // a row of `width` Float32 samples is `width` words of plane bytes
-  const rows = Math.floor(bytes.byteLength / (rowWords * 4));
-  const out = new Int32Array(rows * width);
+  const rows = Math.floor(bytes.byteLength / (width * 4));
   // Int32 views: a Uint32 load above 2^31 would leave the small-integer fast path.
-  const words = new Int32Array(bytes.buffer, bytes.byteOffset, rows * rowWords);
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, rows * width);
   const quarter = width >> 2;
-  const tail = width & 3;
+  if ((width & 3) !== 0) return undoFloat32RowsBytewise(bytes, words, width, rows);
+  // In place, through one row of scratch: no second block-sized buffer to allocate, zero and collect.
+  const planes = new Int32Array(width);
   for (let row = 0; row < rows; row++) {
-    const start = row * rowWords;
-    runningByteSum(words, start, rowWords);
-    let o = row * width;
-    if (tail === 0) {
-      for (let k = start; k < start + quarter; k++) {
-        o = transposeFour(
-          words[k],
-          words[k + quarter],
-          words[k + 2 * quarter],
-          words[k + 3 * quarter],
-          out,
-          o,
-        );
-      }
-    } else {
-      const base = start * 4;
-      for (let i = 0; i < width; i++, o++) {
-        out[o] =
-          (bytes[base + i] << 24) |
-          (bytes[base + width + i] << 16) |
-          (bytes[base + 2 * width + i] << 8) |
-          bytes[base + 3 * width + i];
-      }
+    const start = row * width;
+    runningByteSum(words, start, width);
+    planes.set(words.subarray(start, start + width));
+    let o = start;
+    for (let k = 0; k < quarter; k++) {
+      o = transposeFour(
+        planes[k],
+        planes[k + quarter],
+        planes[k + 2 * quarter],
+        planes[k + 3 * quarter],
+        words,
+        o,
+      );
+    }
+  }
+  return bytes;
+}
+
+/** Rows whose length is not a multiple of four samples: one byte load per plane and sample. */
+function undoFloat32RowsBytewise(
+  bytes: Uint8Array,
+  words: Int32Array,
+  width: number,
+  rows: number,
+): Uint8Array {
+  const out = new Int32Array(rows * width);
+  for (let row = 0; row < rows; row++) {
+    const start = row * width;
+    runningByteSum(words, start, width);
+    const base = start * 4;
+    for (let i = 0; i < width; i++) {
+      out[start + i] =
+        (bytes[base + i] << 24) |
+        (bytes[base + width + i] << 16) |
+        (bytes[base + 2 * width + i] << 8) |
+        bytes[base + 3 * width + i];
     }
   }
   return new Uint8Array(out.buffer);
