@@ -172,27 +172,30 @@ function writeWideLog(
   const level = logLevelOf(finished.status);
   if (thrown !== undefined) logger.error({ message: 'request', ...fields }, toError(thrown));
   else if (!fastWideLine || level === 'error') logger[level]({ message: 'request', ...fields });
-  else {
-    const name: WideLineLevel = level === 'warn' ? 'WARN' : 'INFO';
-    if (LogLevelThreshold[logger.getLevelName()] <= LogLevelThreshold[name]) {
-      const line = formatWideLine(
-        name,
-        {
-          service: serviceName,
-          coldStart: finished.coldStart && onDemand,
-          context,
-          samplingRate,
-          xrayTraceId: traceId ?? getXRayTraceIdFromEnv(),
-          correlationId: logger.getCorrelationId(),
-        },
-        fields,
-        new Date(),
-      );
-      // Where Powertools' console writes: info to stdout, warn to stderr.
-      (name === 'WARN' ? process.stderr : process.stdout).write(`${line}\n`);
-    }
-  }
+  else printWideLine(level === 'warn' ? 'WARN' : 'INFO', finished, fields, context, traceId);
   logger.resetKeys();
+}
+
+/** The line Powertools would print (wide-log.ts), if Logger's current level lets it through. */
+function printWideLine(
+  level: WideLineLevel,
+  finished: FinishedRequest,
+  fields: Record<string, unknown>,
+  context: Context,
+  traceId: string | undefined,
+): void {
+  if (LogLevelThreshold[logger.getLevelName()] > LogLevelThreshold[level]) return;
+  const base = {
+    service: serviceName,
+    coldStart: finished.coldStart && onDemand,
+    context,
+    samplingRate,
+    xrayTraceId: traceId ?? getXRayTraceIdFromEnv(),
+    correlationId: logger.getCorrelationId(),
+  };
+  const line = formatWideLine(level, base, fields, new Date());
+  // Where Powertools' console writes: info to stdout, warn to stderr.
+  (level === 'WARN' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 function sendRootSegment(
