@@ -4,11 +4,8 @@
  * zlib's async API runs on libuv's thread pool, so a decode does not block other invocations on the event loop.
  * Predictors are undone by the raster after decompression (see cog-raster), not by the decoders.
  */
-import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
+import { createInflate } from 'node:zlib';
 import { BaseDecoder, addDecoder } from 'geotiff';
-
-const inflateAsync = promisify(inflate);
 
 /** zlib's default 16 KiB output chunks would cost one thread-pool round trip each (256 for a 4 MiB block). */
 const MIN_CHUNK_BYTES = 64 * 1024;
@@ -24,11 +21,27 @@ export class ZlibDeflateDecoder extends BaseDecoder {
     const { tileWidth, tileHeight, bitsPerSample } = this.parameters as BlockShape;
     const bits = Array.isArray(bitsPerSample) ? bitsPerSample.reduce((a, b) => a + b, 0) : bitsPerSample;
     const chunkSize = Math.max(MIN_CHUNK_BYTES, (tileWidth * tileHeight * bits) / 8);
-    const out = await inflateAsync(new Uint8Array(buffer), { chunkSize });
+    const out = await inflateInto(new Uint8Array(buffer), chunkSize);
     return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength
       ? (out.buffer as ArrayBuffer)
       : (out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer);
   }
+}
+
+/**
+ * Inflates on the thread pool into output chunks of `chunkSize` bytes. zlib.inflate() would copy its result once
+ * more (Buffer.concat, even of a single chunk): 4 MiB per 1024x1024 Float32 block, and the garbage to collect.
+ * Here a block that fits one chunk comes back as that chunk.
+ */
+function inflateInto(input: Uint8Array, chunkSize: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const inflater = createInflate({ chunkSize });
+    inflater.on('data', (chunk: Buffer) => chunks.push(chunk));
+    inflater.once('error', reject);
+    inflater.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    inflater.end(input);
+  });
 }
 
 let registered = false;
