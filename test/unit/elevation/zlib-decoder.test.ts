@@ -6,9 +6,13 @@ import { deflateSync } from 'node:zlib';
 import { ZlibDeflateDecoder } from '../../../layers/elevation/raster/zlib-decoder';
 
 function decoderFor(tileWidth: number, tileHeight: number): ZlibDeflateDecoder {
-  const decoder = new ZlibDeflateDecoder();
-  (decoder as unknown as { parameters: unknown }).parameters = { tileWidth, tileHeight, bitsPerSample: [32] };
-  return decoder;
+  return new ZlibDeflateDecoder({
+    tileWidth,
+    tileHeight,
+    predictor: 1,
+    bitsPerSample: [32],
+    planarConfiguration: 1,
+  });
 }
 
 const pattern = (bytes: number) => Uint8Array.from({ length: bytes }, (_, i) => (i * 7919) % 251);
