@@ -51,12 +51,13 @@ export type InstrumentedHandler = (
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
-const offlineTracing = isOffline && tracer.isTracingEnabled();
+const tracing = tracer.isTracingEnabled();
+const offlineTracing = isOffline && tracing;
 const sampler = new OfflineSampler(sampleRateFromEnv(process.env.XRAY_SAMPLE_RATE));
 // Subsegments are sent once per request when the handler subsegment closes (segment-documents.ts), not streamed
 // one by one as the SDK does in Lambda; the daemon address is the one Lambda (or offline-env.ts) sets.
-if (tracer.isTracingEnabled()) setStreamingThreshold(Number.MAX_SAFE_INTEGER);
-const daemon = tracer.isTracingEnabled()
+if (tracing) setStreamingThreshold(Number.MAX_SAFE_INTEGER);
+const daemon = tracing
   ? new DaemonSender(parseDaemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS))
   : undefined;
 const agentAddress = isOffline ? parseAgentEndpoint(process.env.AWS_EMF_AGENT_ENDPOINT) : undefined;
