@@ -24,6 +24,9 @@ export class DatasetNotFoundError extends ElevationError {
   readonly statusCode = 404;
 }
 
+/** 400: a fallback chain longer than allowed, or naming a dataset twice. */
+export class InvalidDatasetChainError extends InvalidRequestError {}
+
 export class MethodNotAllowedError extends ElevationError {
   readonly statusCode = 405;
   constructor(
@@ -43,14 +46,42 @@ export class DataSourceUnavailableError extends ElevationError {
   readonly statusCode = 502;
 }
 
+/**
+ * 502 whose message is safe for the client (it names a dataset, never a URL or a cause): e.g. the one file of a
+ * single-file dataset is missing from the data store.
+ */
+export class DatasetUnavailableError extends DataSourceUnavailableError {
+  readonly publicMessage: string;
+  constructor(dataset: string, reason: string, options?: { cause?: unknown }) {
+    super(`Dataset '${dataset}' is unavailable: ${reason}`, options);
+    this.publicMessage = `Dataset '${dataset}' is unavailable: ${reason}`;
+  }
+}
+
 /** 504: the data layer did not answer in time (after retries). */
 export class DataSourceTimeoutError extends ElevationError {
   readonly statusCode = 504;
 }
 
+/** 504: the invocation's deadline (the Lambda's remaining time minus a margin) passed before the answer. */
+export class DeadlineExceededError extends DataSourceTimeoutError {}
+
 /** 500: the configuration or a dataset file is unusable; an operator must fix it. */
 export class DatasetConfigError extends ElevationError {
   readonly statusCode = 500;
+}
+
+/**
+ * The object changed under us (its ETag, Last-Modified or size differs from when its header was read): its
+ * cached header and blocks are stale. The dataset reopens the file once; a second change becomes a 502.
+ */
+export class ObjectChangedError extends DataSourceUnavailableError {
+  constructor(
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A file or object that does not exist: for tiled datasets this means "no data here", never an error. */

@@ -14,6 +14,8 @@ export {
 } from './config/dataset-config';
 export { DatasetRegistry } from './dataset/registry';
 export { configureBlockCache, blockCache } from './dataset/block-store';
+export { ReadLimiter } from './data/read-limiter';
+export { fullContext } from './dataset/raster-dataset';
 
 export interface RegistryLoadOptions {
   configPath: string;
@@ -22,6 +24,8 @@ export interface RegistryLoadOptions {
   headerPrefetchBytes?: number;
   timeoutMs?: number;
   retries?: number;
+  /** How long a missing tile or file stays known as missing (default 60 s). */
+  missingTtlMs?: number;
 }
 
 export function loadDatasetRegistry(options: RegistryLoadOptions): DatasetRegistry {
@@ -31,5 +35,6 @@ export function loadDatasetRegistry(options: RegistryLoadOptions): DatasetRegist
     headerPrefetchBytes: options.headerPrefetchBytes ?? 64 * 1024,
     timeoutMs: options.timeoutMs ?? 5000,
     retries: options.retries ?? 2,
+    missingTtlMs: options.missingTtlMs ?? 60_000,
   });
 }

@@ -1,4 +1,5 @@
 /** Domain vocabulary shared by every module of the elevation library. No AWS, no HTTP. */
+import type { ReadLimiter } from './data/read-limiter';
 
 /** A WGS84 location in degrees. */
 export interface LatLon {
@@ -49,11 +50,19 @@ export interface DatasetInfo {
   children?: string[];
 }
 
-/** A dataset answers elevations for many points at once, in input order. */
-/** Per-request context threaded through reads: counters and tracing. Both optional for tests and tools. */
+/**
+ * Per-request context threaded through reads: counters, tracing, the deadline and the cap on concurrent range
+ * reads. All optional for tests and tools (see `fullContext`).
+ */
 export interface ReadContext {
   readonly stats: ReadStats;
   readonly trace: TraceHooks;
+  /** Fires at the request's deadline: reads, retries and backoffs stop and the request answers 504. */
+  readonly signal?: AbortSignal;
+  /** Bounds this request's concurrent range reads. */
+  readonly limiter?: ReadLimiter;
+  /** Most decoded block bytes one request holds at once (beyond what the shared cache holds). */
+  readonly blockBudgetBytes?: number;
 }
 
 /** Elevations plus, per point, the name of the dataset that answered it (multi-dataset fallback). */

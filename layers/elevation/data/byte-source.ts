@@ -1,23 +1,50 @@
 /**
  * Where raster bytes come from: a local file, an HTTP(S) server that honours Range, or S3. One small interface;
- * `openByteSource` picks the implementation from the location's scheme and wraps it with timeouts, bounded
- * retries and per-request accounting, so every reader is counted the same way.
+ * `openByteSource` picks the implementation from the location's scheme and wraps it with verification, timeouts,
+ * bounded retries that stop at the request's deadline, a per-request cap on concurrent reads, and accounting, so
+ * every reader is checked and counted the same way.
  */
-import { DataSourceTimeoutError, DataSourceUnavailableError, SourceNotFoundError } from '../errors';
+import {
+  DataSourceTimeoutError,
+  DataSourceUnavailableError,
+  DeadlineExceededError,
+  ObjectChangedError,
+  SourceNotFoundError,
+} from '../errors';
 import type { ReadStats } from '../types';
 import { FileSource } from './file-source';
 import { HttpSource } from './http-source';
+import {
+  RangeVerificationError,
+  verifyRangeAnswer,
+  type PinnedObject,
+  type RangeAnswer,
+} from './range-answer';
+import type { ReadLimiter } from './read-limiter';
 import { S3Source } from './s3-source';
 
-/** A raw reader of byte ranges. May return fewer bytes than asked at the end of the file. */
+/** A raw reader of byte ranges; its answers are verified by the caller (RetryingSource). */
 export interface RangeReader {
   readonly url: string;
-  readRange(offset: number, length: number, signal: AbortSignal): Promise<Uint8Array>;
+  readRange(offset: number, length: number, signal: AbortSignal): Promise<RangeAnswer>;
+}
+
+/** What a read may be given by the request it serves; all optional for tools and tests. */
+export interface ReadIo {
+  stats?: ReadStats;
+  /** The request's deadline: no attempt or backoff outlives it. */
+  signal?: AbortSignal;
+  limiter?: ReadLimiter;
 }
 
 export interface ByteSource {
   readonly url: string;
-  read(offset: number, length: number, stats?: ReadStats): Promise<Uint8Array>;
+  /** Exactly `length` bytes at `offset`, fewer only where the object ends. Never unverified bytes. */
+  read(offset: number, length: number, io?: ReadIo): Promise<Uint8Array>;
+  /** The object's size once any read has told it; null before or when the source never says. */
+  readonly size: number | null;
+  /** The object version pinned by the first read (ETag, Last-Modified, size), for cache keys; '' if unknown. */
+  readonly version: string;
 }
 
 export interface RetryPolicy {
@@ -42,8 +69,13 @@ export function openByteSource(location: string, policy: RetryPolicy): ByteSourc
 
 const BACKOFF_BASE_MS = 50;
 
-/** Timeout per attempt, bounded retries with jittered backoff on transient failures, accounting. */
+/**
+ * Timeout per attempt, bounded retries with jittered backoff on transient failures, verification of every
+ * answer against the object version seen first (pinned), accounting.
+ */
 export class RetryingSource implements ByteSource {
+  private pinned: PinnedObject | null = null;
+
   constructor(
     private readonly reader: RangeReader,
     private readonly policy: RetryPolicy,
@@ -53,35 +85,78 @@ export class RetryingSource implements ByteSource {
     return this.reader.url;
   }
 
-  async read(offset: number, length: number, stats?: ReadStats): Promise<Uint8Array> {
+  get size(): number | null {
+    return this.pinned?.total ?? null;
+  }
+
+  get version(): string {
+    const pinned = this.pinned;
+    return pinned
+      ? `${pinned.identity.etag ?? ''}|${pinned.identity.lastModified ?? ''}|${pinned.total ?? ''}`
+      : '';
+  }
+
+  async read(offset: number, length: number, io: ReadIo = {}): Promise<Uint8Array> {
+    const release = io.limiter ? await io.limiter.acquire(io.signal).catch(this.deadline(io)) : undefined;
+    try {
+      return await this.readWithRetries(offset, length, io);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async readWithRetries(offset: number, length: number, io: ReadIo): Promise<Uint8Array> {
+    const { stats, signal } = io;
     const started = performance.now();
     let lastError: unknown;
-    for (let attempt = 0; attempt <= this.policy.retries; attempt++) {
-      if (attempt > 0) await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
-      try {
+    try {
+      for (let attempt = 0; attempt <= this.policy.retries; attempt++) {
+        if (attempt > 0) await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()), signal);
+        if (signal?.aborted) break;
         if (stats) stats.rangeRequests++;
-        const bytes = await this.reader.readRange(offset, length, AbortSignal.timeout(this.policy.timeoutMs));
-        if (stats) {
-          stats.rangeBytes += bytes.byteLength;
-          stats.rangeMs += performance.now() - started;
+        const timeout = AbortSignal.timeout(this.policy.timeoutMs);
+        try {
+          const answer = await this.reader.readRange(
+            offset,
+            length,
+            signal ? AbortSignal.any([signal, timeout]) : timeout,
+          );
+          const bytes = verifyRangeAnswer(this.url, offset, length, answer, this.pinned);
+          this.pinned ??= { identity: answer.identity, total: answer.total };
+          if (stats) stats.rangeBytes += bytes.byteLength;
+          return bytes;
+        } catch (error) {
+          if (signal?.aborted) break;
+          // The object vanished after we read it: its header and blocks are stale, as when it changed.
+          if (error instanceof SourceNotFoundError && this.pinned)
+            throw new ObjectChangedError(this.url, error.message);
+          if (error instanceof SourceNotFoundError || error instanceof ObjectChangedError) throw error;
+          if (error instanceof DataSourceUnavailableError) throw error;
+          if (!isTransient(error)) throw unavailable(this.url, error);
+          lastError = error;
         }
-        return bytes;
-      } catch (error) {
-        if (error instanceof SourceNotFoundError) throw error;
-        if (!isTransient(error)) throw unavailable(this.url, error);
-        lastError = error;
       }
+    } catch (error) {
+      if (!signal?.aborted) throw error;
+    } finally {
+      if (stats) stats.rangeMs += performance.now() - started;
     }
-    if (stats) stats.rangeMs += performance.now() - started;
+    if (signal?.aborted) throw this.deadline(io)(signal.reason);
     if (isTimeout(lastError)) {
       throw new DataSourceTimeoutError(
         `Timed out reading ${this.url} after ${this.policy.retries + 1} attempts`,
-        {
-          cause: lastError,
-        },
+        { cause: lastError },
       );
     }
     throw unavailable(this.url, lastError);
+  }
+
+  private deadline(io: ReadIo): (cause: unknown) => never {
+    return (cause) => {
+      throw new DeadlineExceededError(`Deadline passed while reading ${this.url}`, {
+        cause: cause ?? io.signal?.reason,
+      });
+    };
   }
 }
 
@@ -96,7 +171,8 @@ function isTimeout(error: unknown): boolean {
 }
 
 function isTransient(error: unknown): boolean {
-  if (isTimeout(error) || error instanceof TransientSourceError) return true;
+  if (isTimeout(error) || error instanceof TransientSourceError || error instanceof RangeVerificationError)
+    return true;
   const code =
     (error as { code?: string; cause?: { code?: string } } | null)?.code ??
     (error as { cause?: { code?: string } })?.cause?.code;
@@ -108,6 +184,15 @@ function isTransient(error: unknown): boolean {
   );
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when the signal fires (the loop then stops at the deadline). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

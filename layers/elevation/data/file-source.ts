@@ -2,11 +2,12 @@
 import { open } from 'node:fs/promises';
 import { SourceNotFoundError } from '../errors';
 import type { RangeReader } from './byte-source';
+import type { RangeAnswer } from './range-answer';
 
 export class FileSource implements RangeReader {
   constructor(readonly url: string) {}
 
-  async readRange(offset: number, length: number): Promise<Uint8Array> {
+  async readRange(offset: number, length: number): Promise<RangeAnswer> {
     let handle;
     try {
       handle = await open(this.url, 'r');
@@ -15,9 +16,17 @@ export class FileSource implements RangeReader {
       throw error;
     }
     try {
-      const buffer = new Uint8Array(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      return bytesRead === length ? buffer : buffer.subarray(0, bytesRead);
+      // The file's size and mtime identify its version, as ETag does over HTTP (a replaced tile is noticed).
+      const info = await handle.stat();
+      const wanted = Math.max(0, Math.min(length, info.size - offset));
+      const buffer = new Uint8Array(wanted);
+      const { bytesRead } = wanted > 0 ? await handle.read(buffer, 0, wanted, offset) : { bytesRead: 0 };
+      return {
+        bytes: bytesRead === wanted ? buffer : buffer.subarray(0, bytesRead),
+        start: offset,
+        total: info.size,
+        identity: { etag: null, lastModified: String(info.mtimeMs) },
+      };
     } finally {
       await handle.close();
     }

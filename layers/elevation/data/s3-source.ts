@@ -1,10 +1,12 @@
 /**
  * S3 objects by `s3://bucket/key`, through the AWS SDK v3 that the Lambda Node.js runtime ships (loaded lazily,
- * so local runs that never touch S3 never load it). Credentials come from the usual provider chain.
+ * so local runs that never touch S3 never load it). Credentials come from the usual provider chain. The answer's
+ * Content-Range, ETag and Last-Modified are passed up for verification (`range-answer.ts`).
  */
 import type { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DataSourceUnavailableError, SourceNotFoundError } from '../errors';
 import { TransientSourceError, type RangeReader } from './byte-source';
+import { tryParseContentRange, type RangeAnswer } from './range-answer';
 
 let client: Promise<{
   client: S3Client;
@@ -30,7 +32,7 @@ export class S3Source implements RangeReader {
     this.key = match[2];
   }
 
-  async readRange(offset: number, length: number, signal: AbortSignal): Promise<Uint8Array> {
+  async readRange(offset: number, length: number, signal: AbortSignal): Promise<RangeAnswer> {
     const { client: s3Client, GetObjectCommand } = await s3();
     try {
       const response = await s3Client.send(
@@ -41,12 +43,39 @@ export class S3Source implements RangeReader {
         }),
         { abortSignal: signal },
       );
-      return response.Body ? await response.Body.transformToByteArray() : new Uint8Array(0);
+      const bytes = response.Body ? await response.Body.transformToByteArray() : new Uint8Array(0);
+      const identity = {
+        etag: response.ETag ?? null,
+        lastModified: response.LastModified?.toUTCString() ?? null,
+      };
+      const range = tryParseContentRange(response.ContentRange);
+      if (!range) {
+        // S3 always sends Content-Range for a ranged GET; without one the whole object came back.
+        return {
+          bytes: bytes.subarray(offset, offset + length),
+          start: offset,
+          total: bytes.byteLength,
+          identity,
+        };
+      }
+      if (range.end - range.start + 1 !== bytes.byteLength) {
+        throw new TransientSourceError(
+          `S3 ${this.url}: Content-Range ${response.ContentRange} but ${bytes.byteLength} bytes`,
+        );
+      }
+      return { bytes, start: range.start, total: range.total, identity };
     } catch (error) {
       const name = (error as { name?: string }).name;
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (name === 'NoSuchKey' || status === 404) throw new SourceNotFoundError(this.url);
-      if (name === 'InvalidRange' || status === 416) return new Uint8Array(0);
+      if (name === 'InvalidRange' || status === 416) {
+        return {
+          bytes: new Uint8Array(0),
+          start: offset,
+          total: null,
+          identity: { etag: null, lastModified: null },
+        };
+      }
       if (status !== undefined && (status >= 500 || status === 429)) {
         throw new TransientSourceError(`S3 ${status} for ${this.url}`);
       }

@@ -21,7 +21,7 @@ export function blockCache(): BlockCache<PixelArray> {
 }
 
 export function getBlock(raster: Raster, index: number, ctx: ReadContext): Promise<PixelArray> {
-  const { promise, hit } = cache.getOrLoad(`${raster.url}#${index}`, raster.blockBytes, () =>
+  const { promise, hit } = cache.getOrLoad(`${raster.cacheKey}#${index}`, raster.blockBytes, () =>
     ctx.trace.span('read-block', async (annotate) => {
       annotate('file', raster.url);
       annotate('block', index);

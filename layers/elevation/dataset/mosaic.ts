@@ -9,7 +9,7 @@
  */
 import type { Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
-import type { ReadStats } from '../types';
+import type { ReadIo } from '../data/byte-source';
 import type { RasterOpener } from './raster-opener';
 import type { TileIndex } from './tile-index';
 import { parseTileKeyId, tileKeyId, type TileKey } from './tile-names';
@@ -19,7 +19,7 @@ export interface Mosaic {
   readonly crs: Crs;
   /** Tile ids that may contain (x, y), most likely first. */
   candidates(x: number, y: number): readonly string[];
-  open(id: string, stats?: ReadStats): Promise<Raster | null>;
+  open(id: string, io?: ReadIo): Promise<Raster | null>;
 }
 
 const SINGLE = ['single'] as const;
@@ -72,8 +72,8 @@ export class TiledMosaic implements Mosaic {
     return this.index.keys();
   }
 
-  async open(id: string, stats?: ReadStats): Promise<Raster | null> {
+  async open(id: string, io?: ReadIo): Promise<Raster | null> {
     const location = await this.index.locate(parseTileKeyId(id));
-    return location === null ? null : this.opener.open(location, stats);
+    return location === null ? null : this.opener.open(location, io);
   }
 }

@@ -6,7 +6,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isRemote } from '../data/byte-source';
-import { DatasetConfigError } from '../errors';
+import { ReadLimiter } from '../data/read-limiter';
+import { DatasetConfigError, DatasetUnavailableError, ObjectChangedError } from '../errors';
 import { crsFromEpsg, wgs84Converter, type Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import {
@@ -42,8 +43,19 @@ export interface RasterDatasetOptions {
   opener: RasterOpener;
 }
 
+/** Concurrent range reads per request when the caller sets no limiter (the API sets MAX_CONCURRENT_READS). */
+export const DEFAULT_CONCURRENT_READS = 16;
+/** Decoded block bytes one request may hold at once when the caller sets none (REQUEST_BLOCK_BUDGET_MB). */
+export const DEFAULT_BLOCK_BUDGET_BYTES = 64 * 1024 * 1024;
+
 export function fullContext(ctx?: Partial<ReadContext>): ReadContext {
-  return { stats: ctx?.stats ?? newReadStats(), trace: ctx?.trace ?? noTracing };
+  return {
+    stats: ctx?.stats ?? newReadStats(),
+    trace: ctx?.trace ?? noTracing,
+    signal: ctx?.signal,
+    limiter: ctx?.limiter ?? new ReadLimiter(DEFAULT_CONCURRENT_READS),
+    blockBudgetBytes: ctx?.blockBudgetBytes ?? DEFAULT_BLOCK_BUDGET_BYTES,
+  };
 }
 
 export class RasterDataset extends DatasetBase {
@@ -66,6 +78,24 @@ export class RasterDataset extends DatasetBase {
     ctx?: Partial<ReadContext>,
   ): Promise<SampleResult> {
     const context = fullContext(ctx);
+    try {
+      return await this.sampleOnce(points, interpolation, context);
+    } catch (error) {
+      if (!(error instanceof ObjectChangedError)) throw error;
+      // A file was replaced while we held its header: drop what we know of it and read it again, once.
+      this.options.opener.forget(error.url);
+      this.mosaic = null;
+      this.opened = null;
+      this.info = null;
+      return this.sampleOnce(points, interpolation, context);
+    }
+  }
+
+  private async sampleOnce(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    context: ReadContext,
+  ): Promise<SampleResult> {
     // The first request of an execution environment opens the dataset (a header read for one file): traced.
     const mosaic = this.opened ?? (await context.trace.span('open-dataset', () => this.openMosaic(context)));
     const toMosaic = wgs84Converter(mosaic.crs);
@@ -124,8 +154,9 @@ export class RasterDataset extends DatasetBase {
       return new TiledMosaic(crs, tiling.tileSize, index, opener);
     }
     const file = await singleFile(location);
-    const raster: Raster | null = await opener.open(file, ctx.stats);
-    if (!raster) throw new DatasetConfigError(`Dataset '${name}': file not found: ${file}`);
+    const raster: Raster | null = await opener.open(file, ctx);
+    // One missing file is not "no data here" but a dataset that cannot answer at all.
+    if (!raster) throw new DatasetUnavailableError(name, 'its file was not found in the data store.');
     return new SingleRasterMosaic(raster.crs, raster);
   }
 }

@@ -1,42 +1,74 @@
 /**
  * Opens rasters by location and caches the *promise* of each opened header (a few KB: IFD, tile offsets), so
- * concurrent requests share one header read. Missing files are cached as `null` (an ocean tile of Copernicus
- * stays missing; asking S3 again on every request would cost a round trip each time); other failures are evicted.
- * Bounded by count: 4,096 headers of a few KB to ~100 KB each stay well under 100 MB.
+ * concurrent requests share one header read. A missing file is cached as `null` for `missingTtlMs` (an ocean tile
+ * of Copernicus stays missing, and asking S3 again on every request would cost a round trip each time; but a
+ * wrong DATA_ROOT or a deploy in progress must heal without a cold start). Other failures are evicted at once.
+ * Least recently used first out, bounded by count: 4,096 headers of a few KB to ~100 KB each stay under 100 MB.
  */
-import { openByteSource, type RetryPolicy } from '../data/byte-source';
+import { openByteSource, type ReadIo, type RetryPolicy } from '../data/byte-source';
 import { SourceNotFoundError } from '../errors';
 import { openCogRaster } from '../raster/cog-raster';
 import { isHgtLocation, openHgtRaster } from '../raster/hgt-raster';
 import type { Raster } from '../raster/raster';
-import type { ReadStats } from '../types';
 
 const MAX_OPEN_RASTERS = 4096;
 
 export interface RasterOpenerOptions extends RetryPolicy {
   headerPrefetchBytes: number;
+  /** How long a missing file stays known as missing. */
+  missingTtlMs: number;
+  /** Milliseconds clock (tests pass their own). */
+  now?: () => number;
+}
+
+interface Entry {
+  promise: Promise<Raster | null>;
+  /** When a `null` (missing) answer stops being trusted; Infinity while pending or for an opened raster. */
+  expires: number;
 }
 
 export class RasterOpener {
-  private readonly rasters = new Map<string, Promise<Raster | null>>();
+  private readonly rasters = new Map<string, Entry>();
+  private readonly now: () => number;
 
-  constructor(private readonly options: RasterOpenerOptions) {}
+  constructor(private readonly options: RasterOpenerOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
-  open(location: string, stats?: ReadStats): Promise<Raster | null> {
+  open(location: string, io?: ReadIo): Promise<Raster | null> {
     const cached = this.rasters.get(location);
-    if (cached) return cached;
+    if (cached && cached.expires > this.now()) {
+      this.rasters.delete(location); // re-insert: most recently used last
+      this.rasters.set(location, cached);
+      return cached.promise;
+    }
     const source = openByteSource(location, this.options);
     const opening = isHgtLocation(location)
-      ? openHgtRaster(source, stats)
-      : openCogRaster(source, this.options.headerPrefetchBytes, stats);
-    const promise = opening.catch((error: unknown) => {
-      if (error instanceof SourceNotFoundError) return null;
-      this.rasters.delete(location);
+      ? openHgtRaster(source, io)
+      : openCogRaster(source, this.options.headerPrefetchBytes, io);
+    const entry: Entry = { promise: Promise.resolve(null), expires: Infinity };
+    entry.promise = opening.catch((error: unknown) => {
+      if (error instanceof SourceNotFoundError) {
+        entry.expires = this.now() + this.options.missingTtlMs;
+        return null;
+      }
+      this.forgetEntry(location, entry);
       throw error;
     });
+    this.rasters.delete(location);
     if (this.rasters.size >= MAX_OPEN_RASTERS)
       this.rasters.delete(this.rasters.keys().next().value as string);
-    this.rasters.set(location, promise);
-    return promise;
+    this.rasters.set(location, entry);
+    return entry.promise;
+  }
+
+  /** Drops the cached header of `location` (it changed under us), so the next open reads it again. */
+  forget(location: string): void {
+    this.rasters.delete(location);
+  }
+
+  /** Only the entry that failed: a newer open of the same location (its successor) stays. */
+  private forgetEntry(location: string, entry: Entry): void {
+    if (this.rasters.get(location) === entry) this.rasters.delete(location);
   }
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { ApiConfig, DatasetDefinition } from '../config/dataset-config';
 import { isRemote, type RetryPolicy } from '../data/byte-source';
-import { DatasetNotFoundError } from '../errors';
+import { DatasetNotFoundError, InvalidDatasetChainError } from '../errors';
 import type { Dataset } from '../types';
 import { FallbackDataset } from './multi-dataset';
 import { RasterDataset } from './raster-dataset';
@@ -16,6 +16,7 @@ export interface RegistryOptions extends RetryPolicy {
   /** Base for relative paths: a folder or URL prefix. */
   dataRoot: string;
   headerPrefetchBytes: number;
+  missingTtlMs: number;
 }
 
 /** Most datasets a single request may chain with commas. */
@@ -60,8 +61,15 @@ export class DatasetRegistry {
   /** "a" or "a,b,c" (fallback order). */
   resolve(spec: string): Dataset {
     const names = spec.split(',').map((n) => n.trim());
-    if (names.length > MAX_CHAIN)
-      throw new DatasetNotFoundError(`At most ${MAX_CHAIN} datasets may be chained, got ${names.length}.`);
+    if (names.length > MAX_CHAIN) {
+      throw new InvalidDatasetChainError(
+        `At most ${MAX_CHAIN} datasets may be chained with commas, got ${names.length}.`,
+      );
+    }
+    const repeated = names.find((n, i) => names.indexOf(n) !== i);
+    if (repeated !== undefined) {
+      throw new InvalidDatasetChainError(`Dataset '${repeated}' is named twice in the chain '${spec}'.`);
+    }
     if (names.length === 1) return this.get(names[0]);
     return new FallbackDataset(
       names.join(','),

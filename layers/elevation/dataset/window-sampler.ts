@@ -55,8 +55,10 @@ export async function sampleMosaic(
   const owners: (RasterState | null)[] = new Array(count);
   const cols = new Float64Array(count);
   const rows = new Float64Array(count);
-  const slow = new Uint8Array(count);
   const slowPoints: number[] = [];
+  const insidePoints: number[] = [];
+  const ordinals = new Map<RasterState, number>();
+  const sortKeys = new Float64Array(count);
   const { before, size } = WINDOW[interpolation];
   for (let i = 0; i < count; i++) {
     const state = ownerOf(mosaic, states, xs[i], ys[i]);
@@ -78,22 +80,29 @@ export async function sampleMosaic(
     const c0 = Math.floor(col) - before;
     const r0 = Math.floor(row) - before;
     if (c0 < 0 || r0 < 0 || c0 + size > grid.width || r0 + size > grid.height) {
-      slow[i] = 1;
       slowPoints.push(i);
       continue;
     }
-    addBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+    insidePoints.push(i);
+    let ordinal = ordinals.get(state);
+    if (ordinal === undefined) ordinals.set(state, (ordinal = ordinals.size));
+    sortKeys[i] = ordinal * BLOCKS_PER_RASTER_KEY + firstBlock(state.raster, c0, r0);
   }
+  // Points sharing a block are sampled together, so each block is fetched and decoded once per request.
+  insidePoints.sort((a, b) => sortKeys[a] - sortKeys[b]);
 
-  await fetchBlocks(states, ctx);
   await ctx.trace.span('sample', async (annotate) => {
     annotate('points', count);
     annotate('edgeWindows', slowPoints.length);
     const window = new Float64Array(16);
-    for (let i = 0; i < count; i++) {
-      const state = owners[i];
-      if (state && !slow[i]) result[i] = sampleInside(state, interpolation, cols[i], rows[i], window);
-    }
+    let batches = 0;
+    await forEachBatch(insidePoints, owners, cols, rows, before, size, ctx, (batch) => {
+      batches++;
+      for (const i of batch) {
+        result[i] = sampleInside(owners[i] as RasterState, interpolation, cols[i], rows[i], window);
+      }
+    });
+    annotate('batches', batches);
     for (const i of slowPoints) {
       result[i] = await edgeValue(
         mosaic,
@@ -104,9 +113,67 @@ export async function sampleMosaic(
         interpolation,
         ctx,
       );
+      releaseBlocks(states); // an edge window touches at most a few blocks; hold them no longer than needed
     }
   });
   return result;
+}
+
+/** Sort-key room per raster: block indexes stay below 2^26 (a 3601^2 tile in 1-px blocks would not). */
+const BLOCKS_PER_RASTER_KEY = 2 ** 26;
+
+function firstBlock(raster: Raster, c0: number, r0: number): number {
+  const { blockWidth, blockHeight } = raster.grid;
+  return Math.floor(r0 / blockHeight) * raster.blocksAcross + Math.floor(c0 / blockWidth);
+}
+
+/**
+ * Runs `sample` over consecutive batches of points whose blocks together stay within the request's block budget:
+ * a batch's blocks are fetched (concurrently, bounded by the request's read limiter), sampled, then released, so
+ * one request holds at most `blockBudgetBytes` of decoded blocks beyond what the shared cache keeps. A single
+ * point always fits (its window touches at most four blocks).
+ */
+async function forEachBatch(
+  points: readonly number[],
+  owners: readonly (RasterState | null)[],
+  cols: Float64Array,
+  rows: Float64Array,
+  before: number,
+  size: number,
+  ctx: ReadContext,
+  sample: (batch: number[]) => void,
+): Promise<void> {
+  const budget = ctx.blockBudgetBytes ?? Infinity;
+  let batch: number[] = [];
+  let batchBytes = 0;
+  const touched = new Set<RasterState>();
+  const flush = async (): Promise<void> => {
+    await fetchBlocks(touched, ctx);
+    sample(batch);
+    for (const state of touched) state.blocks.clear();
+    touched.clear();
+    batch = [];
+    batchBytes = 0;
+  };
+  for (const i of points) {
+    const state = owners[i] as RasterState;
+    const c0 = Math.floor(cols[i]) - before;
+    const r0 = Math.floor(rows[i]) - before;
+    let added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+    if (batch.length > 0 && batchBytes + added.length * state.raster.blockBytes > budget) {
+      await flush();
+      added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+    }
+    for (const index of added) state.needed.add(index);
+    batchBytes += added.length * state.raster.blockBytes;
+    touched.add(state);
+    batch.push(i);
+  }
+  if (batch.length > 0) await flush();
+}
+
+function releaseBlocks(states: Map<string, RasterState | null>): void {
+  for (const state of states.values()) state?.blocks.clear();
 }
 
 /** The hot path: a window inside one raster whose blocks are fetched; same-block windows index directly. */
@@ -185,7 +252,7 @@ async function openAll(
   ctx: ReadContext,
 ): Promise<void> {
   const missing = [...ids].filter((id) => !states.has(id));
-  const rasters = await Promise.all(missing.map((id) => mosaic.open(id, ctx.stats)));
+  const rasters = await Promise.all(missing.map((id) => mosaic.open(id, ctx)));
   missing.forEach((id, n) => {
     const raster = rasters[n];
     states.set(
@@ -219,19 +286,23 @@ function ownerOf(
   return null;
 }
 
-function addBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: number): void {
+/** Block indexes of the window (c0, r0)-(c1, r1) not yet needed by the current batch. */
+function newBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: number): number[] {
   const { blockWidth, blockHeight } = state.raster.grid;
   const across = state.raster.blocksAcross;
+  const added: number[] = [];
   for (let by = Math.floor(r0 / blockHeight); by <= Math.floor(r1 / blockHeight); by++) {
-    for (let bx = Math.floor(c0 / blockWidth); bx <= Math.floor(c1 / blockWidth); bx++)
-      state.needed.add(by * across + bx);
+    for (let bx = Math.floor(c0 / blockWidth); bx <= Math.floor(c1 / blockWidth); bx++) {
+      const index = by * across + bx;
+      if (!state.needed.has(index) && !added.includes(index)) added.push(index);
+    }
   }
+  return added;
 }
 
-async function fetchBlocks(states: Map<string, RasterState | null>, ctx: ReadContext): Promise<void> {
+async function fetchBlocks(states: Iterable<RasterState>, ctx: ReadContext): Promise<void> {
   const jobs: Promise<void>[] = [];
-  for (const state of states.values()) {
-    if (!state) continue;
+  for (const state of states) {
     for (const index of state.needed) {
       if (!state.blocks.has(index))
         jobs.push(getBlock(state.raster, index, ctx).then((block) => void state.blocks.set(index, block)));

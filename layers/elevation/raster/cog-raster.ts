@@ -4,10 +4,15 @@
  * decompression from geotiff's decoder registry (zlib for DEFLATE). Predictors and byte order are applied here.
  */
 import { GeoTIFF, getDecoder } from 'geotiff';
-import type { ByteSource } from '../data/byte-source';
-import { DatasetConfigError, DataSourceUnavailableError } from '../errors';
+import type { ByteSource, ReadIo } from '../data/byte-source';
+import {
+  DatasetConfigError,
+  DataSourceUnavailableError,
+  ElevationError,
+  SourceNotFoundError,
+} from '../errors';
 import { crsFromGeoKeys } from '../geo/crs';
-import type { ReadContext, ReadStats } from '../types';
+import type { ReadContext } from '../types';
 import { HeaderSource } from './header-source';
 import { swapBytes, undoFloatingPointPredictor, undoHorizontalPredictor } from './predictor';
 import type { PixelArray, Raster, RasterGrid } from './raster';
@@ -26,20 +31,16 @@ interface Decoder {
   decode(buffer: ArrayBuffer): Promise<ArrayBufferLike>;
 }
 
-export async function openCogRaster(
-  source: ByteSource,
-  prefetchBytes: number,
-  stats?: ReadStats,
-): Promise<Raster> {
+export async function openCogRaster(source: ByteSource, prefetchBytes: number, io?: ReadIo): Promise<Raster> {
   registerZlibDecoder();
   let tiff: GeoTIFF;
   try {
-    tiff = await GeoTIFF.fromSource(new HeaderSource(source, prefetchBytes, stats) as never);
+    tiff = await GeoTIFF.fromSource(new HeaderSource(source, prefetchBytes, io) as never);
   } catch (error) {
     if (error instanceof Error && /byte order|magic number/i.test(error.message)) {
       throw new DatasetConfigError(`${source.url} is not a GeoTIFF: ${error.message}`, { cause: error });
     }
-    throw error;
+    throw unreadable(source.url, 'header', error);
   }
   const image = await tiff.getImage(0);
   const directory = image.fileDirectory;
@@ -68,8 +69,16 @@ export async function openCogRaster(
   const blocksAcross = Math.ceil(grid.width / grid.blockWidth);
   const blocksDown = Math.ceil(grid.height / grid.blockHeight);
 
-  const decodeBlock = async (compressed: Uint8Array): Promise<PixelArray> => {
+  const decodeBlock = async (compressed: Uint8Array, index: number): Promise<PixelArray> => {
     let bytes = new Uint8Array(await decoder.decode(ownBuffer(compressed)));
+    // A block that inflates to fewer bytes than its rows need is corrupt: never sample past its end.
+    const rows = tiled
+      ? grid.blockHeight
+      : Math.min(grid.blockHeight, grid.height - Math.floor(index / blocksAcross) * grid.blockHeight);
+    const needed = rows * grid.blockWidth * samplesPerPixel * bytesPerSample;
+    if (bytes.byteLength < needed) {
+      throw new Error(`block ${index} decodes to ${bytes.byteLength} bytes, ${needed} expected`);
+    }
     if (!tiff.littleEndian && predictor !== 3) swapBytes(bytes, bytesPerSample);
     if (predictor === 2) undoHorizontalPredictor(bytes, grid.blockWidth, bytesPerSample, samplesPerPixel);
     if (predictor === 3)
@@ -80,6 +89,8 @@ export async function openCogRaster(
   const nodata = readNodata(image.getGDALNoData(), pixelType);
   return {
     url: source.url,
+    // The version read with the header: blocks of a replaced file never mix with blocks of its successor.
+    cacheKey: `${source.url}@${source.version}`,
     grid,
     crs: crsFromGeoKeys(geoKeys),
     nodata,
@@ -95,7 +106,7 @@ export async function openCogRaster(
       if (index < 0 || index >= blocksAcross * blocksDown)
         throw new RangeError(`Block ${index} outside ${source.url}`);
       if (!length) return sparseBlock(sampleFormat, bits[0], grid, samplesPerPixel, nodata);
-      const compressed = await source.read(offsets[index], length, ctx.stats);
+      const compressed = await source.read(offsets[index], length, ctx);
       if (compressed.byteLength < length) {
         throw new DataSourceUnavailableError(
           `Short read of block ${index} of ${source.url}: ${compressed.byteLength}/${length} bytes`,
@@ -104,7 +115,9 @@ export async function openCogRaster(
       return ctx.trace.span('decode', async (annotate) => {
         const started = performance.now();
         try {
-          return await decodeBlock(compressed);
+          return await decodeBlock(compressed, index);
+        } catch (error) {
+          throw unreadable(source.url, `block ${index}`, error);
         } finally {
           const ms = performance.now() - started;
           ctx.stats.decodeMs += ms;
@@ -113,6 +126,14 @@ export async function openCogRaster(
       });
     },
   };
+}
+
+/** Bytes that arrived verified but cannot be decoded: the data layer holds a corrupt file (502, never data). */
+function unreadable(url: string, what: string, error: unknown): Error {
+  if (error instanceof ElevationError || error instanceof SourceNotFoundError) return error;
+  return new DataSourceUnavailableError(`Cannot decode the ${what} of ${url}: ${String(error)}`, {
+    cause: error,
+  });
 }
 
 type Image = Awaited<ReturnType<GeoTIFF['getImage']>>;

@@ -4,8 +4,7 @@
  * typical COG opens with a single request. Reads outside the prefetched bytes go to the source as they come.
  * geotiff only calls `fetch` (its BaseSource class is not exported, so this is duck-typed).
  */
-import type { ByteSource } from '../data/byte-source';
-import type { ReadStats } from '../types';
+import type { ByteSource, ReadIo } from '../data/byte-source';
 
 interface Slice {
   offset: number;
@@ -18,7 +17,7 @@ export class HeaderSource {
   constructor(
     private readonly source: ByteSource,
     private readonly prefetchBytes: number,
-    private readonly stats?: ReadStats,
+    private readonly io: ReadIo = {},
   ) {}
 
   get fileSize(): null {
@@ -31,7 +30,7 @@ export class HeaderSource {
 
   private async fetchOne({ offset, length }: Slice): Promise<ArrayBuffer> {
     if (!this.header) {
-      this.header = await this.source.read(0, Math.max(this.prefetchBytes, offset + length), this.stats);
+      this.header = await this.source.read(0, Math.max(this.prefetchBytes, offset + length), this.io);
     }
     const header = this.header;
     // A file shorter than the prefetch is complete in `header`: serve whatever part of the slice exists.
@@ -39,7 +38,7 @@ export class HeaderSource {
     if (offset + length <= header.byteLength || headerIsWholeFile) {
       return copy(header.subarray(offset, Math.min(offset + length, header.byteLength)));
     }
-    return copy(await this.source.read(offset, length, this.stats));
+    return copy(await this.source.read(offset, length, this.io));
   }
 }
 

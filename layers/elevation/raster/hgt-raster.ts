@@ -6,10 +6,10 @@
  */
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
-import type { ByteSource } from '../data/byte-source';
-import { DatasetConfigError } from '../errors';
+import type { ByteSource, ReadIo } from '../data/byte-source';
+import { DatasetConfigError, DataSourceUnavailableError } from '../errors';
 import { crsFromEpsg } from '../geo/crs';
-import type { ReadContext, ReadStats } from '../types';
+import type { ReadContext } from '../types';
 import { swapBytes } from './predictor';
 import type { PixelArray, Raster, RasterGrid } from './raster';
 
@@ -23,7 +23,7 @@ export function isHgtLocation(location: string): boolean {
   return /\.hgt(\.zip)?$/i.test(location);
 }
 
-export async function openHgtRaster(source: ByteSource, stats?: ReadStats): Promise<Raster> {
+export async function openHgtRaster(source: ByteSource, io?: ReadIo): Promise<Raster> {
   const corner = /([NS])(\d{1,2})([EW])(\d{1,3})[^/\\]*$/i.exec(source.url);
   if (!corner)
     throw new DatasetConfigError(
@@ -31,24 +31,36 @@ export async function openHgtRaster(source: ByteSource, stats?: ReadStats): Prom
     );
   const lat = Number(corner[2]) * (corner[1].toUpperCase() === 'S' ? -1 : 1);
   const lon = Number(corner[4]) * (corner[3].toUpperCase() === 'W' ? -1 : 1);
-  if (/\.zip$/i.test(source.url)) return zippedHgt(source, lat, lon, stats);
-  const size = await probeSize(source, stats);
+  if (/\.zip$/i.test(source.url)) return zippedHgt(source, lat, lon, io);
+  const size = await probeSize(source, io);
   const grid = hgtGrid(size, lat, lon, STRIP_ROWS);
-  return hgtRaster(source.url, grid, async (index, ctx) => {
+  return hgtRaster(source, grid, async (index, ctx) => {
     const firstRow = index * STRIP_ROWS;
     const rows = Math.min(STRIP_ROWS, size - firstRow);
-    const bytes = await source.read(firstRow * size * 2, rows * size * 2, ctx.stats);
+    const bytes = await source.read(firstRow * size * 2, rows * size * 2, ctx);
     return toInt16(bytes, ctx);
   });
 }
 
-/** The one size whose last sample exists: a read across the end of a 1201 tile comes back short. */
-async function probeSize(source: ByteSource, stats?: ReadStats): Promise<number> {
+/**
+ * The one size whose last sample exists: a read across the end of a 1201 tile comes back short. When the source
+ * tells the object's size (every verified source does), it must be exactly one of the two: a truncated upload
+ * is a broken data layer (502), never a tile of nulls.
+ */
+async function probeSize(source: ByteSource, io?: ReadIo): Promise<number> {
   const end = 2 * SIZES[0] * SIZES[0];
-  const probe = await source.read(end - 2, 4, stats);
+  const probe = await source.read(end - 2, 4, io);
+  const size = source.size;
+  if (size !== null && !SIZES.some((n) => 2 * n * n === size)) {
+    throw new DataSourceUnavailableError(
+      `${source.url} is ${size} bytes: not a complete 1201x1201 or 3601x3601 .hgt file (truncated?)`,
+    );
+  }
   if (probe.byteLength === 2) return SIZES[0];
   if (probe.byteLength === 4) return SIZES[1];
-  throw new DatasetConfigError(`${source.url} is not an SRTM .hgt file of 1201x1201 or 3601x3601 samples`);
+  throw new DataSourceUnavailableError(
+    `${source.url} is not a complete SRTM .hgt file of 1201x1201 or 3601x3601 samples`,
+  );
 }
 
 function hgtGrid(size: number, lat: number, lon: number, blockHeight: number): RasterGrid {
@@ -67,12 +79,13 @@ function hgtGrid(size: number, lat: number, lon: number, blockHeight: number): R
 }
 
 function hgtRaster(
-  url: string,
+  source: ByteSource,
   grid: RasterGrid,
   read: (index: number, ctx: ReadContext) => Promise<PixelArray>,
 ): Raster {
   return {
-    url,
+    url: source.url,
+    cacheKey: `${source.url}@${source.version}`,
     grid,
     crs: crsFromEpsg(4326),
     nodata: HGT_NODATA,
@@ -88,16 +101,31 @@ function hgtRaster(
 }
 
 /** A zipped tile is one block: its DEFLATE stream cannot be entered in the middle. */
-async function zippedHgt(source: ByteSource, lat: number, lon: number, stats?: ReadStats): Promise<Raster> {
-  const header = zipLocalHeader(await source.read(0, ZIP_HEADER_BYTES, stats), source.url);
+async function zippedHgt(source: ByteSource, lat: number, lon: number, io?: ReadIo): Promise<Raster> {
+  const header = zipLocalHeader(await source.read(0, ZIP_HEADER_BYTES, io), source.url);
   const size = Math.round(Math.sqrt(header.uncompressedSize / 2));
   if (!SIZES.includes(size) || 2 * size * size !== header.uncompressedSize) {
     throw new DatasetConfigError(`${source.url} does not hold a 1201x1201 or 3601x3601 .hgt grid`);
   }
-  return hgtRaster(source.url, hgtGrid(size, lat, lon, size), async (_index, ctx) => {
-    const data = await source.read(header.dataOffset, header.compressedSize, ctx.stats);
-    return toInt16(header.method === 0 ? data : new Uint8Array(await inflateRawAsync(data)), ctx);
+  return hgtRaster(source, hgtGrid(size, lat, lon, size), async (_index, ctx) => {
+    const data = await source.read(header.dataOffset, header.compressedSize, ctx);
+    const grid = header.method === 0 ? data : await inflate(data, source.url);
+    if (grid.byteLength !== header.uncompressedSize) {
+      throw new DataSourceUnavailableError(
+        `${source.url}: the zipped grid is ${grid.byteLength} bytes, its header says ${header.uncompressedSize}`,
+      );
+    }
+    return toInt16(grid, ctx);
   });
+}
+
+/** A corrupt DEFLATE stream is a broken data layer (502), not a server bug (500). */
+async function inflate(data: Uint8Array, url: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await inflateRawAsync(data));
+  } catch (error) {
+    throw new DataSourceUnavailableError(`Cannot inflate ${url}: ${String(error)}`, { cause: error });
+  }
 }
 
 const ZIP_HEADER_BYTES = 1024;

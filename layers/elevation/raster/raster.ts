@@ -23,6 +23,8 @@ export interface RasterGrid {
 
 export interface Raster {
   readonly url: string;
+  /** url plus the object version the header came from: the block cache's key prefix. */
+  readonly cacheKey: string;
   readonly grid: RasterGrid;
   readonly crs: Crs;
   /** The nodata value as stored (rounded to the pixel type, e.g. Math.fround for Float32); NaN is handled always. */

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatasetConfigError, loadDatasetRegistry } from '../../../layers/elevation';
+import { DatasetConfigError, DatasetUnavailableError, loadDatasetRegistry } from '../../../layers/elevation';
 
 const FIXTURES = path.resolve('test/fixtures');
 let workDir: string;
@@ -107,12 +107,14 @@ describe('dataset layouts', () => {
     ).rejects.toThrow(/not-a-tiff\.tif is not a GeoTIFF/);
   });
 
-  it('reports a missing single file as a config error naming the dataset and file', async () => {
-    await expect(
-      registry()
-        .get('missing-file')
-        .sample([{ lat: 0, lon: 0 }], 'nearest'),
-    ).rejects.toThrow(/Dataset 'missing-file': file not found: .*nowhere\.tif/);
+  it('reports a missing single file as a 502 naming the dataset, not as nulls', async () => {
+    const answer = registry()
+      .get('missing-file')
+      .sample([{ lat: 0, lon: 0 }], 'nearest');
+    await expect(answer).rejects.toThrow(
+      "Dataset 'missing-file' is unavailable: its file was not found in the data store.",
+    );
+    await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
   });
 
   it('answers from child_datasets in order, naming the child per point', async () => {

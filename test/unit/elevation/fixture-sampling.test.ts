@@ -6,6 +6,7 @@ import expected from '../../fixtures/expected.json';
 import {
   configureBlockCache,
   DatasetNotFoundError,
+  InvalidRequestError,
   loadDatasetRegistry,
   newReadStats,
 } from '../../../layers/elevation';
@@ -263,9 +264,16 @@ describe('multi-dataset fallback', () => {
     );
   });
 
-  it('rejects chains of more than 10 datasets', () => {
+  it('rejects chains of more than 10 datasets as a bad request (400)', () => {
     expect(() => registry.resolve(new Array(11).fill('plane-point').join(','))).toThrow(
-      'At most 10 datasets may be chained, got 11.',
+      'At most 10 datasets may be chained with commas, got 11.',
+    );
+    expect(() => registry.resolve(new Array(11).fill('plane-point').join(','))).toThrow(InvalidRequestError);
+  });
+
+  it('rejects a chain that names a dataset twice as a bad request (400)', () => {
+    expect(() => registry.resolve('plane-point,plane-area,plane-point')).toThrow(
+      "Dataset 'plane-point' is named twice",
     );
   });
 });

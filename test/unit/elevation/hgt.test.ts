@@ -9,6 +9,7 @@ import { deflateRawSync } from 'node:zlib';
 import {
   configureBlockCache,
   DatasetConfigError,
+  DataSourceUnavailableError,
   loadDatasetRegistry,
   newReadStats,
 } from '../../../layers/elevation';
@@ -161,9 +162,10 @@ describe('SRTM .hgt tiles', () => {
   });
 
   it('refuses a file of the wrong size and a file not named by its corner, saying why', async () => {
-    await expect(registry.get('truncated').sample([at(0, 0, 8)], 'nearest')).rejects.toThrow(
-      /is not an SRTM \.hgt file of 1201x1201 or 3601x3601 samples/,
-    );
+    // A truncated upload is a broken data layer (502), never a tile of nulls.
+    const truncated = registry.get('truncated').sample([at(0, 0, 8)], 'nearest');
+    await expect(truncated).rejects.toThrow(/is 100 bytes: not a complete 1201x1201 or 3601x3601 \.hgt file/);
+    await expect(truncated).rejects.toBeInstanceOf(DataSourceUnavailableError);
     await expect(registry.get('unnamed').sample([at(0, 0)], 'nearest')).rejects.toBeInstanceOf(
       DatasetConfigError,
     );
