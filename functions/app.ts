@@ -7,6 +7,7 @@ import {
   configureBlockCache,
   loadDatasetRegistry,
   loadSettings,
+  SettingsError,
   type DatasetRegistry,
   type Settings,
 } from '../layers/elevation';
@@ -30,7 +31,9 @@ export function getApp(): App {
     headerPrefetchBytes: settings.headerPrefetchBytes,
     timeoutMs: settings.rangeTimeoutMs,
     retries: settings.rangeRetries,
+    missingTtlMs: settings.missingTtlMs,
   });
+  checkDefaultDataset(settings, registry);
   configureBlockCache(settings.blockCacheBytes);
   app = {
     settings,
@@ -42,6 +45,16 @@ export function getApp(): App {
     corsOrigin: settings.corsOrigin ?? registry.config.accessControlAllowOrigin,
   };
   return app;
+}
+
+/** A DEFAULT_DATASET that names no configured dataset fails at cold start, naming the variable. */
+export function checkDefaultDataset(settings: Settings, registry: DatasetRegistry): void {
+  const name = settings.defaultDataset;
+  if (name !== null && !registry.names().includes(name)) {
+    throw new SettingsError(
+      `DEFAULT_DATASET '${name}' is not a configured dataset; configured: ${registry.names().join(', ')}.`,
+    );
+  }
 }
 
 /** The CORS origin when the app can be built, so even config errors answer with CORS headers if possible. */

@@ -7,7 +7,7 @@ import {
 import { route } from './route';
 import { decodePathParameter, jsonResponse, requestParams } from './http';
 
-export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app) => {
+export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
   const query = await t.phase('parse', () =>
     parseElevationQuery(datasetSpec, requestParams(event, app.settings.maxBodyBytes), app.limits),
@@ -18,6 +18,6 @@ export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, 
     points: query.locations.length,
     interpolation: query.options.interpolation,
   });
-  const answer = await answerElevationQuery(app.registry, query, { stats: t.stats, trace: t.trace });
+  const answer = await answerElevationQuery(app.registry, query, ctx);
   return jsonResponse(200, renderElevationAnswer(answer), app.corsOrigin);
 });

@@ -1,7 +1,33 @@
-/** `GET /health`: answers 200 when the configuration loads; touches no data (cheap enough for probes). */
+/**
+ * `GET /health`: 200 when the configuration loads; touches no data (cheap enough for probes).
+ * `GET /health?deep=1`: also opens every dataset (a header read or a folder listing each) and answers 503 naming
+ * each dataset that cannot be served, so a wrong DATA_ROOT or a missing file shows before users see nulls.
+ */
 import { route } from './route';
 import { jsonResponse } from './http';
 
-export const handler = route('health', ['GET'], async (_event, _t, app) => {
-  return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: app.registry.names() }), app.corsOrigin);
+export const handler = route('health', ['GET'], async (event, t, app) => {
+  const names = app.registry.names();
+  const deep = ['1', 'true'].includes(event.queryStringParameters?.deep ?? '');
+  if (!deep) return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: names }), app.corsOrigin);
+  const settled = await t.phase('describe', () =>
+    Promise.allSettled(names.map((name) => app.registry.get(name).describe())),
+  );
+  const unavailable = names.filter((_, i) => settled[i].status === 'rejected');
+  if (unavailable.length > 0) {
+    t.set({
+      unavailableDatasets: Object.fromEntries(
+        unavailable.map((name) => [
+          name,
+          String((settled[names.indexOf(name)] as PromiseRejectedResult).reason),
+        ]),
+      ),
+    });
+  }
+  const body = {
+    status: unavailable.length === 0 ? 'OK' : 'UNAVAILABLE',
+    datasets: names,
+    unavailable,
+  };
+  return jsonResponse(unavailable.length === 0 ? 200 : 503, JSON.stringify(body), app.corsOrigin);
 });

@@ -5,6 +5,8 @@
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
+  DataSourceAccessDeniedError,
+  DatasetUnavailableError,
   ElevationError,
   InvalidRequestError,
   MethodNotAllowedError,
@@ -29,6 +31,7 @@ export function body(event: APIGatewayProxyEventV2, maxBodyBytes: number): strin
 
 /** Query-string parameters merged with a JSON object or form body (body wins); a JSON array body is the locations. */
 export function requestParams(event: APIGatewayProxyEventV2, maxBodyBytes: number): Record<string, unknown> {
+  rejectRepeatedParameters(event.rawQueryString);
   const params: Record<string, unknown> = { ...(event.queryStringParameters ?? {}) };
   const text = body(event, maxBodyBytes);
   if (text === null || text.trim() === '') return params;
@@ -47,12 +50,57 @@ export function requestParams(event: APIGatewayProxyEventV2, maxBodyBytes: numbe
   return { ...params, ...(parsed as Record<string, unknown>) };
 }
 
+/**
+ * API Gateway joins a repeated query parameter with commas (`locations=1,2&locations=3,4` arrives as
+ * `1,2,3,4`), which would silently become other locations: a parameter given twice is a 400 instead.
+ */
+export function rejectRepeatedParameters(rawQueryString: string | undefined): void {
+  if (!rawQueryString) return;
+  const seen = new Set<string>();
+  for (const key of new URLSearchParams(rawQueryString).keys()) {
+    if (seen.has(key)) {
+      throw new InvalidRequestError(
+        `Query parameter '${key.slice(0, 64)}' is given more than once; give it once (separate locations with '|').`,
+      );
+    }
+    seen.add(key);
+  }
+}
+
+/** No request of this API nests deeper than 3; 64 leaves room and bounds the work any body can cause. */
+export const MAX_JSON_DEPTH = 64;
+
+/** JSON with nesting at most MAX_JSON_DEPTH, checked by one iterative scan before JSON.parse (no recursion). */
 export function parseJson(text: string): unknown {
+  const depth = jsonDepth(text, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new InvalidRequestError(
+      `Request body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; send a flat list of locations.`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new InvalidRequestError(`Request body is not valid JSON: ${(error as Error).message}.`);
   }
+}
+
+/** Deepest [ / { nesting outside strings, scanning no further than needed to exceed `limit`. */
+function jsonDepth(text: string, limit: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return 0;
 }
 
 /** Path parameters may arrive percent-encoded ("a%2Cb"); a malformed escape is kept as written (then 404). */
@@ -119,11 +167,15 @@ export function errorResponse(error: unknown, corsOrigin: string | null, t: Requ
   }
   t.set({ error: describeError(error) });
   const message =
-    status === 504
-      ? 'The elevation data store did not answer in time. Please retry.'
-      : status === 502
-        ? 'The elevation data store is unavailable. Please retry.'
-        : 'Internal server error.';
+    error instanceof DatasetUnavailableError
+      ? error.publicMessage
+      : error instanceof DataSourceAccessDeniedError
+        ? 'The elevation data store denied access to its files; an operator must fix its permissions.'
+        : status === 504
+          ? 'The elevation data store did not answer in time. Please retry.'
+          : status === 502
+            ? 'The elevation data store is unavailable. Please retry.'
+            : 'Internal server error.';
   return jsonResponse(status, JSON.stringify({ status: 'SERVER_ERROR', error: message }), corsOrigin);
 }
 

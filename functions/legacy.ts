@@ -10,7 +10,7 @@ import { roundElevation } from '../layers/elevation/service/elevation-query';
 import { route } from './route';
 import { body, jsonResponse, method, parseJson } from './http';
 
-export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app) => {
+export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const query = event.queryStringParameters ?? {};
   const locations = await t.phase('parse', () => {
     if (method(event) === 'GET') return parseLocations(query.coordinates, app.limits.maxLocations, ';');
@@ -22,7 +22,7 @@ export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event,
   const interpolation = parseInterpolation(query.interpolation);
   const dataset = app.registry.get(app.settings.defaultDataset ?? app.registry.names()[0]);
   t.set({ dataset: dataset.name, points: locations.length, interpolation });
-  const elevations = await dataset.sample(locations, interpolation, { stats: t.stats, trace: t.trace });
+  const elevations = await dataset.sample(locations, interpolation, ctx);
   const results = locations.map((l, i) => ({
     latitude: l.lat,
     longitude: l.lon,

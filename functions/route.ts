@@ -1,9 +1,10 @@
 /**
  * The shape every handler shares, written once: instrumented, the app built on first use, CORS preflight
- * answered, the method checked, and any error mapped to a status in one place (never thrown: serverless-offline
- * would turn a thrown error into HTTP 200).
+ * answered, the method checked, a deadline set from the Lambda's remaining time, and any error mapped to a
+ * status in one place (never thrown: serverless-offline would turn a thrown error into HTTP 200).
  */
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { DeadlineExceededError, ReadLimiter, type ReadContext } from '../layers/elevation';
 import { instrumentHandler, type RequestTelemetry } from '../layers/telemetry';
 import { corsOriginOrNull, getApp, type App } from './app';
 import { errorResponse, method, preflightResponse, requireMethod, type Response } from './http';
@@ -12,18 +13,48 @@ export type RouteHandler = (
   event: APIGatewayProxyEventV2,
   t: RequestTelemetry,
   app: App,
+  /** What reads need from this request: counters, tracing, the deadline and the read cap. */
+  ctx: ReadContext,
 ) => Promise<Response>;
 
+/** Used when the context has no clock (tools and tests invoking a handler with a partial context). */
+const FALLBACK_REMAINING_MS = 28_000;
+
 export function route(name: string, methods: readonly string[], fn: RouteHandler) {
-  return instrumentHandler(name, async (event, t) => {
+  return instrumentHandler(name, async (event, t, context) => {
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
     try {
       const app = getApp();
       if (method(event) === 'OPTIONS' && methods.includes('OPTIONS'))
         return preflightResponse(app.corsOrigin);
       requireMethod(event, methods);
-      return await fn(event, t, app);
+      const budgetMs = Math.max(0, remainingMs(context) - app.settings.deadlineMarginMs);
+      // Reads stop at the deadline (the signal); the race answers 504 even if some work ignores the signal.
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new DeadlineExceededError(`Request deadline of ${budgetMs} ms passed`);
+          deadline.abort(error);
+          reject(error);
+        }, budgetMs);
+      });
+      const ctx: ReadContext = {
+        stats: t.stats,
+        trace: t.trace,
+        signal: deadline.signal,
+        limiter: new ReadLimiter(app.settings.maxConcurrentReads),
+        blockBudgetBytes: app.settings.requestBlockBudgetBytes,
+      };
+      return await Promise.race([fn(event, t, app, ctx), expired]);
     } catch (error) {
       return errorResponse(error, corsOriginOrNull(), t);
+    } finally {
+      clearTimeout(timer);
     }
   });
+}
+
+function remainingMs(context: Context | undefined): number {
+  const remaining = context?.getRemainingTimeInMillis?.();
+  return typeof remaining === 'number' && Number.isFinite(remaining) ? remaining : FALLBACK_REMAINING_MS;
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadDatasetRegistry } from '../layers/elevation';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
-import { spawnServerlessOffline, type OfflineProcess } from './start/serverless-offline';
+import { startLocalApi, type LocalApi } from './start/local-api';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const DEFAULT_CONFIG_PATH = 'layers/dem-sample/config.yaml';
@@ -20,7 +20,7 @@ const DEFAULT_PORT = 3000;
 const README_POINT = '48.742275,9.101177'; // HdM main entrance, inside the bundled sample
 
 /** What to stop on Ctrl-C, filled in as things start (a signal during startup must not orphan osls). */
-const running: { offline?: OfflineProcess; dataServer?: DataServer; stopping: boolean } = { stopping: false };
+const running: { api?: LocalApi; dataServer?: DataServer; stopping: boolean } = { stopping: false };
 
 async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -49,18 +49,19 @@ async function main(): Promise<void> {
 
   const dataRoot = env.DATA_ROOT || dataServer.url;
   const started = Date.now();
-  const offline = spawnServerlessOffline({
+  const api = await startLocalApi({
     serviceDir: REPO_ROOT,
     httpPort,
     lambdaPort,
-    env: { DATA_ROOT: dataRoot, CONFIG_PATH: configPath },
+    // Up to LOCAL_CONCURRENCY workers per function each hold a block cache: 4 x 128 MiB by default here.
+    env: { DATA_ROOT: dataRoot, CONFIG_PATH: configPath, BLOCK_CACHE_MB: env.BLOCK_CACHE_MB || '128' },
   });
-  running.offline = offline;
-  await offline.ready;
+  running.api = api;
+  await api.ready;
   if (running.stopping) return;
-  printReady(offline.baseUrl, configPath, datasetNames, dataRoot, Date.now() - started);
+  printReady(api.baseUrl, configPath, datasetNames, dataRoot, Date.now() - started);
   // serverless-offline dying on its own takes the data layer down too, with a failing exit code.
-  void offline.exited.then((code) => {
+  void api.offline.exited.then((code) => {
     if (running.stopping) return;
     console.error(`serverless-offline exited unexpectedly (${code}); stopping the data layer`);
     void stopAll(undefined, typeof code === 'number' && code !== 0 ? code : 1);
@@ -93,7 +94,7 @@ async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Pr
   if (running.stopping) return;
   running.stopping = true;
   if (signal) console.log(`\n${signal}: stopping serverless-offline and the data layer`);
-  await Promise.allSettled([running.offline?.stop(), running.dataServer?.close()]);
+  await Promise.allSettled([running.api?.stop(), running.dataServer?.close()]);
   process.exit(exitCode);
 }
 

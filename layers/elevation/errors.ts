@@ -46,6 +46,9 @@ export class DataSourceUnavailableError extends ElevationError {
   readonly statusCode = 502;
 }
 
+/** 502: the data layer refused access (HTTP 401/403): credentials or a policy are wrong; retrying will not help. */
+export class DataSourceAccessDeniedError extends DataSourceUnavailableError {}
+
 /**
  * 502 whose message is safe for the client (it names a dataset, never a URL or a cause): e.g. the one file of a
  * single-file dataset is missing from the data store.

@@ -5,7 +5,7 @@ import { DatasetRegistry } from './dataset/registry';
 
 export * from './types';
 export * from './errors';
-export { loadSettings, type Settings } from './config/settings';
+export { loadSettings, SettingsError, type Settings } from './config/settings';
 export {
   loadApiConfig,
   parseApiConfig,

@@ -37,7 +37,15 @@ const STOP_GRACE_MS = 8000;
 /** Spawns osls offline and returns at once; await `ready` before sending requests. */
 export function spawnServerlessOffline(options: OfflineOptions): OfflineProcess {
   const osls = path.join(options.serviceDir, 'node_modules', 'osls', 'bin', 'serverless.js');
-  const args = [osls, 'offline', 'start', '--stage', options.stage ?? 'local'];
+  // The local gateway in front forwards URLs up to 16 KiB; Node's default 16 KiB header limit would refuse them.
+  const args = [
+    '--max-http-header-size=65536',
+    osls,
+    'offline',
+    'start',
+    '--stage',
+    options.stage ?? 'local',
+  ];
   const output = options.output ?? 'inherit';
   const child = spawn(process.execPath, args, {
     cwd: options.serviceDir,

@@ -21,6 +21,14 @@ export interface Settings {
   headerPrefetchBytes: number;
   rangeTimeoutMs: number;
   rangeRetries: number;
+  /** How long a missing tile or file is remembered as missing before the data layer is asked again. */
+  missingTtlMs: number;
+  /** Most range reads one request runs at once. */
+  maxConcurrentReads: number;
+  /** Most decoded block bytes one request holds at once beyond the shared cache (points run in batches). */
+  requestBlockBudgetBytes: number;
+  /** Time kept back from the Lambda's remaining time, so the handler answers 504 before the platform kills it. */
+  deadlineMarginMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -62,5 +70,13 @@ export function loadSettings(env: Env = process.env): Settings {
     // S3 first-byte latency is typically < 100 ms; 5 s means the data layer is unhealthy, not slow.
     rangeTimeoutMs: integer(env, 'RANGE_TIMEOUT_MS', 5000, 10, 120_000),
     rangeRetries: integer(env, 'RANGE_RETRIES', 2, 0, 10),
+    // A minute: an ocean tile costs one 404 a minute, and a wrong DATA_ROOT or a deploy in progress heals soon.
+    missingTtlMs: integer(env, 'MISSING_TTL_S', 60, 0, 86_400) * 1000,
+    // 16 sockets keep S3 latency hidden for a 512-point request without a burst of hundreds of connections.
+    maxConcurrentReads: integer(env, 'MAX_CONCURRENT_READS', 16, 1, 256),
+    // 64 MiB = 16 decoded 1024x1024 Float32 blocks: a 512-block request runs in batches instead of holding 2 GiB.
+    requestBlockBudgetBytes: integer(env, 'REQUEST_BLOCK_BUDGET_MB', 64, 4, 4096) * 1024 * 1024,
+    // Rendering and telemetry after the last read take a few ms; 500 ms covers a GC pause and the log flush.
+    deadlineMarginMs: integer(env, 'DEADLINE_MARGIN_MS', 500, 0, 60_000),
   };
 }

@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { DataSourceUnavailableError, SourceNotFoundError } from '../errors';
+import { DataSourceAccessDeniedError, DataSourceUnavailableError, SourceNotFoundError } from '../errors';
 import { TransientSourceError, type RangeReader } from './byte-source';
 import { tryParseContentRange, tryParseUnsatisfiedRange, type RangeAnswer } from './range-answer';
 
@@ -81,6 +81,7 @@ function answerOf(url: string, offset: number, length: number, response: RangeRe
     return { bytes: body.subarray(offset, offset + length), start: offset, total: body.byteLength, identity };
   }
   if (status === 404) throw new SourceNotFoundError(url);
+  if (status === 401 || status === 403) throw new DataSourceAccessDeniedError(`HTTP ${status} from ${url}`);
   if (status >= 500 || status === 429) throw new TransientSourceError(`HTTP ${status} from ${url}`);
   throw new DataSourceUnavailableError(`HTTP ${status} from ${url}`);
 }

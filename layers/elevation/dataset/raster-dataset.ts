@@ -48,6 +48,9 @@ export const DEFAULT_CONCURRENT_READS = 16;
 /** Decoded block bytes one request may hold at once when the caller sets none (REQUEST_BLOCK_BUDGET_MB). */
 export const DEFAULT_BLOCK_BUDGET_BYTES = 64 * 1024 * 1024;
 
+/** Replaced files one request reopens before it gives up with a 502. */
+const MAX_REOPENS = 8;
+
 export function fullContext(ctx?: Partial<ReadContext>): ReadContext {
   return {
     stats: ctx?.stats ?? newReadStats(),
@@ -78,16 +81,21 @@ export class RasterDataset extends DatasetBase {
     ctx?: Partial<ReadContext>,
   ): Promise<SampleResult> {
     const context = fullContext(ctx);
-    try {
-      return await this.sampleOnce(points, interpolation, context);
-    } catch (error) {
-      if (!(error instanceof ObjectChangedError)) throw error;
-      // A file was replaced while we held its header: drop what we know of it and read it again, once.
-      this.options.opener.forget(error.url);
-      this.mosaic = null;
-      this.opened = null;
-      this.info = null;
-      return this.sampleOnce(points, interpolation, context);
+    const reopened = new Set<string>();
+    for (;;) {
+      try {
+        return await this.sampleOnce(points, interpolation, context);
+      } catch (error) {
+        // A file replaced while we held its header: drop what we know of it and read it again, once per file
+        // (a request over several replaced tiles meets them one by one). A file that changes again is a 502.
+        if (!(error instanceof ObjectChangedError) || reopened.has(error.url) || reopened.size >= MAX_REOPENS)
+          throw error;
+        reopened.add(error.url);
+        this.options.opener.forget(error.url);
+        this.mosaic = null;
+        this.opened = null;
+        this.info = null;
+      }
     }
   }
 

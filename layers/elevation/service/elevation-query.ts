@@ -61,7 +61,7 @@ export function renderElevationAnswer({ query, elevations, datasets }: Elevation
       type: 'FeatureCollection',
       features: query.locations.map((loc, i) => ({
         type: 'Feature',
-        geometry: { type: 'Point', coordinates: [loc.lon, loc.lat, value(elevations[i])] },
+        geometry: { type: 'Point', coordinates: position(loc, value(elevations[i])) },
         properties: { dataset: datasets[i] },
       })),
     });
@@ -74,6 +74,11 @@ export function renderElevationAnswer({ query, elevations, datasets }: Elevation
       location: { lat: loc.lat, lng: loc.lon },
     })),
   });
+}
+
+/** GeoJSON positions are numbers only (RFC 7946 §3.1.1): where there is no height the position has no z. */
+function position(loc: LatLon, z: number | string | null): number[] {
+  return typeof z === 'number' ? [loc.lon, loc.lat, z] : [loc.lon, loc.lat];
 }
 
 function nodata(elevation: Elevation, policy: NodataValue): number | string | null {

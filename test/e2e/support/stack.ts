@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startDataServer, type DataServer } from '../../../scripts/data-server';
 import { freePort } from '../../../scripts/start/free-port';
-import { spawnServerlessOffline } from '../../../scripts/start/serverless-offline';
+import { startLocalApi } from '../../../scripts/start/local-api';
 
 /**
  * The local stack for end-to-end tests: the data-layer server over a data folder plus serverless-offline
@@ -23,6 +23,8 @@ export interface Stack {
   /** e.g. `http://127.0.0.1:41234` (no trailing slash). */
   baseUrl: string;
   dataServer: DataServer;
+  /** serverless-offline's process (group leader: its workers are its threads). */
+  pid: number;
   /** How long serverless-offline took from spawn to a healthy `/health`. */
   startupMs: number;
   /** The last part of serverless-offline's output, for failure messages. */
@@ -40,7 +42,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const workFolder = `.build/e2e-${process.pid}-${(stackCount += 1)}`; // .build is git-ignored
   let tail = '';
   const started = Date.now();
-  const offline = spawnServerlessOffline({
+  const offline = await startLocalApi({
     serviceDir: REPO_ROOT,
     httpPort: await freePort(),
     lambdaPort: await freePort(),
@@ -64,5 +66,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       `${error instanceof Error ? error.message : String(error)}\n--- osls output ---\n${tail}`,
     );
   }
-  return { baseUrl: offline.baseUrl, dataServer, startupMs: Date.now() - started, output: () => tail, stop };
+  return {
+    baseUrl: offline.baseUrl,
+    pid: offline.offline.pid,
+    dataServer,
+    startupMs: Date.now() - started,
+    output: () => tail,
+    stop,
+  };
 }

@@ -1,0 +1,278 @@
+/**
+ * The local API gateway in front of serverless-offline (`npm start`, the e2e stack): what API Gateway does for
+ * the deployed API and serverless-offline does not.
+ *  - Every answer is JSON: oversized URLs (414) and headers (431), malformed requests (400), unknown routes (404,
+ *    listing the routes), and serverless-offline's own error answers (a thrown handler or a Lambda timeout came
+ *    back as HTTP 200 with a stack trace and file paths) become 500/504 with a generic message.
+ *  - Concurrency per function is bounded with a queue (function-slots.ts), so a burst costs queueing, not a
+ *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FunctionSlots } from './function-slots';
+import { describeRoutes, matchRoute, type ApiRoute } from './routes';
+
+export interface GatewayOptions {
+  /** serverless-offline's base URL, e.g. http://127.0.0.1:41000 */
+  upstream: string;
+  routes: ApiRoute[];
+  port: number;
+  host?: string;
+  /** Invocations of one function running at once (LOCAL_CONCURRENCY). */
+  maxConcurrent: number;
+  /** Requests of one function waiting for a slot before 429 (LOCAL_QUEUE). */
+  maxQueued: number;
+  /** API Gateway's integration timeout: 30 s for HTTP APIs. */
+  timeoutMs: number;
+}
+
+export interface Gateway {
+  url: string;
+  port: number;
+  /** Per function: invocations running and waiting, for tests and the start banner. */
+  load(): Record<string, { running: number; queued: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * 16 KiB: what serverless-offline (Node's default header limit) accepted before this gateway, so a GET of ~500
+ * locations still works locally. API Gateway's own limit is 10 KiB for the request line and headers together.
+ */
+export const MAX_URL_BYTES = 16 * 1024;
+export const MAX_HEADER_BYTES = 32 * 1024;
+/** Lambda's synchronous invocation payload limit. */
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+/** Node's parser limit on this server: far above the checks, so they (not the parser) answer with JSON. */
+const PARSER_HEADER_BYTES = 1024 * 1024;
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const slots = new Map<string, FunctionSlots>();
+  const slotsOf = (fn: string): FunctionSlots => {
+    let s = slots.get(fn);
+    if (!s) slots.set(fn, (s = new FunctionSlots(options.maxConcurrent, options.maxQueued)));
+    return s;
+  };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const upstream = new URL(options.upstream);
+  const server = http.createServer({ maxHeaderSize: PARSER_HEADER_BYTES }, (request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
+      else response.destroy();
+    });
+  });
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const arrived = Date.now();
+    const url = request.url ?? '/';
+    const method = (request.method ?? 'GET').toUpperCase();
+    if (Buffer.byteLength(url) > MAX_URL_BYTES) {
+      request.resume();
+      return sendJson(
+        response,
+        414,
+        'INVALID_REQUEST',
+        `The URL is longer than ${MAX_URL_BYTES} bytes: send many locations as a POST body.`,
+      );
+    }
+    if (headerBytes(request) > MAX_HEADER_BYTES) {
+      request.resume();
+      return sendJson(
+        response,
+        431,
+        'INVALID_REQUEST',
+        `The request headers are larger than ${MAX_HEADER_BYTES} bytes.`,
+      );
+    }
+    const path = url.split('?')[0];
+    const route = matchRoute(options.routes, method, path);
+    if (!route) {
+      request.resume();
+      return sendJson(
+        response,
+        404,
+        'INVALID_REQUEST',
+        `No route for ${method} ${path.slice(0, 200)}. Routes: ${describeRoutes(options.routes)}.`,
+      );
+    }
+    const body = await readBody(request, MAX_BODY_BYTES);
+    if (body === null) {
+      return sendJson(
+        response,
+        413,
+        'INVALID_REQUEST',
+        `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+      );
+    }
+    const release = await slotsOf(route.functionName).acquire();
+    if (!release) {
+      return sendJson(
+        response,
+        429,
+        'SERVER_ERROR',
+        'Too many requests are waiting for this function; retry later.',
+      );
+    }
+    try {
+      const remaining = options.timeoutMs - (Date.now() - arrived);
+      if (remaining <= 0 || response.destroyed) {
+        return sendJson(
+          response,
+          504,
+          'SERVER_ERROR',
+          'The request timed out waiting for a free function instance.',
+        );
+      }
+      const answer = await forward(agent, upstream, request, body, remaining);
+      if (answer === 'timeout') return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
+      if (answer === 'failed')
+        return sendJson(response, 502, 'SERVER_ERROR', 'The function could not be invoked.');
+      const offlineError = offlineErrorOf(answer);
+      if (offlineError === 'timeout')
+        return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
+      if (offlineError === 'error') return sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.body);
+    } finally {
+      release();
+    }
+  }
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const text = JSON.stringify({
+      status: 'INVALID_REQUEST',
+      error: status === 431 ? 'The request line or headers are too large.' : 'The request is not valid HTTP.',
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    port,
+    load: () =>
+      Object.fromEntries([...slots].map(([fn, s]) => [fn, { running: s.running, queued: s.queued }])),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
+  };
+}
+
+interface Answer {
+  status: number;
+  headers: http.OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+function forward(
+  agent: http.Agent,
+  upstream: URL,
+  request: http.IncomingMessage,
+  body: Buffer,
+  timeoutMs: number,
+): Promise<Answer | 'timeout' | 'failed'> {
+  return new Promise((resolve) => {
+    const headers: http.OutgoingHttpHeaders = {};
+    for (const [key, value] of Object.entries(request.headers))
+      if (!HOP_BY_HOP.has(key)) headers[key] = value;
+    headers['content-length'] = body.byteLength;
+    const outgoing = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers,
+        agent,
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.once('error', () => resolve('failed'));
+        incoming.once('end', () => {
+          clearTimeout(timer);
+          const out: http.OutgoingHttpHeaders = {};
+          for (const [key, value] of Object.entries(incoming.headers))
+            if (!HOP_BY_HOP.has(key)) out[key] = value;
+          const payload = Buffer.concat(chunks);
+          out['content-length'] = payload.byteLength;
+          resolve({ status: incoming.statusCode ?? 502, headers: out, body: payload });
+        });
+      },
+    );
+    // The function may still run on (as a Lambda does after API Gateway gives up); its slot is freed when it ends.
+    const timer = setTimeout(() => {
+      resolve('timeout');
+      outgoing.destroy();
+    }, timeoutMs);
+    outgoing.once('error', () => {
+      clearTimeout(timer);
+      resolve('failed');
+    });
+    outgoing.end(body);
+  });
+}
+
+/**
+ * serverless-offline answers a thrown handler or a Lambda timeout itself, as a body shaped like Lambda's error
+ * payload (`errorMessage`, `errorType`, `stackTrace`), often with status 200. Our handlers never answer that shape.
+ */
+export function offlineErrorOf(answer: Answer): 'timeout' | 'error' | null {
+  if (answer.body.byteLength > 256 * 1024 || answer.body[0] !== 0x7b) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const record = parsed as { errorType?: unknown; errorMessage?: unknown; stackTrace?: unknown } | null;
+  if (!record || typeof record.errorType !== 'string' || !('errorMessage' in record)) return null;
+  return record.errorType === 'LambdaTimeoutError' || /\[504\]/.test(String(record.errorMessage))
+    ? 'timeout'
+    : 'error';
+}
+
+function headerBytes(request: http.IncomingMessage): number {
+  let total = 0;
+  for (const part of request.rawHeaders) total += Buffer.byteLength(part) + 2;
+  return total;
+}
+
+function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      else chunks.push(chunk);
+    });
+    request.once('end', () => resolve(over ? null : Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
+}
+
+function sendJson(response: http.ServerResponse, status: number, kind: string, error: string): void {
+  const text = JSON.stringify({ status: kind, error });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}

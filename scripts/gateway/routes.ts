@@ -1,0 +1,82 @@
+/**
+ * The HTTP API's routes as serverless.yml declares them (`functions.*.events[].httpApi`), matched the way API
+ * Gateway matches them: literal segments first, `{name}` for one segment, `{name+}` for the rest. The local
+ * gateway uses this to answer unknown routes itself and to queue requests per function.
+ */
+import fs from 'node:fs';
+import { parse } from 'yaml';
+
+export interface ApiRoute {
+  functionName: string;
+  method: string; // upper case, or '*'
+  path: string;
+  segments: string[];
+}
+
+interface ServerlessFile {
+  functions?: Record<string, { events?: { httpApi?: { method?: string; path?: string } | string }[] }>;
+}
+
+export function loadRoutes(serverlessYmlPath: string): ApiRoute[] {
+  const doc = parse(fs.readFileSync(serverlessYmlPath, 'utf8')) as ServerlessFile;
+  const routes: ApiRoute[] = [];
+  for (const [functionName, fn] of Object.entries(doc.functions ?? {})) {
+    for (const event of fn.events ?? []) {
+      const api = event.httpApi;
+      if (!api || typeof api === 'string') continue;
+      if (!api.path) continue;
+      routes.push({
+        functionName,
+        method: (api.method ?? '*').toUpperCase(),
+        path: api.path,
+        segments: splitPath(api.path),
+      });
+    }
+  }
+  return routes;
+}
+
+function splitPath(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+/** The route for `method path`, most specific first (literal beats `{param}`); null when none matches. */
+export function matchRoute(routes: readonly ApiRoute[], method: string, path: string): ApiRoute | null {
+  const segments = splitPath(path);
+  let best: ApiRoute | null = null;
+  let bestScore = -1;
+  for (const route of routes) {
+    if (route.method !== '*' && route.method !== method && !(method === 'HEAD' && route.method === 'GET'))
+      continue;
+    const score = matchScore(route.segments, segments);
+    if (score > bestScore || (score === bestScore && best?.method === '*' && route.method !== '*')) {
+      best = route;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** -1 when the pattern does not match; otherwise the count of literal segments (more is more specific). */
+function matchScore(pattern: readonly string[], segments: readonly string[]): number {
+  let literal = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i];
+    if (/^\{.+\+\}$/.test(p)) return i < segments.length ? literal : -1;
+    if (i >= segments.length) return -1;
+    if (/^\{.+\}$/.test(p)) continue;
+    if (p !== segments[i]) return -1;
+    literal++;
+  }
+  return pattern.length === segments.length ? literal : -1;
+}
+
+export function describeRoutes(routes: readonly ApiRoute[]): string {
+  return [
+    ...new Set(
+      routes
+        .filter((r) => r.method !== 'OPTIONS')
+        .map((r) => `${r.method === '*' ? 'ANY' : r.method} ${r.path}`),
+    ),
+  ].join(', ');
+}

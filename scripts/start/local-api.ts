@@ -1,0 +1,67 @@
+/**
+ * The local API as `npm start` and the e2e tests run it: serverless-offline on an internal port behind the local
+ * gateway (scripts/gateway) on the public one. Settings: LOCAL_CONCURRENCY (invocations per function at once,
+ * default 4), LOCAL_QUEUE (requests waiting per function before 429, default 1000).
+ */
+import path from 'node:path';
+import { startGateway, type Gateway } from '../gateway/gateway';
+import { loadRoutes } from '../gateway/routes';
+import { freePort } from './free-port';
+import { spawnServerlessOffline, type OfflineOptions, type OfflineProcess } from './serverless-offline';
+
+export interface LocalApi {
+  /** The gateway's URL: what clients use. */
+  baseUrl: string;
+  offline: OfflineProcess;
+  gateway: Gateway;
+  /** Resolves once serverless-offline answers /health. */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Two per core of this 2-core machine: cold reads overlap I/O, and 4 workers x ~100 MB stays far below 2 GB. */
+const DEFAULT_CONCURRENCY = 4;
+/** A burst of 1,000 waits rather than failing; beyond that a client gets 429 at once. */
+const DEFAULT_QUEUE = 1000;
+/** API Gateway's HTTP API integration timeout. */
+const GATEWAY_TIMEOUT_MS = 30_000;
+
+export async function startLocalApi(options: OfflineOptions): Promise<LocalApi> {
+  const env = { ...process.env, ...options.env };
+  const maxConcurrent = count('LOCAL_CONCURRENCY', env.LOCAL_CONCURRENCY, DEFAULT_CONCURRENCY, 1);
+  const maxQueued = count('LOCAL_QUEUE', env.LOCAL_QUEUE, DEFAULT_QUEUE, 0);
+  const routes = loadRoutes(path.join(options.serviceDir, 'serverless.yml'));
+  const offline = spawnServerlessOffline({ ...options, httpPort: await freePort() });
+  let gateway: Gateway;
+  try {
+    gateway = await startGateway({
+      upstream: offline.baseUrl,
+      routes,
+      port: options.httpPort,
+      maxConcurrent,
+      maxQueued,
+      timeoutMs: GATEWAY_TIMEOUT_MS,
+    });
+  } catch (error) {
+    await offline.stop();
+    throw error;
+  }
+  return {
+    baseUrl: gateway.url,
+    offline,
+    gateway,
+    ready: offline.ready,
+    stop: async () => {
+      await Promise.allSettled([offline.stop(), gateway.close()]);
+    },
+  };
+}
+
+function count(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > 100_000) {
+    throw new Error(`${name} must be an integer from ${min} to 100000, got "${raw}"`);
+  }
+  return value;
+}
