@@ -383,9 +383,39 @@ describe('data-layer failures', () => {
       expect(refused.status).toBe(502);
       expect(refused.json).toEqual({
         status: 'SERVER_ERROR',
-        error: 'The elevation data store is unavailable. Please retry.',
+        error: 'The elevation data store denied access to its files; an operator must fix its permissions.',
       });
       expect(leaksInternals(refused.body)).toBe(false);
+    });
+
+    it('answers 504 at its deadline (remaining time minus the margin), long before reads would give up', async () => {
+      const { elevation } = await loadHandlers({
+        CONFIG_PATH: configPath,
+        DATA_ROOT: flaky.url,
+        RANGE_TIMEOUT_MS: '5000',
+        RANGE_RETRIES: '3',
+        DEADLINE_MARGIN_MS: '200',
+      });
+      flaky.mode = 'hang';
+      const started = Date.now();
+      const late = await invoke(
+        elevation,
+        {
+          path: '/v1/plane-point',
+          pathParameters: { dataset: 'plane-point' },
+          query: { locations: '49.9,10.1' },
+        },
+        1000,
+      );
+      const elapsed = Date.now() - started;
+      flaky.mode = 'ok';
+      expect(late.status).toBe(504);
+      expect(late.json).toEqual({
+        status: 'SERVER_ERROR',
+        error: 'The elevation data store did not answer in time. Please retry.',
+      });
+      expect(elapsed).toBeGreaterThanOrEqual(700);
+      expect(elapsed).toBeLessThan(1000); // before the function's own timeout; reads alone would take 4 x 5 s
     });
   });
 });

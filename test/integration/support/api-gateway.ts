@@ -9,13 +9,15 @@ export interface EventOptions {
   body?: string;
   headers?: Record<string, string>;
   isBase64Encoded?: boolean;
+  /** As the client sent it, when it differs from `query` (API Gateway joins repeated keys with commas). */
+  rawQueryString?: string;
 }
 
 let counter = 0;
 
 export function httpEvent(options: EventOptions): APIGatewayProxyEventV2 {
   const method = options.method ?? 'GET';
-  const rawQueryString = new URLSearchParams(options.query ?? {}).toString();
+  const rawQueryString = options.rawQueryString ?? new URLSearchParams(options.query ?? {}).toString();
   const requestId = `test-${++counter}`;
   return {
     version: '2.0',
@@ -67,8 +69,13 @@ export type Handler = (
 export async function invoke(
   handler: Handler,
   options: EventOptions,
+  /** What the Lambda context says is left of the function's timeout (default 30 s). */
+  remainingMs = 30000,
 ): Promise<{ status: number; json: unknown; headers: Record<string, unknown>; body: string }> {
-  const result = await handler(httpEvent(options), lambdaContext());
+  const context = lambdaContext();
+  const until = Date.now() + remainingMs;
+  context.getRemainingTimeInMillis = () => until - Date.now();
+  const result = await handler(httpEvent(options), context);
   const body = String(result.body ?? '');
   let json: unknown = undefined;
   try {

@@ -29,6 +29,10 @@ const APP_VARIABLES = [
   'HEADER_PREFETCH_BYTES',
   'RANGE_TIMEOUT_MS',
   'RANGE_RETRIES',
+  'MISSING_TTL_S',
+  'MAX_CONCURRENT_READS',
+  'REQUEST_BLOCK_BUDGET_MB',
+  'DEADLINE_MARGIN_MS',
 ];
 
 /** Quiet telemetry: Powertools dev mode prints no EMF; the logger is silent. */

@@ -1,0 +1,115 @@
+/** Issue 9 through the handlers and the library: missing is not forever, deep health, strict inputs and outputs. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RasterOpener } from '../../layers/elevation/dataset/raster-opener';
+import { invoke } from './support/api-gateway';
+import { loadHandlers } from './support/handlers';
+
+const FIXTURES = path.resolve('test/fixtures');
+let workDir: string;
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reliability-'));
+});
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+describe('missing files are remembered for a bounded time', () => {
+  it('answers null for a missing tile until the TTL passes, then reads the file that appeared', async () => {
+    let now = 0;
+    const opener = new RasterOpener({
+      timeoutMs: 1000,
+      retries: 0,
+      headerPrefetchBytes: 64 * 1024,
+      missingTtlMs: 60_000,
+      now: () => now,
+    });
+    const tile = path.join(workDir, 'late-tile.tif');
+    expect(await opener.open(tile)).toBeNull();
+    fs.copyFileSync(path.join(FIXTURES, 'plane-point.tif'), tile);
+    now = 59_000;
+    expect(await opener.open(tile)).toBeNull(); // still within the TTL: no new read
+    now = 60_001;
+    expect((await opener.open(tile))?.grid.width).toBeGreaterThan(0);
+  });
+});
+
+describe('through the handlers', () => {
+  it('refuses a DEFAULT_DATASET that is not configured, naming the variable, with a generic 500', async () => {
+    const { legacy } = await loadHandlers({ DEFAULT_DATASET: 'nope' });
+    const response = await invoke(legacy, { path: '/api/elevation', query: { coordinates: '49.9,10.1' } });
+    expect(response.status).toBe(500);
+    expect(response.body).not.toContain('DEFAULT_DATASET');
+  });
+
+  it('/health?deep=1 answers 503 naming a dataset whose file is missing; /health stays a cheap 200', async () => {
+    const config = path.join(workDir, 'config.yaml');
+    fs.writeFileSync(
+      config,
+      `datasets:\n  - name: good\n    path: ${path.join(FIXTURES, 'plane-point.tif')}\n  - name: gone\n    path: ${path.join(workDir, 'gone.tif')}\n`,
+    );
+    const { health } = await loadHandlers({ CONFIG_PATH: config });
+    const shallow = await invoke(health, { path: '/health' });
+    expect(shallow.status).toBe(200);
+    const deep = await invoke(health, { path: '/health', query: { deep: '1' } });
+    expect(deep.status).toBe(503);
+    expect(deep.json).toEqual({ status: 'UNAVAILABLE', datasets: ['good', 'gone'], unavailable: ['gone'] });
+  });
+
+  it('answers a missing single-file dataset with a 502 that names the dataset, not with nulls', async () => {
+    const config = path.join(workDir, 'config-gone.yaml');
+    fs.writeFileSync(config, `datasets:\n  - name: gone\n    path: ${path.join(workDir, 'gone.tif')}\n`);
+    const { elevation } = await loadHandlers({ CONFIG_PATH: config });
+    const response = await invoke(elevation, {
+      path: '/v1/gone',
+      pathParameters: { dataset: 'gone' },
+      query: { locations: '49.9,10.1' },
+    });
+    expect(response.status).toBe(502);
+    expect(response.json).toEqual({
+      status: 'SERVER_ERROR',
+      error: "Dataset 'gone' is unavailable: its file was not found in the data store.",
+    });
+  });
+
+  it('answers GeoJSON positions without a z where there is no height (never null in a position)', async () => {
+    const { elevation } = await loadHandlers();
+    const response = await invoke(elevation, {
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      query: { locations: '49.9,10.1|0,0', format: 'geojson' },
+    });
+    expect(response.status).toBe(200);
+    const features = (response.json as { features: { geometry: { coordinates: number[] } }[] }).features;
+    expect(features[0].geometry.coordinates).toHaveLength(3);
+    expect(features[1].geometry.coordinates).toEqual([0, 0]);
+  });
+
+  it('answers 400 for a JSON body nested deeper than 64 levels, and for a repeated query parameter', async () => {
+    const { elevation } = await loadHandlers();
+    const deep = await invoke(elevation, {
+      path: '/v1/plane-point',
+      method: 'POST',
+      pathParameters: { dataset: 'plane-point' },
+      body: '['.repeat(65) + ']'.repeat(65),
+    });
+    expect(deep.status).toBe(400);
+    const fine = await invoke(elevation, {
+      path: '/v1/plane-point',
+      method: 'POST',
+      pathParameters: { dataset: 'plane-point' },
+      body: JSON.stringify({ locations: [{ lat: 49.9, lng: 10.1 }] }),
+    });
+    expect(fine.status).toBe(200);
+    const repeated = await invoke(elevation, {
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      rawQueryString: 'locations=49.9,10.1&locations=49.8,10.2',
+      query: { locations: '49.9,10.1,49.8,10.2' },
+    });
+    expect(repeated.status).toBe(400);
+    expect(repeated.json).toMatchObject({
+      error: expect.stringContaining("'locations' is given more than once") as string,
+    });
+  });
+});

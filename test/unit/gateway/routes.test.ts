@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { offlineErrorOf } from '../../../scripts/gateway/gateway';
+import { FunctionSlots } from '../../../scripts/gateway/function-slots';
+import { loadRoutes, matchRoute } from '../../../scripts/gateway/routes';
+
+const routes = loadRoutes(path.resolve(__dirname, '../../../serverless.yml'));
+
+describe('routes from serverless.yml', () => {
+  it('matches literal routes before parameter routes, as API Gateway does', () => {
+    expect(matchRoute(routes, 'GET', '/v1/datasets')?.functionName).toBe('datasets');
+    expect(matchRoute(routes, 'GET', '/v1/srtm90m')?.functionName).toBe('elevation');
+    expect(matchRoute(routes, 'DELETE', '/v1/srtm90m')?.functionName).toBe('elevation'); // ANY: the handler says 405
+    expect(matchRoute(routes, 'GET', '/health')?.functionName).toBe('health');
+  });
+
+  it('finds no route for unknown paths or methods a route does not take', () => {
+    expect(matchRoute(routes, 'GET', '/v1')).toBeNull();
+    expect(matchRoute(routes, 'GET', '/v1/a/b/c/d')).toBeNull();
+    expect(matchRoute(routes, 'DELETE', '/health')).toBeNull();
+  });
+});
+
+describe('offlineErrorOf', () => {
+  const answer = (body: unknown) => ({ status: 200, headers: {}, body: Buffer.from(JSON.stringify(body)) });
+
+  it("recognises serverless-offline's timeout and error payloads", () => {
+    expect(
+      offlineErrorOf(
+        answer({ errorMessage: '[504] - Lambda timeout.', errorType: 'LambdaTimeoutError', stackTrace: [] }),
+      ),
+    ).toBe('timeout');
+    expect(
+      offlineErrorOf(answer({ errorMessage: 'boom', errorType: 'TypeError', stackTrace: ['at x'] })),
+    ).toBe('error');
+  });
+
+  it('passes our own answers through', () => {
+    expect(offlineErrorOf(answer({ status: 'OK', results: [] }))).toBeNull();
+    expect(offlineErrorOf({ status: 200, headers: {}, body: Buffer.from('<svg/>') })).toBeNull();
+  });
+});
+
+describe('FunctionSlots', () => {
+  it('queues beyond its concurrency and refuses beyond its queue', async () => {
+    const slots = new FunctionSlots(1, 1);
+    const first = await slots.acquire();
+    const second = slots.acquire();
+    expect(await slots.acquire()).toBeNull(); // queue of one is full
+    expect(slots.queued).toBe(1);
+    first?.();
+    const granted = await second;
+    expect(slots.running).toBe(1);
+    granted?.();
+    expect(slots.running).toBe(0);
+  });
+});
