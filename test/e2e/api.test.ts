@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { describeIfAvailable } from '../support/requirements';
+import { hasCommand } from '../support/tools';
 import {
   prepareE2eDatasets,
   SHARED_DATASET,
@@ -212,13 +214,13 @@ describe('interpolation over HTTP on the analytic plane fixture', () => {
   });
 });
 
-if (!HAS_SHARED_DEM) {
-  console.warn(`Acceptance check against GDAL skipped: ${SHARED_DEM} is absent.`);
-  test('acceptance check against GDAL is skipped because ../shared/dem is absent', () => {
-    expect(existsSync(path.join(SHARED_DEM, SHARED_SRTM_TILE))).toBe(false);
-  });
-} else {
-  describe('acceptance: the HdM example through the legacy API matches GDAL', () => {
+describeIfAvailable(
+  'acceptance: the HdM example through the legacy API matches GDAL',
+  [
+    { what: '../shared/dem', available: HAS_SHARED_DEM },
+    { what: 'GDAL (gdal-bin)', available: hasCommand('gdallocationinfo') },
+  ],
+  () => {
     it('answers GET /api/elevation?coordinates=48.742275,9.101177 within 5 m of gdallocationinfo', async () => {
       const { status, body } = await get(`/api/elevation?coordinates=${HDM.lat},${HDM.lon}`);
       expect(status).toBe(200);
@@ -232,8 +234,8 @@ if (!HAS_SHARED_DEM) {
       expect(file?.rangeRequests).toBeGreaterThan(0);
       expect(file?.bytes).toBeGreaterThan(0);
     });
-  });
-}
+  },
+);
 
 function gdalLocationInfo(file: string, lon: number, lat: number): number {
   const run = spawnSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(lon), String(lat)], {

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { loadDatasetRegistry, type DatasetRegistry, type Interpolation } from '../../layers/elevation';
 import { assertablePoints, mismatches } from './support/compare';
 import { gdalReference, SHARED_DEM, type CaseSpec, type ReferenceCase } from './support/gdal-reference';
+import { describeIfAvailable } from '../support/requirements';
+import { hasCommand } from '../support/tools';
 import { tempDatasets, type DatasetEntry, type TempDatasets } from './support/temp-datasets';
 
 const dem = (relative: string): string => path.join(SHARED_DEM, relative);
@@ -134,13 +136,13 @@ const MIN_ASSERTED = { nearest: 200, bilinear: 100, cubic: 100 } as const;
 /** Points whose 2x2 window holds nodata while their own pixel is valid, over all files. */
 const MIN_NEXT_TO_NODATA = 30;
 
-if (!existsSync(SHARED_DEM)) {
-  console.warn(`Real-data suite skipped: ${SHARED_DEM} is absent (see test/realdata/README.md).`);
-  test('is skipped because ../shared/dem is absent', () => {
-    expect(existsSync(SHARED_DEM)).toBe(false);
-  });
-} else {
-  describe('real DEM files agree with GDAL', () => {
+describeIfAvailable(
+  'real DEM files agree with GDAL',
+  [
+    { what: '../shared/dem', available: existsSync(SHARED_DEM) },
+    { what: 'GDAL (gdal-bin, python3-gdal)', available: hasCommand('gdallocationinfo') },
+  ],
+  () => {
     let references: Map<string, ReferenceCase>;
     let temp: TempDatasets;
     let registry: DatasetRegistry;
@@ -196,5 +198,5 @@ if (!existsSync(SHARED_DEM)) {
       expect(checked).toBeGreaterThanOrEqual(MIN_NEXT_TO_NODATA);
       expect(wrong).toEqual([]);
     });
-  });
-}
+  },
+);

@@ -9,6 +9,8 @@ import { parse } from 'yaml';
 import { loadDatasetRegistry, type Interpolation } from '../../layers/elevation';
 import { assertablePoints, mismatches } from './support/compare';
 import { gdalReference, REPO_ROOT, SHARED_DEM } from './support/gdal-reference';
+import { describeIfAvailable } from '../support/requirements';
+import { hasCommand } from '../support/tools';
 import { tempDatasets, type DatasetEntry, type TempDatasets } from './support/temp-datasets';
 
 const SCRIPT = path.join(REPO_ROOT, 'scripts/make-cog-dataset.sh');
@@ -25,13 +27,13 @@ function makeCogDataset(src: string, out: string, ...options: string[]): Dataset
 
 const gdalinfo = (file: string): string => execFileSync('gdalinfo', [file], { encoding: 'utf8' });
 
-if (!existsSync(SHARED_DEM)) {
-  console.warn(`make-cog-dataset real-data test skipped: ${SHARED_DEM} is absent.`);
-  test('is skipped because ../shared/dem is absent', () => {
-    expect(existsSync(SHARED_DEM)).toBe(false);
-  });
-} else {
-  describe('make-cog-dataset.sh', () => {
+describeIfAvailable(
+  'make-cog-dataset.sh',
+  [
+    { what: '../shared/dem', available: existsSync(SHARED_DEM) },
+    { what: 'GDAL (gdal-bin)', available: hasCommand('gdalinfo') },
+  ],
+  () => {
     let temp: TempDatasets;
     let srtm3: DatasetEntry;
     let srtm90: DatasetEntry;
@@ -91,5 +93,5 @@ if (!existsSync(SHARED_DEM)) {
         }
       },
     );
-  });
-}
+  },
+);

@@ -22,7 +22,6 @@ export function describeIfAvailable(name: string, requirements: Requirement[], f
     });
   } else {
     // A visible skip, counted by jest: the dependency is missing on this machine.
-    // eslint-disable-next-line jest/no-disabled-tests
     describe.skip(`${name} [skipped: needs ${missing.join(', ')}]`, fn);
   }
 }
