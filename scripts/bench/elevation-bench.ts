@@ -16,6 +16,7 @@ import { inflateSync } from 'node:zlib';
 import { fromArrayBuffer, getDecoder } from 'geotiff';
 import { configureBlockCache, loadDatasetRegistry, newReadStats, type LatLon } from '../../layers/elevation';
 import { spawn } from 'node:child_process';
+import { buildTiles, measureRequestMemory } from './request-memory';
 
 const SHARED = path.resolve(__dirname, '../../../shared/dem/derived');
 const COP_FILE = 'upsampled1as_N48_00_E009_00_DEM_cog.tif';
@@ -154,6 +155,35 @@ async function coldPass(
   return measured;
 }
 
+/**
+ * One 512-point request over 512 cold 1024^2 blocks: its peak decoded/compressed memory must stay within the
+ * request's block budget plus the compressed bytes of its concurrent reads (16 x ~2.3 MB), not 2 GiB.
+ */
+async function requestMemoryBench(): Promise<void> {
+  const tiles = buildTiles(path.join(SHARED, COP_FILE), path.resolve(__dirname, '../../.build/bench-tiles'));
+  if (!tiles) {
+    console.log('(skipping the request-memory bench: it needs GDAL, gdal_edit.py from python3-gdal)');
+    return;
+  }
+  const server = await spawnDataServer(tiles);
+  try {
+    const budget = 64 * 1024 * 1024;
+    const reads = 16;
+    const m = await measureRequestMemory(server.url, budget, reads);
+    // One batch's blocks may still await GC while the next batch decodes (V8 frees ArrayBuffers at GC), hence 2x.
+    const bound = 2 * m.budgetMiB + reads * 2.4 + 16; // + in-flight compressed bodies (~2.3 MB each) + inflate
+    report(
+      `512-point request over ${m.blocks} cold blocks: peak buffers (MiB)`,
+      m.peakMiB.toFixed(0),
+      `<= ${bound.toFixed(0)} MiB (2 x budget ${m.budgetMiB} + ${reads} reads; unbatched: 2048)`,
+      m.peakMiB <= bound,
+    );
+    report('  the same request: time (ms)', m.ms.toFixed(0));
+  } finally {
+    server.close();
+  }
+}
+
 /** The data layer in its own process, as under `npm start` (and like S3: not on the API's event loop). */
 async function spawnDataServer(
   root: string,
@@ -271,8 +301,10 @@ async function handlerBench(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`elevation bench on ${os.cpus().length} cores, node ${process.version}`);
-  if (existsSync(path.join(SHARED, COP_FILE))) await realDataBenches();
-  else console.log(`(skipping COG block benches: ${SHARED} not found — they need ../shared/dem)`);
+  if (existsSync(path.join(SHARED, COP_FILE))) {
+    await realDataBenches();
+    await requestMemoryBench();
+  } else console.log(`(skipping COG block benches: ${SHARED} not found — they need ../shared/dem)`);
   await handlerBench();
   const failed = results.filter((r) => r.pass === false);
   console.log(
