@@ -34,6 +34,11 @@ async function main(): Promise<void> {
   }
   // Fail here, with the parser's message, rather than on every request once the API is up.
   const datasetNames = loadDatasetRegistry({ configPath: path.resolve(REPO_ROOT, configPath) }).names();
+  if (env.DEFAULT_DATASET && !datasetNames.includes(env.DEFAULT_DATASET)) {
+    throw new Error(
+      `DEFAULT_DATASET '${env.DEFAULT_DATASET}' is not in ${configPath} (${datasetNames.join(', ')})`,
+    );
+  }
   const httpPort = parsePort('PORT', env.PORT, DEFAULT_PORT);
   const lambdaPort = parsePort('LAMBDA_PORT', env.LAMBDA_PORT, 0) || (await freePort());
 
