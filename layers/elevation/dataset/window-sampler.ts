@@ -44,6 +44,8 @@ export async function sampleMosaic(
     let previous: readonly string[] | null = null;
     for (let i = 0; i < count; i++) {
       const candidates = mosaic.candidates(xs[i], ys[i]);
+      if (nearAntimeridian(mosaic, xs[i]))
+        for (const id of mosaic.candidates(acrossAntimeridian(xs[i]), ys[i])) ids.add(id);
       if (candidates === previous) continue; // one raster: the same array every time
       previous = candidates;
       for (let k = 0; k < candidates.length; k++) ids.add(candidates[k]);
@@ -61,7 +63,12 @@ export async function sampleMosaic(
   const sortKeys = new Float64Array(count);
   const { before, size } = WINDOW[interpolation];
   for (let i = 0; i < count; i++) {
-    const state = ownerOf(mosaic, states, xs[i], ys[i]);
+    let state = ownerOf(mosaic, states, xs[i], ys[i]);
+    if (!state && nearAntimeridian(mosaic, xs[i])) {
+      // 180 E is 180 W: a point on or just past a tile's edge at the antimeridian belongs to the tile across it.
+      state = ownerOf(mosaic, states, acrossAntimeridian(xs[i]), ys[i]);
+      if (state) xs[i] = acrossAntimeridian(xs[i]);
+    }
     owners[i] = state;
     if (!state) continue;
     const { grid } = state.raster;
@@ -355,17 +362,37 @@ async function pixelAnywhere(
   const { grid } = owner.raster;
   if (c >= 0 && r >= 0 && c < grid.width && r < grid.height) return readPixel(owner, c, r, ctx);
   const centre = pixelCentre(grid, c, r);
-  const [mx, my] = owner.toRaster
+  const [mosaicX, my] = owner.toRaster
     ? crsToCrs(owner.raster.crs, mosaic.crs)(centre.x, centre.y)
     : [centre.x, centre.y];
-  await openAll(mosaic, new Set(mosaic.candidates(mx, my)), states, ctx);
-  const state = ownerOf(mosaic, states, mx, my);
+  let mx = mosaicX;
+  const ids = new Set(mosaic.candidates(mx, my));
+  const wraps = nearAntimeridian(mosaic, mx);
+  if (wraps) for (const id of mosaic.candidates(acrossAntimeridian(mx), my)) ids.add(id);
+  await openAll(mosaic, ids, states, ctx);
+  let state = ownerOf(mosaic, states, mx, my);
+  if (!state && wraps) {
+    state = ownerOf(mosaic, states, acrossAntimeridian(mx), my);
+    mx = acrossAntimeridian(mx);
+  }
   if (!state || state === owner) return NaN;
   const [x, y] = state.toRaster ? state.toRaster(mx, my) : [mx, my];
   const g = state.raster.grid;
   const nc = Math.min(Math.max(Math.floor((x - g.originX) / g.resX), 0), g.width - 1);
   const nr = Math.min(Math.max(Math.floor((y - g.originY) / g.resY), 0), g.height - 1);
   return readPixel(state, nc, nr, ctx);
+}
+
+/** Longitudes this close to ±180 also look across the antimeridian (only in WGS84 mosaics). */
+const ANTIMERIDIAN_BAND_DEG = 0.5;
+
+function nearAntimeridian(mosaic: Mosaic, x: number): boolean {
+  return mosaic.crs.isWgs84 && Math.abs(x) > 180 - ANTIMERIDIAN_BAND_DEG;
+}
+
+/** The same meridian written from the other side: 180.0001 -> -179.9999, -180 -> 180. */
+function acrossAntimeridian(x: number): number {
+  return x > 0 ? x - 360 : x + 360;
 }
 
 async function readPixel(state: RasterState, c: number, r: number, ctx: ReadContext): Promise<number> {
