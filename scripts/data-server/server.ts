@@ -29,6 +29,14 @@ export interface DataServer {
 }
 
 export const STATS_PATH = '/_stats';
+/**
+ * `GET /_list/<folder>/`: the files under a folder, recursively, as JSON `{"files": ["a.tif", "sub/b.hgt"]}`
+ * (paths relative to the folder, sorted). The data layer is ours, so `npm start` can discover datasets the way
+ * a local folder (or S3 ListObjectsV2) would, instead of guessing file names.
+ */
+export const LIST_PREFIX = '/_list/';
+/** Most entries one listing returns: a folder of 1° tiles for the whole world has 64,800. */
+const MAX_LISTED_FILES = 100_000;
 
 export async function startDataServer(options: DataServerOptions): Promise<DataServer> {
   const root = path.resolve(options.root);
@@ -87,6 +95,10 @@ async function serve(
     response.end(JSON.stringify(stats.snapshot()));
     return;
   }
+  if (pathname.startsWith(LIST_PREFIX) && method === 'GET') {
+    await serveListing(root, pathname.slice(LIST_PREFIX.length - 1), response);
+    return;
+  }
   if (method !== 'GET' && method !== 'HEAD') {
     stats.count('other');
     response.setHeader('Allow', 'GET, HEAD');
@@ -141,6 +153,28 @@ async function serve(
     return;
   }
   streamFile(filePath, range, response, (bytes) => stats.addBytes(file, bytes));
+}
+
+async function serveListing(root: string, folderPath: string, response: http.ServerResponse): Promise<void> {
+  const folder = resolveFilePath(root, folderPath);
+  const info = folder === null ? null : await fs.promises.stat(folder).catch(() => null);
+  if (folder === null || !info?.isDirectory()) {
+    // Tells a client that this server lists folders and this one does not exist (vs. a server without listing).
+    response.setHeader('X-Listing', 'no-such-folder');
+    sendStatus(response, 404, `not a folder: ${folderPath}`);
+    return;
+  }
+  const files: string[] = [];
+  for (const entry of await fs.promises.readdir(folder, { recursive: true, withFileTypes: true })) {
+    if (files.length >= MAX_LISTED_FILES) break;
+    const full = path.join(entry.parentPath ?? entry.path, entry.name);
+    // Symlinked files count (tile folders are often linked in); symlinked folders are not descended.
+    const stat = entry.isFile() ? entry : await fs.promises.stat(full).catch(() => null);
+    if (stat?.isFile()) files.push(path.relative(folder, full).split(path.sep).join('/'));
+  }
+  files.sort();
+  response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  response.end(JSON.stringify({ files }));
 }
 
 function streamFile(

@@ -128,6 +128,20 @@ describe('data layer server', () => {
     expect((await fetch(`${server.url}tiles/`)).status).toBe(404);
   });
 
+  it('lists a folder recursively at /_list/<folder>/ and answers 404 for a missing one', async () => {
+    const listing = await fetch(`${server.url}_list/tiles/`);
+    expect(listing.status).toBe(200);
+    expect(await listing.json()).toEqual({ files: ['N48E009.tif'] });
+    const root = await fetch(`${server.url}_list/`);
+    expect(((await root.json()) as { files: string[] }).files).toEqual(
+      expect.arrayContaining(['config.yaml', 'empty.bin', 'tiles/N48E009.tif']),
+    );
+    const missing = await fetch(`${server.url}_list/nowhere/`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-listing')).toBe('no-such-folder');
+    expect((await fetch(`${server.url}_list/../`)).status).toBe(404);
+  });
+
   it('answers 405 to methods other than GET and HEAD', async () => {
     const response = await fetch(tileUrl(), { method: 'PUT', body: 'x' });
     expect(response.status).toBe(405);

@@ -67,13 +67,17 @@ export class TiledMosaic implements Mosaic {
     return ids;
   }
 
-  /** Every tile when the index can be listed (local folders); null for remote prefixes. */
+  /** Every tile when the index was listed (local folders, our data layer); null for computed names. */
   listKeys(): Promise<TileKey[] | null> {
     return this.index.keys();
   }
 
+  /** The first of the tile's possible locations that exists (computed names try several extensions). */
   async open(id: string, io?: ReadIo): Promise<Raster | null> {
-    const location = await this.index.locate(parseTileKeyId(id));
-    return location === null ? null : this.opener.open(location, io);
+    for (const location of await this.index.locate(parseTileKeyId(id))) {
+      const raster = await this.opener.open(location, io);
+      if (raster) return raster;
+    }
+    return null;
   }
 }

@@ -3,9 +3,7 @@
  * mosaic's CRS, samples them, and maps nodata to null. Opening is lazy and cached; a failed open is retried on
  * the next request.
  */
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { isRemote } from '../data/byte-source';
+import { listFolder } from '../data/folder-listing';
 import { ReadLimiter } from '../data/read-limiter';
 import { DatasetConfigError, DatasetUnavailableError, ObjectChangedError } from '../errors';
 import { crsFromEpsg, wgs84Converter, type Crs } from '../geo/crs';
@@ -24,8 +22,8 @@ import {
 import { describeMosaic } from './describe';
 import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
-import { LocalTileIndex, TemplateTileIndex } from './tile-index';
-import { defaultTemplate } from './tile-names';
+import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
+import { defaultTemplates, isRasterFile, tryParseTileCorner } from './tile-names';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -41,6 +39,10 @@ export interface RasterDatasetOptions {
   tiling: TilingOptions | null;
   verticalDatum: string | null;
   opener: RasterOpener;
+  /** Filename CRS when tiling is inferred from a folder of corner-named files (config `filename_epsg`). */
+  filenameEpsg: number;
+  /** How long a folder listing is trusted before it is listed again (tiles added later are found). */
+  relistMs: number;
 }
 
 /** Concurrent range reads per request when the caller sets no limiter (the API sets MAX_CONCURRENT_READS). */
@@ -66,6 +68,8 @@ export class RasterDataset extends DatasetBase {
   /** The mosaic once opened, so warm requests skip a promise and a span. */
   private opened: Mosaic | null = null;
   private info: Promise<DatasetInfo> | null = null;
+  /** The tile size once the mosaic is built (configured or inferred); null for one file. */
+  private tileSize: number | null = null;
 
   constructor(private readonly options: RasterDatasetOptions) {
     super();
@@ -125,9 +129,7 @@ export class RasterDataset extends DatasetBase {
 
   describe(): Promise<DatasetInfo> {
     this.info ??= this.openMosaic(fullContext())
-      .then((mosaic) =>
-        describeMosaic(this.name, mosaic, this.options.tiling?.tileSize ?? null, this.options.verticalDatum),
-      )
+      .then((mosaic) => describeMosaic(this.name, mosaic, this.tileSize, this.options.verticalDatum))
       .catch((error: unknown) => {
         this.info = null;
         throw error;
@@ -147,38 +149,76 @@ export class RasterDataset extends DatasetBase {
   }
 
   private async createMosaic(ctx: ReadContext): Promise<Mosaic> {
-    const { location, tiling, opener, name } = this.options;
-    if (tiling) {
-      const crs: Crs = crsFromEpsg(tiling.filenameEpsg);
-      const index = isRemote(location)
-        ? new TemplateTileIndex(
-            location,
-            tiling.template ?? defaultTemplate(tiling.filenameEpsg),
-            tiling.tileSize,
-          )
-        : tiling.template
-          ? new TemplateTileIndex(location, tiling.template, tiling.tileSize)
-          : new LocalTileIndex(location, tiling.tileSize);
-      return new TiledMosaic(crs, tiling.tileSize, index, opener);
+    const { location, tiling, name } = this.options;
+    if (tiling) return this.tiledMosaic(tiling, tiling.template ? null : await listFolder(location));
+    if (isRasterFile(location)) return this.singleMosaic(location, ctx);
+    // As OpenTopoData: a folder with one raster is a single-file dataset, with several a tiled one.
+    const files = (await listFolder(location))?.filter(isRasterFile) ?? null;
+    if (files === null) {
+      throw new DatasetConfigError(
+        `Dataset '${name}': ${location} cannot be listed; name the file in \`path\`, or set filename_tile_size (and tile_template) for tiles.`,
+      );
     }
-    const file = await singleFile(location);
-    const raster: Raster | null = await opener.open(file, ctx);
+    if (files.length === 0)
+      throw new DatasetConfigError(`Dataset '${name}': ${location} holds no raster files.`);
+    if (files.length === 1) return this.singleMosaic(joinLocation(location, files[0]), ctx);
+    const tileSize = inferTileSize(files, name, this.options.filenameEpsg);
+    return this.tiledMosaic({ filenameEpsg: this.options.filenameEpsg, tileSize, template: null }, files);
+  }
+
+  private async singleMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
+    const raster: Raster | null = await this.options.opener.open(file, ctx);
     // One missing file is not "no data here" but a dataset that cannot answer at all.
-    if (!raster) throw new DatasetUnavailableError(name, 'its file was not found in the data store.');
+    if (!raster)
+      throw new DatasetUnavailableError(this.options.name, 'its file was not found in the data store.');
     return new SingleRasterMosaic(raster.crs, raster);
+  }
+
+  private tiledMosaic(tiling: TilingOptions, files: readonly string[] | null): Mosaic {
+    const { location, opener, relistMs } = this.options;
+    this.tileSize = tiling.tileSize;
+    const crs: Crs = crsFromEpsg(tiling.filenameEpsg);
+    const index =
+      files !== null
+        ? new ListedTileIndex(location, tiling.tileSize, files, relistMs)
+        : new TemplateTileIndex(
+            location,
+            tiling.template ?? defaultTemplates(tiling.filenameEpsg),
+            tiling.tileSize,
+          );
+    return new TiledMosaic(crs, tiling.tileSize, index, opener);
   }
 }
 
-/** OpenTopoData lets `path` name a folder holding exactly one raster; remote paths must name the file. */
-async function singleFile(location: string): Promise<string> {
-  if (isRemote(location)) return location;
-  const info = await stat(location).catch(() => null);
-  if (!info?.isDirectory()) return location;
-  const rasters = (await readdir(location)).filter((f) => /\.(tif|tiff|hgt|hgt\.zip)$/i.test(f));
-  if (rasters.length !== 1) {
+/**
+ * OpenTopoData's default tile size is 1 (degree); names in metres (EU-DEM `N2000000E3000000`) give theirs away
+ * as the greatest common divisor of the corners' spacing.
+ */
+function inferTileSize(files: readonly string[], name: string, filenameEpsg: number): number {
+  const corners = files
+    .map((f) => tryParseTileCorner(f.split('/').pop() ?? f))
+    .filter((c): c is { x: number; y: number } => c !== null);
+  if (corners.length === 0) {
     throw new DatasetConfigError(
-      `${location} holds ${rasters.length} rasters; a single-file dataset needs exactly one (set filename_tile_size for tiles).`,
+      `Dataset '${name}': its folder holds several rasters, none named by its corner (e.g. N48E009.hgt); point path at one file.`,
     );
   }
-  return path.join(location, rasters[0]);
+  const values = corners.flatMap((c) => [Math.abs(c.x), Math.abs(c.y)]);
+  if (values.every((v) => v <= 180)) return 1;
+  if (filenameEpsg === 4326) {
+    throw new DatasetConfigError(
+      `Dataset '${name}': its tile names look like metres (e.g. N2000000E4000000); set filename_epsg (3035 for EU-DEM).`,
+    );
+  }
+  const size = values.filter((v) => v > 0).reduce((a, b) => gcd(a, b), 0);
+  if (!(size > 1)) {
+    throw new DatasetConfigError(
+      `Dataset '${name}': cannot infer the tile size from its file names; set filename_tile_size.`,
+    );
+  }
+  return size;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }

@@ -31,7 +31,7 @@ export class DatasetRegistry {
   ) {
     const opener = new RasterOpener(options);
     for (const def of config.datasets.filter((d) => !d.childDatasets)) {
-      this.datasets.set(def.name, rasterDataset(def, options.dataRoot, opener));
+      this.datasets.set(def.name, rasterDataset(def, options, opener));
     }
     for (const def of config.datasets.filter((d) => d.childDatasets)) {
       this.datasets.set(
@@ -78,7 +78,12 @@ export class DatasetRegistry {
   }
 }
 
-function rasterDataset(def: DatasetDefinition, dataRoot: string, opener: RasterOpener): RasterDataset {
+function rasterDataset(
+  def: DatasetDefinition,
+  options: RegistryOptions,
+  opener: RasterOpener,
+): RasterDataset {
+  const { dataRoot } = options;
   const rawPath = def.path ?? '';
   const location = isRemote(rawPath) || path.isAbsolute(rawPath) ? rawPath : joinLocation(dataRoot, rawPath);
   return new RasterDataset({
@@ -89,5 +94,7 @@ function rasterDataset(def: DatasetDefinition, dataRoot: string, opener: RasterO
       : null,
     verticalDatum: def.verticalDatum,
     opener,
+    filenameEpsg: def.filenameEpsg,
+    relistMs: options.missingTtlMs,
   });
 }

@@ -1,76 +1,100 @@
 /**
- * Where each tile of a tiled dataset lives. A local folder is listed once (recursively, like OpenTopoData) so
- * missing tiles are known without touching the disk again; a remote prefix (http/s3) is never listed: names are
- * computed from the template and a missing object simply answers "no data".
+ * Where each tile of a tiled dataset lives. Where the folder can be listed (a local folder, our data layer) the
+ * listing says which tiles exist, so a missing tile costs no request; it is listed again after `relistMs` so a
+ * tile added later is found without a cold start. Where nothing can be listed (plain HTTPS, S3 without
+ * ListBucket) names are computed from templates, tried in order, and a missing object simply answers "no data".
  */
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { listFolder } from '../data/folder-listing';
 import { DatasetConfigError } from '../errors';
-import { formatTileName, tileKeyId, tileKeyOfCorner, tryParseTileCorner, type TileKey } from './tile-names';
-
-const RASTER_FILE = /\.(tif|tiff|hgt|hgt\.zip)$/i;
+import {
+  formatTileName,
+  isRasterFile,
+  tileKeyId,
+  tileKeyOfCorner,
+  tryParseTileCorner,
+  type TileKey,
+} from './tile-names';
 
 export interface TileIndex {
-  /** URL or path of the tile, or null when it is known not to exist. */
-  locate(key: TileKey): Promise<string | null>;
-  /** Every tile key when the index was listed; null for remote (unlistable) indexes. */
+  /** URLs or paths that may hold the tile, most likely first; empty when it is known not to exist. */
+  locate(key: TileKey): Promise<readonly string[]>;
+  /** Every tile key when the index was listed; null for computed (unlistable) indexes. */
   keys(): Promise<TileKey[] | null>;
 }
 
-export class LocalTileIndex implements TileIndex {
-  private listing: Promise<Map<string, { key: TileKey; file: string }>> | null = null;
+type Tiles = Map<string, { key: TileKey; file: string }>;
+
+export class ListedTileIndex implements TileIndex {
+  private listing: Promise<Tiles> | null;
+  private listedAt: number;
 
   constructor(
     private readonly folder: string,
     private readonly tileSize: number,
-  ) {}
+    files: readonly string[],
+    private readonly relistMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.listing = Promise.resolve(tilesOf(folder, files, tileSize));
+    this.listedAt = now();
+  }
 
-  async locate(key: TileKey): Promise<string | null> {
-    return (await this.list()).get(tileKeyId(key))?.file ?? null;
+  async locate(key: TileKey): Promise<readonly string[]> {
+    const tile = (await this.list()).get(tileKeyId(key));
+    return tile ? [tile.file] : [];
   }
 
   async keys(): Promise<TileKey[]> {
     return [...(await this.list()).values()].map((tile) => tile.key);
   }
 
-  private list(): Promise<Map<string, { key: TileKey; file: string }>> {
-    this.listing ??= this.scan().catch((error: unknown) => {
-      this.listing = null;
-      throw error;
-    });
+  private list(): Promise<Tiles> {
+    if (this.listing && this.now() - this.listedAt <= this.relistMs) return this.listing;
+    this.listedAt = this.now();
+    const previous = this.listing;
+    this.listing = listFolder(this.folder).then(
+      (files) => {
+        if (files === null) throw new DatasetConfigError(`${this.folder} can no longer be listed`);
+        return tilesOf(this.folder, files, this.tileSize);
+      },
+      (error: unknown) => {
+        this.listing = previous; // keep serving the last good listing; try again after relistMs
+        if (previous) return previous;
+        throw error;
+      },
+    );
     return this.listing;
-  }
-
-  private async scan(): Promise<Map<string, { key: TileKey; file: string }>> {
-    let entries: string[];
-    try {
-      entries = await readdir(this.folder, { recursive: true });
-    } catch (error) {
-      throw new DatasetConfigError(`Cannot list tile folder ${this.folder}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    const tiles = new Map<string, { key: TileKey; file: string }>();
-    for (const entry of entries.sort()) {
-      if (!RASTER_FILE.test(entry)) continue;
-      const corner = tryParseTileCorner(path.basename(entry));
-      if (!corner) continue;
-      const key = tileKeyOfCorner(corner, this.tileSize);
-      if (!tiles.has(tileKeyId(key))) tiles.set(tileKeyId(key), { key, file: path.join(this.folder, entry) });
-    }
-    return tiles;
   }
 }
 
+function tilesOf(folder: string, files: readonly string[], tileSize: number): Tiles {
+  const tiles: Tiles = new Map();
+  for (const entry of [...files].sort()) {
+    if (!isRasterFile(entry)) continue;
+    const corner = tryParseTileCorner(entry.split('/').pop() ?? entry);
+    if (!corner) continue;
+    const key = tileKeyOfCorner(corner, tileSize);
+    if (!tiles.has(tileKeyId(key))) tiles.set(tileKeyId(key), { key, file: joinLocation(folder, entry) });
+  }
+  return tiles;
+}
+
 export class TemplateTileIndex implements TileIndex {
+  private readonly templates: readonly string[];
+
   constructor(
     private readonly prefix: string,
-    private readonly template: string,
+    templates: string | readonly string[],
     private readonly tileSize: number,
-  ) {}
+  ) {
+    this.templates = typeof templates === 'string' ? [templates] : templates;
+  }
 
-  locate(key: TileKey): Promise<string> {
-    return Promise.resolve(joinLocation(this.prefix, formatTileName(this.template, key, this.tileSize)));
+  locate(key: TileKey): Promise<readonly string[]> {
+    return Promise.resolve(
+      this.templates.map((t) => joinLocation(this.prefix, formatTileName(t, key, this.tileSize))),
+    );
   }
 
   keys(): Promise<null> {
@@ -78,7 +102,7 @@ export class TemplateTileIndex implements TileIndex {
   }
 }
 
-/** Joins a folder or URL prefix and a relative name. */
+/** Joins a folder or URL prefix and a relative ('/'-separated) name. */
 export function joinLocation(prefix: string, name: string): string {
   if (/^(https?|s3):\/\//i.test(prefix)) return prefix.endsWith('/') ? prefix + name : `${prefix}/${name}`;
   return path.join(prefix, name);

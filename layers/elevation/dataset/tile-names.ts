@@ -50,6 +50,25 @@ export function expandTemplate(template: string): string {
   return TEMPLATE_PRESETS[template] ?? template;
 }
 
+/** The raster files OpenTopoData reads, in any case: GeoTIFF (.tif, .tiff, .geotiff) and SRTM (.hgt, .hgt.zip). */
+const RASTER_FILE = /\.(tif|tiff|geotiff|hgt|hgt\.zip)$/i;
+
+export function isRasterFile(name: string): boolean {
+  return RASTER_FILE.test(name);
+}
+
+/**
+ * Where a folder cannot be listed, each tile's name is computed and these extensions are tried in this order
+ * (each miss costs one 404, remembered for MISSING_TTL_S): GeoTIFF first (COGs are what we recommend), then SRTM
+ * in its two forms, then the rarer spellings OpenTopoData also accepts. `tile_template` skips the guessing.
+ */
+export const FALLBACK_EXTENSIONS = ['.tif', '.hgt', '.hgt.zip', '.tiff', '.TIF', '.geotiff'] as const;
+
+export function defaultTemplates(filenameEpsg: number): string[] {
+  const stem = defaultTemplate(filenameEpsg).replace(/\.tif$/, '');
+  return FALLBACK_EXTENSIONS.map((ext) => stem + ext);
+}
+
 /** Default template: SRTM-style names for degrees, EU-DEM-style names for metres. */
 export function defaultTemplate(filenameEpsg: number): string {
   return filenameEpsg === 4326 ? '{NS}{lat:02}{EW}{lon:03}.tif' : '{NS}{lat}{EW}{lon}.tif';

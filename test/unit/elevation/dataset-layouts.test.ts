@@ -31,6 +31,11 @@ beforeAll(() => {
     path: one-file/
   - name: folder-with-two-files
     path: ${path.join(FIXTURES, 'laea-pair')}
+  - name: inferred-tiles
+    path: tiles/
+  - name: inferred-laea
+    path: ${path.join(FIXTURES, 'laea-pair')}
+    filename_epsg: 3035
   - name: listed-tiles
     path: tiles/
     filename_epsg: 4326
@@ -67,16 +72,25 @@ describe('dataset layouts', () => {
     ).resolves.toEqual([1036]);
   });
 
-  it('refuses a single-file folder with two rasters, saying how many and what to set', async () => {
+  it('refuses a folder of metre-named tiles without filename_epsg, saying what to set', async () => {
     const sampling = registry()
       .get('folder-with-two-files')
       .sample([{ lat: 48.38, lon: 9.07 }], 'nearest');
     await expect(sampling).rejects.toBeInstanceOf(DatasetConfigError);
-    await expect(
-      registry()
-        .get('folder-with-two-files')
-        .sample([{ lat: 48.38, lon: 9.07 }], 'nearest'),
-    ).rejects.toThrow(/holds 2 rasters; a single-file dataset needs exactly one \(set filename_tile_size/);
+    await expect(sampling).rejects.toThrow(/tile names look like metres .*set filename_epsg/);
+  });
+
+  it('treats a folder of several corner-named rasters as tiles (1 degree by default), as OpenTopoData does', async () => {
+    const inferred = registry().get('inferred-tiles');
+    await expect(inferred.sample([{ lat: 34, lon: -118 }], 'nearest')).resolves.toEqual([1000]);
+    expect((await inferred.describe()).tileCount).toBe(5);
+  });
+
+  it('infers the tile size of metre-named tiles from the spacing of their corners', async () => {
+    const point = { lat: 48.3565473, lon: 9.1785843 }; // test/fixtures/README.md: 0.2 px east of the seam
+    const [value] = await registry().get('inferred-laea').sample([point], 'bilinear');
+    expect(value).toBeCloseTo(221.492034, 3);
+    expect((await registry().get('inferred-laea').describe()).tileCount).toBe(2);
   });
 
   it('lists a local tile folder, ignoring files without a corner in their name', async () => {
@@ -134,6 +148,8 @@ describe('dataset layouts', () => {
     expect(registry().names()).toEqual([
       'folder-with-one-file',
       'folder-with-two-files',
+      'inferred-tiles',
+      'inferred-laea',
       'listed-tiles',
       'templated-tiles',
       'text-file',
