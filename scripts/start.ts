@@ -53,6 +53,13 @@ async function main(): Promise<void> {
   console.log(`data layer listening on ${dataServer.url} (serving ${path.relative(REPO_ROOT, dataDir)})`);
 
   const dataRoot = env.DATA_ROOT || dataServer.url;
+  // Refuse to report ready with a dataset that cannot be served: open each (a header read or a listing) now.
+  const broken = await unservableDatasets(path.resolve(REPO_ROOT, configPath), dataRoot);
+  if (broken.length > 0) {
+    throw new Error(
+      `${broken.length} dataset(s) cannot be served:\n${broken.map((b) => `  - ${b.name}: ${b.reason}`).join('\n')}`,
+    );
+  }
   const started = Date.now();
   const api = await startLocalApi({
     serviceDir: REPO_ROOT,
@@ -101,6 +108,19 @@ async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Pr
   if (signal) console.log(`\n${signal}: stopping serverless-offline and the data layer`);
   await Promise.allSettled([running.api?.stop(), running.dataServer?.close()]);
   process.exit(exitCode);
+}
+
+async function unservableDatasets(
+  configPath: string,
+  dataRoot: string,
+): Promise<{ name: string; reason: string }[]> {
+  const registry = loadDatasetRegistry({ configPath, dataRoot });
+  const names = registry.names();
+  const settled = await Promise.allSettled(names.map((name) => registry.get(name).describe()));
+  return names.flatMap((name, i) => {
+    const outcome = settled[i];
+    return outcome.status === 'rejected' ? [{ name, reason: describe(outcome.reason) }] : [];
+  });
 }
 
 function describe(error: unknown): string {
