@@ -102,6 +102,13 @@ describe('GET /v1/datasets', () => {
       'laea-pair',
       'utm32',
       'copernicus',
+      'float64-plane',
+      'uint16-nodata',
+      'int32-nodata',
+      'lzw-plane',
+      'sparse-nodata',
+      'sparse-nan',
+      'sparse-zero',
     ]);
     for (const result of results)
       expect(Object.keys(result).sort()).toEqual(

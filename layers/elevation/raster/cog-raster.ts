@@ -86,7 +86,10 @@ export async function openCogRaster(source: ByteSource, prefetchBytes: number, i
     return typedView(bytes, sampleFormat, bits[0]);
   };
 
-  const nodata = readNodata(image.getGDALNoData(), pixelType);
+  const gdalNodata = image.getGDALNoData();
+  const nodata = readNodata(gdalNodata, pixelType);
+  // GDAL fills an empty block with the nodata value, NaN included (which `nodata` holds as null), else 0.
+  const sparseFill = gdalNodata !== null && Number.isNaN(gdalNodata) ? NaN : (nodata ?? 0);
   return {
     url: source.url,
     // The version read with the header: blocks of a replaced file never mix with blocks of its successor.
@@ -105,7 +108,7 @@ export async function openCogRaster(source: ByteSource, prefetchBytes: number, i
       const length = byteCounts[index];
       if (index < 0 || index >= blocksAcross * blocksDown)
         throw new RangeError(`Block ${index} outside ${source.url}`);
-      if (!length) return sparseBlock(sampleFormat, bits[0], grid, samplesPerPixel, nodata);
+      if (!length) return sparseBlock(sampleFormat, bits[0], grid, samplesPerPixel, sparseFill);
       const compressed = await source.read(offsets[index], length, ctx);
       if (compressed.byteLength < length) {
         throw new DataSourceUnavailableError(
@@ -201,11 +204,11 @@ function sparseBlock(
   bits: number,
   grid: RasterGrid,
   spp: number,
-  nodata: number | null,
+  fill: number,
 ): PixelArray {
   const bytes = new Uint8Array(grid.blockWidth * grid.blockHeight * spp * (bits / 8));
   const view = typedView(bytes, sampleFormat, bits);
-  view.fill(nodata ?? 0);
+  view.fill(fill);
   return view;
 }
 

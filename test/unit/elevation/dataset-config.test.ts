@@ -171,6 +171,13 @@ datasets:
       'laea-pair',
       'utm32',
       'copernicus',
+      'float64-plane',
+      'uint16-nodata',
+      'int32-nodata',
+      'lzw-plane',
+      'sparse-nodata',
+      'sparse-nan',
+      'sparse-zero',
     ]);
     expect(config.accessControlAllowOrigin).toBe('*');
   });

@@ -12,8 +12,10 @@ import {
 } from '../../../layers/elevation';
 import type { Interpolation, LatLon } from '../../../layers/elevation';
 
-/** Expected values come from analytic planes written as Float32/Int16 and PROJ coordinates rounded to 1e-7 deg. */
+/** Expected values come from analytic planes written in each fixture's pixel type and PROJ coordinates rounded to 1e-7 deg. */
 const VALUE_TOLERANCE_M = 1e-3;
+/** Far below Float32's spacing near 1000 m (6e-5 m): a Float64 value read through Float32 misses it. */
+const FLOAT64_TOLERANCE_M = 1e-9;
 const INTERPOLATIONS: Interpolation[] = ['nearest', 'bilinear', 'cubic'];
 
 interface FixturePoint {
@@ -35,6 +37,13 @@ interface Fixture {
 const fixtures = (expected as unknown as { fixtures: Fixture[] }).fixtures;
 
 const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+
+/** The documented points of one fixture (test/fixtures/README.md). */
+function pointsOf(name: string): FixturePoint[] {
+  const fixture = fixtures.find((f) => f.fixture === name);
+  if (!fixture) throw new Error(`No fixture ${name} in expected.json`);
+  return fixture.points;
+}
 
 /** Null matches null; a number matches any accepted number within the tolerance. */
 function matchesOneOf(value: number | null, accepted: (number | null)[]): boolean {
@@ -160,6 +169,72 @@ describe('pixel types and byte order', () => {
   it('reports pixel types from the files', async () => {
     expect((await registry.get('int16-nodata').describe()).pixelType).toBe('Int16');
     expect((await registry.get('float32-nan').describe()).pixelType).toBe('Float32');
+    expect((await registry.get('float64-plane').describe()).pixelType).toBe('Float64');
+    expect((await registry.get('uint16-nodata').describe()).pixelType).toBe('UInt16');
+    expect((await registry.get('int32-nodata').describe()).pixelType).toBe('Int32');
+  });
+
+  it('reads Float64 pixels at full precision, not through Float32', async () => {
+    const documented = pointsOf('float64-plane').filter((p) => p.nearest !== null);
+    const values = await registry.get('float64-plane').sample(documented, 'nearest');
+    for (const [i, p] of documented.entries()) {
+      const wanted = p.nearest as number;
+      // The fixture holds fractions Float32 cannot: this check would pass for a Float32 read otherwise.
+      expect(Math.abs(Math.fround(wanted) - wanted)).toBeGreaterThan(100 * FLOAT64_TOLERANCE_M);
+      expect(Math.abs((values[i] as number) - wanted)).toBeLessThan(FLOAT64_TOLERANCE_M);
+    }
+  });
+
+  it('reads UInt16 heights above 32767 unsigned and Int32 heights below -32768 whole', async () => {
+    // Pixel (6,6) of each (README): 40036 in UInt16 (Int16 would read -25500), -96100 in Int32.
+    expect(await sampleOne('uint16-nodata', 49.9, 10.1, 'nearest')).toBe(40036);
+    expect(await sampleOne('int32-nodata', 49.9, 10.1, 'nearest')).toBe(-96100);
+  });
+
+  it.each(INTERPOLATIONS)(
+    'LZW with the floating-point predictor reads the same values as DEFLATE (%s)',
+    async (interpolation) => {
+      const points = pointsOf('lzw-plane');
+      const lzw = await registry.get('lzw-plane').sample(points, interpolation);
+      expect(lzw).toEqual(await registry.get('plane-point').sample(points, interpolation));
+      expect(lzw.filter((v) => v !== null).length).toBeGreaterThan(5);
+    },
+  );
+});
+
+describe('sparse blocks (TileByteCounts 0, written by GDAL with SPARSE_OK=TRUE)', () => {
+  // Centres of pixels in empty blocks (README): sparse-nodata (24,8), sparse-nan (36,24), sparse-zero (24,24).
+  it.each(INTERPOLATIONS)(
+    'an empty block of a raster with nodata -32768 is null (%s)',
+    async (interpolation) => {
+      expect(await sampleOne('sparse-nodata', 49.875, 10.375, interpolation)).toBeNull();
+    },
+  );
+
+  it.each(INTERPOLATIONS)(
+    'an empty block of a raster with NaN nodata is null, not 0 (%s)',
+    async (interpolation) => {
+      expect(await sampleOne('sparse-nan', 49.6171875, 10.5703125, interpolation)).toBeNull();
+    },
+  );
+
+  it.each(INTERPOLATIONS)(
+    'an empty block of a raster without nodata reads as 0, as GDAL does, not null (%s)',
+    async (interpolation) => {
+      expect(await sampleOne('sparse-zero', 49.625, 10.375, interpolation)).toBe(0);
+    },
+  );
+
+  it('reads an empty block without a range request', async () => {
+    configureBlockCache(16 * 1024 * 1024); // cold: the empty block must come from the raster, not the cache
+    const fresh = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+    await fresh.get('sparse-zero').sample([{ lat: 49.9, lon: 10.1 }], 'nearest'); // opens the file
+    const stats = newReadStats();
+    expect(
+      await fresh.get('sparse-zero').sample([{ lat: 49.625, lon: 10.375 }], 'nearest', { stats }),
+    ).toEqual([0]);
+    expect(stats.blockCacheMisses).toBe(1);
+    expect(stats.rangeRequests).toBe(0);
   });
 });
 
