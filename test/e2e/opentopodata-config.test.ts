@@ -1,0 +1,179 @@
+/**
+ * OpenTopoData's own test configuration (tests/data/configs/test-config.yaml of OpenTopoData 1.x, unchanged) over
+ * its own data layout (tests/data/datasets/…, rebuilt from the copies in ../shared/dem/opentopodata), served the
+ * way `npm start` serves it: through the HTTP data layer. Every dataset must answer what GDAL reads at the pixel.
+ * And `npm start` must refuse to report ready when a dataset cannot be served, naming it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describeIfAvailable } from '../support/requirements';
+import { hasCommand } from '../support/tools';
+import { freePort } from '../../scripts/start/free-port';
+import { REPO_ROOT, startStack, type Stack } from './support/stack';
+
+const OTD = path.resolve(REPO_ROOT, '../shared/dem/opentopodata');
+/** OpenTopoData's test-config.yaml, byte for byte. */
+const TEST_CONFIG = `max_locations_per_request: 100 
+datasets:
+- name: etopo1deg
+  path: tests/data/datasets/test-etopo1-resampled-1deg/
+
+- name: srtm90subset
+  path: tests/data/datasets/test-srtm90m-subset/
+
+  # Made with gdalwarp -t_srs '+proj=utm +zone=32 +datum=WGS84 +units=m +no_defs'  
+- name: srtm90utm
+  path: tests/data/datasets/test-srtm90m-subset-utm/
+
+- name: nodata
+  path: tests/data/datasets/test-nodata/
+
+- name: eudemsubset
+  path: tests/data/datasets/test-eu-dem-subset/
+  filename_epsg: 3035
+  filename_tile_size: 1000000
+
+- name: eudemnoepsg
+  path: tests/data/datasets/test-eu-dem-subset-no-epsg/
+  filename_epsg: 3035
+  filename_tile_size: 1000000`;
+
+/** OpenTopoData's folder -> the shared copy's files (the no-epsg variant: the same tiles, lower-case names). */
+const LAYOUT: Record<string, [string, string][]> = {
+  'test-etopo1-resampled-1deg': [
+    ['etopo1-1deg/ETOPO1_Ice_g_geotiff.resampled-1deg.tif', 'ETOPO1_Ice_g_geotiff.resampled-1deg.tif'],
+  ],
+  'test-srtm90m-subset': [
+    ['srtm90m/N00E010.hgt', 'N00E010.hgt'],
+    ['srtm90m/N00E011.hgt.zip', 'N00E011.hgt.zip'],
+  ],
+  'test-srtm90m-subset-utm': [['srtm90m-utm32n/N00E010.tif', 'N00E010.geotiff']],
+  'test-nodata': [['nodata/nodata.geotiff', 'nodata.geotiff']],
+  'test-eu-dem-subset': [
+    ['eu-dem-25km-laea/N2000000E3000000.TIF', 'N2000000E3000000.TIF'],
+    ['eu-dem-25km-laea/N2000000E4000000.TIF', 'N2000000E4000000.TIF'],
+  ],
+  'test-eu-dem-subset-no-epsg': [
+    ['eu-dem-25km-laea/N2000000E3000000.TIF', 'N2000000E3000000.tif'],
+    ['eu-dem-25km-laea/N2000000E4000000.TIF', 'N2000000E4000000.tif'],
+  ],
+};
+
+/** Points per dataset, and the file (GDAL path) that holds each. */
+const CASES: { dataset: string; lat: number; lon: number; file: string }[] = [
+  { dataset: 'etopo1deg', lat: 45.3, lon: 8.7, file: 'etopo1-1deg/ETOPO1_Ice_g_geotiff.resampled-1deg.tif' },
+  {
+    dataset: 'etopo1deg',
+    lat: -33.9,
+    lon: 151.2,
+    file: 'etopo1-1deg/ETOPO1_Ice_g_geotiff.resampled-1deg.tif',
+  },
+  { dataset: 'srtm90subset', lat: 0.4, lon: 10.6, file: 'srtm90m/N00E010.hgt' },
+  { dataset: 'srtm90subset', lat: 0.7, lon: 11.3, file: '/vsizip/{OTD}/srtm90m/N00E011.hgt.zip/N00E011.hgt' },
+  { dataset: 'srtm90utm', lat: 0.5, lon: 10.5, file: 'srtm90m-utm32n/N00E010.tif' },
+  { dataset: 'eudemsubset', lat: 47.625765, lon: 9.418759, file: 'eu-dem-25km-laea/N2000000E4000000.TIF' },
+  { dataset: 'eudemsubset', lat: 43.5, lon: 1.5, file: 'eu-dem-25km-laea/N2000000E3000000.TIF' },
+  { dataset: 'eudemnoepsg', lat: 47.625765, lon: 9.418759, file: 'eu-dem-25km-laea/N2000000E4000000.TIF' },
+];
+
+function gdalNearest(file: string, lat: number, lon: number): number | null {
+  const target = file.startsWith('/vsizip/') ? file.replace('{OTD}', OTD) : path.join(OTD, file);
+  const run = spawnSync('gdallocationinfo', ['-valonly', '-wgs84', target, String(lon), String(lat)], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`gdallocationinfo failed: ${run.stderr}`);
+  const text = run.stdout.trim();
+  return text === '' ? null : Number(text);
+}
+
+function buildLayout(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'otd-'));
+  for (const [folder, files] of Object.entries(LAYOUT)) {
+    const dir = path.join(root, 'tests/data/datasets', folder);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [source, name] of files) fs.symlinkSync(path.join(OTD, source), path.join(dir, name));
+  }
+  fs.mkdirSync(path.join(root, 'tests/data/configs'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'tests/data/configs/test-config.yaml'), TEST_CONFIG);
+  return root;
+}
+
+describeIfAvailable(
+  "OpenTopoData's test config and data folders, unchanged, over the HTTP data layer",
+  [
+    { what: '../shared/dem/opentopodata', available: fs.existsSync(OTD) },
+    { what: 'GDAL (gdal-bin)', available: hasCommand('gdallocationinfo') },
+  ],
+  () => {
+    let root: string;
+    let stack: Stack;
+    beforeAll(async () => {
+      root = buildLayout();
+      stack = await startStack({
+        configPath: path.join(root, 'tests/data/configs/test-config.yaml'),
+        dataDir: root,
+      });
+    }, 180_000);
+    afterAll(async () => {
+      await stack?.stop();
+      fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    test.each(CASES)(
+      "$dataset answers GDAL's pixel at $lat,$lon (nearest)",
+      async ({ dataset, lat, lon, file }) => {
+        const response = await fetch(
+          `${stack.baseUrl}/v1/${dataset}?locations=${lat},${lon}&interpolation=nearest`,
+        );
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { results: { elevation: number | null }[] };
+        const gdal = gdalNearest(file, lat, lon);
+        // Answers are rounded to millimetres (roundElevation); GDAL prints Float32 values in full.
+        expect(gdal).not.toBeNull(); // every case is a data pixel
+        expect(body.results[0].elevation).toBeCloseTo(gdal ?? NaN, 3);
+      },
+    );
+
+    test('the nodata pixel of test-nodata answers null, as in OpenTopoData', async () => {
+      const response = await fetch(`${stack.baseUrl}/v1/nodata?locations=0,1`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ results: [{ elevation: null }] });
+    });
+
+    test('read every dataset through the data layer with range requests', () => {
+      const files = Object.keys(stack.dataServer.stats().files);
+      for (const folder of Object.keys(LAYOUT))
+        expect(files.some((f) => f.includes(`/${folder}/`))).toBe(true);
+    });
+  },
+);
+
+describe('npm start with a dataset that cannot be served', () => {
+  test('refuses to report ready and names the dataset and the reason', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'broken-'));
+    fs.writeFileSync(
+      path.join(root, 'config.yaml'),
+      `datasets:\n  - name: sample\n    path: ${path.join(REPO_ROOT, 'layers/dem-sample/sample/stuttgart.tif')}\n  - name: broken\n    path: nowhere/\n`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/start.ts')], {
+      env: {
+        ...process.env,
+        CONFIG_PATH: path.join(root, 'config.yaml'),
+        DATA_DIR: root,
+        DATA_PORT: '0',
+        PORT: String(await freePort()),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    fs.rmSync(root, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(output).toMatch(/1 dataset\(s\) cannot be served:\s+- broken: /);
+    expect(output).not.toContain('Elevation API ready');
+  }, 60_000);
+});
