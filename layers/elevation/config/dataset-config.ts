@@ -24,6 +24,7 @@ export interface ApiConfig {
 }
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
+export const DEFAULT_MAX_LOCATIONS = 100;
 
 export function loadApiConfig(file: string): ApiConfig {
   let text: string;
@@ -51,7 +52,8 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
   const datasetsRaw = raw.datasets;
   if (!Array.isArray(datasetsRaw) || datasetsRaw.length === 0)
     return fail('`datasets` must be a non-empty list');
-  const maxLocations = raw.max_locations_per_request ?? 512;
+  // OpenTopoData's default when the config omits it (its users' clients are written against it).
+  const maxLocations = raw.max_locations_per_request ?? DEFAULT_MAX_LOCATIONS;
   if (!Number.isInteger(maxLocations) || (maxLocations as number) < 1)
     fail('`max_locations_per_request` must be a positive integer');
   const datasets = datasetsRaw.map((entry, i) => parseDataset(entry, i, fail));

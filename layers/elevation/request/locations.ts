@@ -42,7 +42,8 @@ function parseLocationText(text: string, maxLocations: number, separator: '|' | 
     checkCount(decoded.length, maxLocations);
     return decoded.map(([lat, lon], i) => checkedLocation(lat, lon, i, `${lat},${lon}`));
   }
-  const parts = trimmed.split(separator);
+  // As OpenTopoData: a leading or trailing separator ("|48.7,9.1|") is ignored, not an empty location.
+  const parts = trimSeparators(trimmed, separator).split(separator);
   checkCount(parts.length, maxLocations);
   return parts.map((part, i) => {
     const location = tryParseLatLon(part);
@@ -68,6 +69,14 @@ function parseLocationList(items: unknown[], maxLocations: number): LatLon[] {
     }
     return checkedLocation(lat, lon, i, JSON.stringify(item));
   });
+}
+
+function trimSeparators(text: string, separator: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === separator) start++;
+  while (end > start && text[end - 1] === separator) end--;
+  return text.slice(start, end);
 }
 
 /** "48.7,9.1" -> {lat: 48.7, lon: 9.1}; null when not exactly two finite numbers. */

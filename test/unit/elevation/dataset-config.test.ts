@@ -16,7 +16,7 @@ datasets:
   - name: sample
     path: sample/stuttgart.tif
 `);
-    expect(config.maxLocationsPerRequest).toBe(512);
+    expect(config.maxLocationsPerRequest).toBe(100); // OpenTopoData's default
     expect(config.accessControlAllowOrigin).toBeNull();
     expect(config.datasets).toEqual([
       {

@@ -346,6 +346,10 @@ describe('multi-dataset fallback', () => {
     expect(() => registry.resolve(new Array(11).fill('plane-point').join(','))).toThrow(InvalidRequestError);
   });
 
+  it('accepts a trailing comma in a chain, as OpenTopoData does', () => {
+    expect(registry.resolve('plane-point,plane-area,').name).toBe('plane-point,plane-area');
+  });
+
   it('rejects a chain that names a dataset twice as a bad request (400)', () => {
     expect(() => registry.resolve('plane-point,plane-area,plane-point')).toThrow(
       "Dataset 'plane-point' is named twice",

@@ -284,3 +284,16 @@ describe('parseLocations properties', () => {
     );
   });
 });
+
+describe('OpenTopoData leniencies', () => {
+  it('ignores a leading or trailing | in locations, as OpenTopoData does', () => {
+    expect(parseLocations('|48.7,9.1|48.8,9.2|', 10)).toEqual([
+      { lat: 48.7, lon: 9.1 },
+      { lat: 48.8, lon: 9.2 },
+    ]);
+  });
+
+  it('still refuses an empty location between two separators', () => {
+    expect(() => parseLocations('48.7,9.1||48.8,9.2', 10)).toThrow(/position 1/);
+  });
+});
