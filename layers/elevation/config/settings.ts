@@ -21,6 +21,12 @@ export interface Settings {
   headerPrefetchBytes: number;
   rangeTimeoutMs: number;
   rangeRetries: number;
+  /** Largest track file (KML, KMZ, GPX, GeoJSON) `POST /v1/{dataset}/file` accepts. */
+  maxFileBytes: number;
+  /** Most coordinates one track file may hold. */
+  maxFileCoordinates: number;
+  /** Most bytes a KMZ may unzip to (zip-bomb bound). */
+  maxKmzUnzippedBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -62,5 +68,11 @@ export function loadSettings(env: Env = process.env): Settings {
     // S3 first-byte latency is typically < 100 ms; 5 s means the data layer is unhealthy, not slow.
     rangeTimeoutMs: integer(env, 'RANGE_TIMEOUT_MS', 5000, 10, 120_000),
     rangeRetries: integer(env, 'RANGE_RETRIES', 2, 0, 10),
+    // 4 MiB arrives base64-encoded as ~5.3 MB, under Lambda's 6 MB synchronous request payload limit.
+    maxFileBytes: integer(env, 'MAX_FILE_BYTES', 4 * 1024 * 1024, 1024, 6 * 1024 * 1024),
+    // A 1 Hz GPS track of 24 hours is 86,400 points; reading 100,000 cached points takes well under a second.
+    maxFileCoordinates: integer(env, 'MAX_FILE_COORDINATES', 100_000, 1, 1_000_000),
+    // A KMZ is a KML plus icons; 32 MiB is ~10x the largest KML a 4 MiB request can carry after heights.
+    maxKmzUnzippedBytes: integer(env, 'MAX_KMZ_UNZIPPED_MB', 32, 1, 1024) * 1024 * 1024,
   };
 }
