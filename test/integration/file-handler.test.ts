@@ -164,6 +164,19 @@ describe('POST /v1/{dataset}/file options', () => {
   });
 });
 
+describe('POST /v1/{dataset}/file keeps encoding details', () => {
+  it('keeps a UTF-8 byte-order mark and CRLF line ends (Windows exports)', async () => {
+    const windows = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(fixture('google-earth.kml').toString('utf8').replace(/\n/g, '\r\n')),
+    ]);
+    const response = await postFile(handlers, windows);
+    expect(response.status).toBe(200);
+    const template = fixture('google-earth.expected.kml').toString('utf8').replace(/\n/g, '\r\n');
+    expect(response.body).toBe(`\uFEFF${await expectedFile(template)}`);
+  });
+});
+
 describe('POST /v1/{dataset}/file with a KMZ', () => {
   const icon = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
   const kmz = (kmlName = 'doc.kml') =>

@@ -66,7 +66,7 @@ function visitObject(text: string, node: Node, slots: SlotCollector, depth: numb
 function visitCoordinates(text: string, node: Node, slots: SlotCollector, depth: number): void {
   if (node.type !== 'array') throw invalidCoordinates(node, 'is not an array');
   const items = node.children ?? [];
-  if (items.length > 0 && items[0].type === 'number') {
+  if (items.length > 0 && items[0].type !== 'array') {
     slots.add(positionSlot(text, node, items));
     return;
   }

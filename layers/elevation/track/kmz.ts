@@ -28,6 +28,8 @@ export interface KmzArchive {
 export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive {
   const entries: KmzEntry[] = [];
   let total = 0;
+  // fflate catches what ondata throws and hands it back as `error`: remember ours to answer it, not a wrapper.
+  let failure: Error | null = null;
   const unzip = new Unzip((file) => {
     if (entries.length >= MAX_ENTRIES)
       throw new InvalidRequestError(`The KMZ has more than ${MAX_ENTRIES} files.`);
@@ -37,10 +39,14 @@ export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive
     if ((file.originalSize ?? 0) > maxUnzippedBytes) throw tooLarge(maxUnzippedBytes);
     const chunks: Uint8Array[] = [];
     file.ondata = (error, data, final) => {
-      if (error)
-        throw new InvalidRequestError(`The KMZ entry '${file.name}' cannot be unzipped: ${error.message}.`);
+      if (error) {
+        throw (
+          failure ??
+          new InvalidRequestError(`The KMZ entry '${file.name}' cannot be unzipped: ${error.message}.`)
+        );
+      }
       total += data.length;
-      if (total > maxUnzippedBytes) throw tooLarge(maxUnzippedBytes);
+      if (total > maxUnzippedBytes) throw (failure = tooLarge(maxUnzippedBytes));
       chunks.push(data);
       if (final) entries.push({ name: file.name, data: concat(chunks), stored: file.compression === 0 });
     };
@@ -53,6 +59,7 @@ export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive
       unzip.push(bytes.subarray(at, at + INPUT_SLICE_BYTES), at + INPUT_SLICE_BYTES >= bytes.length);
     }
   } catch (error) {
+    if (failure) throw failure;
     if (error instanceof InvalidRequestError || error instanceof PayloadTooLargeError) throw error;
     throw new InvalidRequestError(
       `The file is not a readable KMZ (zip) archive: ${(error as Error).message}.`,
@@ -80,7 +87,7 @@ export function writeKmz(archive: KmzArchive, mainDocument: Uint8Array): Uint8Ar
 
 function tooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(
-    `The KMZ expands to more than ${limit} bytes, the limit (MAX_KMZ_UNZIPPED_BYTES). Send the doc.kml itself, or a smaller archive.`,
+    `The KMZ unzips to more than ${limit / (1024 * 1024)} MiB, the limit (MAX_KMZ_UNZIPPED_MB). Send the doc.kml itself, or a smaller archive.`,
   );
 }
 
