@@ -11,6 +11,8 @@ export interface Settings {
   dataRoot: string | null;
   /** Dataset used by the original system's /api/elevation endpoint; null = the first configured one. */
   defaultDataset: string | null;
+  /** Dataset (or chain "a,b") of the Google-compatible /maps/api/elevation/json; null = the default dataset. */
+  googleDataset: string | null;
   /** Overrides the config's max_locations_per_request when set. */
   maxLocations: number | null;
   maxBodyBytes: number;
@@ -56,6 +58,7 @@ export function loadSettings(env: Env = process.env): Settings {
     configPath: path.resolve(text(env, 'CONFIG_PATH') ?? DEFAULT_CONFIG_PATH),
     dataRoot: text(env, 'DATA_ROOT'),
     defaultDataset: text(env, 'DEFAULT_DATASET'),
+    googleDataset: text(env, 'GOOGLE_DATASET'),
     // 512 is Google's Elevation API limit and OpenTopoData's convention; the config file may lower it.
     maxLocations: maxLocations === null ? null : integer(env, 'MAX_LOCATIONS', 512, 1, 100_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),

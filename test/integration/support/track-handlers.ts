@@ -1,5 +1,5 @@
 /**
- * Loads the file, profile and Google-compatible handlers (plus /v1, to compare heights) in a fresh module
+ * Loads the file and Google-compatible handlers (plus /v1, to compare heights) in a fresh module
  * registry with the environment a test asks for, like ./handlers.ts does for the original four.
  */
 import path from 'node:path';
@@ -12,6 +12,7 @@ export const SAMPLE_CONFIG = path.resolve('layers/dem-sample/config.yaml');
 export interface TrackHandlers {
   elevation: Handler;
   file: Handler;
+  google: Handler;
 }
 
 const APP_VARIABLES = [
@@ -25,6 +26,7 @@ const APP_VARIABLES = [
   'MAX_FILE_BYTES',
   'MAX_FILE_COORDINATES',
   'MAX_KMZ_UNZIPPED_MB',
+  'GOOGLE_DATASET',
 ];
 const QUIET = { POWERTOOLS_DEV: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' };
 
@@ -33,11 +35,12 @@ export async function loadTrackHandlers(env: Record<string, string> = {}): Promi
   Object.assign(process.env, QUIET, { CONFIG_PATH: SAMPLE_CONFIG }, env);
   let handlers: TrackHandlers | undefined;
   await jest.isolateModulesAsync(async () => {
-    const [elevation, file] = await Promise.all([
+    const [elevation, file, google] = await Promise.all([
       import('../../../functions/elevation'),
       import('../../../functions/file'),
+      import('../../../functions/google'),
     ]);
-    handlers = { elevation: elevation.handler, file: file.handler };
+    handlers = { elevation: elevation.handler, file: file.handler, google: google.handler };
   });
   if (!handlers) throw new Error('handlers did not load');
   return handlers;
