@@ -5,15 +5,12 @@
  */
 import { roundElevation } from '../service/elevation-query';
 import type { Dataset, Elevation, Interpolation, ReadContext } from '../types';
-import { readGeoJson } from './geojson';
-import { readGpx } from './gpx';
 import type { HeightSlot } from './height-slot';
-import { readKml } from './kml';
 import { readKmz, writeKmz } from './kmz';
-import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { TrackReadOptions } from './parsed-track';
+import { readTrackText } from './track-text';
 import { applyEdits, type TextEdit } from './text-edits';
 import { detectTrackFormat, type TrackFormat } from './track-format';
-import { decodeUtf8 } from './xml-scan';
 
 export interface FillOptions {
   interpolation: Interpolation;
@@ -70,12 +67,6 @@ export async function fillFileHeights(
   return fillText(bytes, format, readOptions, dataset, options, ctx);
 }
 
-const READERS: Record<Exclude<TrackFormat, 'kmz'>, (text: string, o: TrackReadOptions) => ParsedTrack> = {
-  kml: readKml,
-  gpx: readGpx,
-  geojson: readGeoJson,
-};
-
 async function fillText(
   bytes: Uint8Array,
   format: Exclude<TrackFormat, 'kmz'>,
@@ -84,10 +75,7 @@ async function fillText(
   options: FillOptions,
   ctx: Partial<ReadContext>,
 ): Promise<FilledFile> {
-  const decoded = decodeUtf8(bytes, `${format.toUpperCase()} file`);
-  const bom = decoded.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const text = decoded.slice(bom.length);
-  const track = READERS[format](text, readOptions);
+  const { bom, text, track } = readTrackText(bytes, format, readOptions);
   const locations = track.slots.map((s) => s.location);
   const sampled =
     locations.length === 0

@@ -1,5 +1,5 @@
 /**
- * Loads the file and Google-compatible handlers (plus /v1, to compare heights) in a fresh module
+ * Loads the file, profile and Google-compatible handlers (plus /v1, to compare heights) in a fresh module
  * registry with the environment a test asks for, like ./handlers.ts does for the original four.
  */
 import path from 'node:path';
@@ -13,6 +13,7 @@ export interface TrackHandlers {
   elevation: Handler;
   file: Handler;
   google: Handler;
+  profile: Handler;
 }
 
 const APP_VARIABLES = [
@@ -35,12 +36,18 @@ export async function loadTrackHandlers(env: Record<string, string> = {}): Promi
   Object.assign(process.env, QUIET, { CONFIG_PATH: SAMPLE_CONFIG }, env);
   let handlers: TrackHandlers | undefined;
   await jest.isolateModulesAsync(async () => {
-    const [elevation, file, google] = await Promise.all([
+    const [elevation, file, google, profile] = await Promise.all([
       import('../../../functions/elevation'),
       import('../../../functions/file'),
       import('../../../functions/google'),
+      import('../../../functions/profile'),
     ]);
-    handlers = { elevation: elevation.handler, file: file.handler, google: google.handler };
+    handlers = {
+      elevation: elevation.handler,
+      file: file.handler,
+      google: google.handler,
+      profile: profile.handler,
+    };
   });
   if (!handlers) throw new Error('handlers did not load');
   return handlers;

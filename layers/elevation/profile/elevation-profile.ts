@@ -1,0 +1,17 @@
+/** The domain operation behind `/v1/{dataset}/profile`: a path in, a resampled, summarised profile out. */
+import type { Dataset, LatLon, ReadContext } from '../types';
+import { buildProfile, type Profile } from './profile';
+import type { ProfileOptions } from './profile-options';
+import { resamplePath } from './resample';
+
+export async function answerProfile(
+  dataset: Dataset,
+  path: readonly LatLon[],
+  options: ProfileOptions,
+  maxSamples: number,
+  ctx: Partial<ReadContext> = {},
+): Promise<Profile> {
+  const resampled = resamplePath(path, options.spacing, maxSamples);
+  const elevations = await dataset.sample(resampled.points, options.interpolation, ctx);
+  return buildProfile(resampled, elevations, options.threshold);
+}
