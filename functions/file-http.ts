@@ -20,6 +20,13 @@ export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint
       `The file is ${size} bytes; the limit is ${maxBytes} bytes (MAX_FILE_BYTES). Split the track into smaller files.`,
     );
   }
+  if (!event.isBase64Encoded && event.body.startsWith('PK\u0003\u0004') && event.body.includes('\uFFFD')) {
+    // A zip decoded as UTF-8 text on the way in has lost bytes: serverless-offline base64-encodes a body only
+    // for application/octet-stream or multipart (API Gateway for any non-text type).
+    throw new InvalidRequestError(
+      'The KMZ arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    );
+  }
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
 }
 

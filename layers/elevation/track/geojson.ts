@@ -4,7 +4,8 @@
  * so a height is written by replacing or inserting exactly one number. A position without data keeps a
  * non-zero z and loses a z of 0 (RFC 7946 lets a position omit its altitude; a 0 there is a placeholder).
  */
-import { getNodeValue, parseTree, type Node } from 'jsonc-parser';
+// The ESM build: the package's main is a UMD bundle whose internal requires esbuild cannot follow.
+import { getNodeValue, parseTree, type Node } from 'jsonc-parser/lib/esm/main';
 import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
