@@ -7,6 +7,7 @@ import { parseFileOptions } from '../layers/elevation/track/file-options';
 import { route } from './route';
 import { decodePathParameter, jsonResponse } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
+import { heightConversion } from './geoids';
 
 export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
@@ -14,12 +15,14 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app) 
   const dataset = app.registry.resolve(datasetSpec);
   const bytes = fileBytes(event, app.settings.maxFileBytes);
   t.set({ dataset: dataset.name, interpolation: options.interpolation, fileBytes: bytes.length });
+  const ctx = { stats: t.stats, trace: t.trace };
   const filled = await fillFileHeights(
     bytes,
     dataset,
     options,
     { maxCoordinates: app.settings.maxFileCoordinates, maxUnzippedBytes: app.settings.maxKmzUnzippedBytes },
-    { stats: t.stats, trace: t.trace },
+    ctx,
+    heightConversion(app, options.datum, ctx),
   );
   const { report } = filled;
   t.set({ points: report.coordinates, format: report.format, filled: report.filled, nodata: report.nodata });

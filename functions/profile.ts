@@ -7,6 +7,7 @@ import { parseProfileOptions } from '../layers/elevation/profile/profile-options
 import { renderProfileSvg } from '../layers/elevation/profile/profile-svg';
 import { route } from './route';
 import { corsHeaders, decodePathParameter, jsonResponse } from './http';
+import { heightConversion } from './geoids';
 import { profileInput } from './profile-input';
 
 export const handler = route('profile', ['GET', 'POST', 'OPTIONS'], async (event, t, app) => {
@@ -15,10 +16,9 @@ export const handler = route('profile', ['GET', 'POST', 'OPTIONS'], async (event
   const { params, path, source } = await t.phase('parse', () => profileInput(event, app));
   const options = parseProfileOptions(params, app.limits.maxSamples);
   t.set({ dataset: dataset.name, interpolation: options.interpolation, pathPoints: path.length, source });
-  const profile = await answerProfile(dataset, path, options, app.limits.maxSamples, {
-    stats: t.stats,
-    trace: t.trace,
-  });
+  const ctx = { stats: t.stats, trace: t.trace };
+  const convert = heightConversion(app, options.datum, ctx);
+  const profile = await answerProfile(dataset, path, options, app.limits.maxSamples, ctx, convert);
   t.set({ points: profile.points.length });
   if (options.format === 'svg') {
     return {

@@ -1,4 +1,5 @@
 /** Options of `GET|POST /v1/{dataset}/profile`; unknown names are a 400, as on /v1. */
+import { parseDatumOption, type VerticalDatum } from '../datum/vertical-datum';
 import { InvalidRequestError } from '../errors';
 import { parseInterpolation } from '../request/options';
 import type { Interpolation } from '../types';
@@ -9,6 +10,7 @@ export interface ProfileOptions {
   interpolation: Interpolation;
   format: 'json' | 'svg';
   threshold: number;
+  datum: VerticalDatum | null;
 }
 
 /** Without samples or distance: enough points for a smooth chart, few enough for any dataset. */
@@ -26,6 +28,7 @@ export const PROFILE_PARAMETERS = [
   'interpolation',
   'format',
   'threshold',
+  'datum',
 ];
 
 export function parseProfileOptions(params: Record<string, unknown>, maxSamples: number): ProfileOptions {
@@ -40,6 +43,9 @@ export function parseProfileOptions(params: Record<string, unknown>, maxSamples:
     interpolation: parseInterpolation(params.interpolation),
     format: parseFormat(params.format),
     threshold: number('threshold', params.threshold, DEFAULT_THRESHOLD_M, 0, 1000),
+    datum: parseDatumOption(
+      typeof params.datum === 'string' ? params.datum : given(params.datum) ? shown(params.datum) : undefined,
+    ),
   };
 }
 

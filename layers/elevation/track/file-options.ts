@@ -1,14 +1,17 @@
 /** Query options of `POST /v1/{dataset}/file`; unknown names are a 400, as on /v1. */
 import { InvalidRequestError } from '../errors';
 import { parseInterpolation } from '../request/options';
+import { parseDatumOption, type VerticalDatum } from '../datum/vertical-datum';
 import type { FillOptions } from './fill-heights';
 
 export interface FileRequestOptions extends FillOptions {
   /** Answer a JSON report instead of the file. */
   reportOnly: boolean;
+  /** Convert heights to this vertical datum; null: as the dataset has them. */
+  datum: VerticalDatum | null;
 }
 
-const KNOWN = ['interpolation', 'overwrite', 'altitude_mode', 'report'];
+const KNOWN = ['interpolation', 'overwrite', 'altitude_mode', 'report', 'datum'];
 
 export function parseFileOptions(params: Readonly<Record<string, string | undefined>>): FileRequestOptions {
   const unknown = Object.keys(params).find((k) => !KNOWN.includes(k));
@@ -20,6 +23,7 @@ export function parseFileOptions(params: Readonly<Record<string, string | undefi
     overwrite: parseBoolean('overwrite', params.overwrite, true),
     absoluteAltitude: parseChoice('altitude_mode', params.altitude_mode, ['absolute']) === 'absolute',
     reportOnly: parseChoice('report', params.report, ['json']) === 'json',
+    datum: parseDatumOption(params.datum),
   };
 }
 

@@ -4,6 +4,7 @@
  * asks for), so everything else comes back byte for byte.
  */
 import { roundElevation } from '../service/elevation-query';
+import type { HeightConversion } from '../datum/convert-heights';
 import type { Dataset, Elevation, Interpolation, ReadContext } from '../types';
 import type { HeightSlot } from './height-slot';
 import { readKmz, writeKmz } from './kmz';
@@ -49,6 +50,7 @@ export async function fillFileHeights(
   options: FillOptions,
   limits: FillLimits,
   ctx: Partial<ReadContext> = {},
+  convert?: HeightConversion,
 ): Promise<FilledFile> {
   const format = detectTrackFormat(bytes);
   const readOptions = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: options.absoluteAltitude };
@@ -61,10 +63,11 @@ export async function fillFileHeights(
       dataset,
       options,
       ctx,
+      convert,
     );
     return { format, bytes: writeKmz(archive, kml.bytes), report: { ...kml.report, format } };
   }
-  return fillText(bytes, format, readOptions, dataset, options, ctx);
+  return fillText(bytes, format, readOptions, dataset, options, ctx, convert);
 }
 
 async function fillText(
@@ -74,6 +77,7 @@ async function fillText(
   dataset: Dataset,
   options: FillOptions,
   ctx: Partial<ReadContext>,
+  convert: HeightConversion | undefined,
 ): Promise<FilledFile> {
   const { bom, text, track } = readTrackText(bytes, format, readOptions);
   const locations = track.slots.map((s) => s.location);
@@ -81,8 +85,9 @@ async function fillText(
     locations.length === 0
       ? { elevations: [], datasets: [] }
       : await dataset.sampleAttributed(locations, options.interpolation, ctx);
-  const { edits, report } = heightEdits(track.slots, sampled.elevations, options);
-  const answered = [...new Set(sampled.datasets.filter((_, i) => sampled.elevations[i] !== null))];
+  const elevations = convert && locations.length > 0 ? await convert(sampled, locations) : sampled.elevations;
+  const { edits, report } = heightEdits(track.slots, elevations, options);
+  const answered = [...new Set(sampled.datasets.filter((_, i) => elevations[i] !== null))];
   const out = bom + applyEdits(text, [...edits, ...track.extraEdits]);
   return { format, bytes: Buffer.from(out, 'utf8'), report: { format, ...report, datasets: answered } };
 }
