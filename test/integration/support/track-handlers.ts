@@ -14,6 +14,7 @@ export interface TrackHandlers {
   file: Handler;
   google: Handler;
   profile: Handler;
+  app: Handler;
 }
 
 const APP_VARIABLES = [
@@ -36,17 +37,19 @@ export async function loadTrackHandlers(env: Record<string, string> = {}): Promi
   Object.assign(process.env, QUIET, { CONFIG_PATH: SAMPLE_CONFIG }, env);
   let handlers: TrackHandlers | undefined;
   await jest.isolateModulesAsync(async () => {
-    const [elevation, file, google, profile] = await Promise.all([
+    const [elevation, file, google, profile, app] = await Promise.all([
       import('../../../functions/elevation'),
       import('../../../functions/file'),
       import('../../../functions/google'),
       import('../../../functions/profile'),
+      import('../../../functions/web-app'),
     ]);
     handlers = {
       elevation: elevation.handler,
       file: file.handler,
       google: google.handler,
       profile: profile.handler,
+      app: app.handler,
     };
   });
   if (!handlers) throw new Error('handlers did not load');
