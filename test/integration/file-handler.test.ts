@@ -164,6 +164,23 @@ describe('POST /v1/{dataset}/file options', () => {
   });
 });
 
+describe('POST /v1/{dataset}/file with a gx:Track', () => {
+  it('fills gx:coord heights (space-separated), appending where missing, and leaves gx:angles alone', async () => {
+    const kml = [
+      '<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark>',
+      '<gx:Track><when>2026-11-30T07:12:03Z</when><when>2026-11-30T07:13:03Z</when>',
+      '<gx:coord>9.101177 48.742275 0</gx:coord><gx:coord>9.12 48.75</gx:coord>',
+      '<gx:angles>1 2 3</gx:angles></gx:Track></Placemark></kml>',
+    ].join('\n');
+    const response = await postFile(handlers, Buffer.from(kml));
+    expect(response.status).toBe(200);
+    const template = kml
+      .replace('9.101177 48.742275 0', '9.101177 48.742275 {{48.742275,9.101177}}')
+      .replace('9.12 48.75<', '9.12 48.75 {{48.75,9.12}}<');
+    expect(response.body).toBe(await expectedFile(template));
+  });
+});
+
 describe('POST /v1/{dataset}/file keeps encoding details', () => {
   it('keeps a UTF-8 byte-order mark and CRLF line ends (Windows exports)', async () => {
     const windows = Buffer.concat([
