@@ -139,6 +139,25 @@ describe('GET /maps/api/elevation/json errors', () => {
     expect(body.results).toEqual([]);
   });
 
+  it("answers 502 with Google's UNKNOWN_ERROR shape when the data layer is down, without internals", async () => {
+    const down = await loadTrackHandlers({
+      DATA_ROOT: 'http://127.0.0.1:1/', // nothing listens on port 1: connection refused at once
+      RANGE_RETRIES: '0',
+      RANGE_TIMEOUT_MS: '500',
+    });
+    const response = await invoke(down.google, {
+      path: '/maps/api/elevation/json',
+      query: { locations: '48.742275,9.101177' },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(response.json).toEqual({
+      error_message: expect.stringMatching(/^The elevation data store/),
+      results: [],
+      status: 'UNKNOWN_ERROR',
+    });
+    expect(response.body).not.toContain('127.0.0.1');
+  });
+
   it('answers from GOOGLE_DATASET when it is set', async () => {
     const other = await loadTrackHandlers({
       CONFIG_PATH: 'test/fixtures/config.yaml',
