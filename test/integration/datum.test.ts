@@ -73,6 +73,37 @@ describe('datum=ellipsoid', () => {
     });
   });
 
+  it('converts /v1 answers, GET and POST, point by point', async () => {
+    const get = (query: Record<string, string>) =>
+      invoke(handlers.elevation, { path: '/v1/sample', pathParameters: { dataset: 'sample' }, query });
+    type Body = { results: { elevation: number | null }[] };
+    const locations = '48.742275,9.101177|48.8,9.2|10,10';
+    const plain = (await get({ locations })).json as Body;
+    const ellipsoidal = (await get({ locations, datum: 'ellipsoid' })).json as Body;
+    const n = (await geoids.undulations('egm96', [
+      { lat: 48.742275, lon: 9.101177 },
+      { lat: 48.8, lon: 9.2 },
+    ])) as number[];
+    [0, 1].forEach((i) => {
+      expect(
+        Math.abs(
+          (ellipsoidal.results[i].elevation as number) - ((plain.results[i].elevation as number) + n[i]),
+        ),
+      ).toBeLessThan(ROUNDING_M);
+    });
+    expect(ellipsoidal.results[2].elevation).toBeNull(); // no data stays no data
+    const posted = await invoke(handlers.elevation, {
+      method: 'POST',
+      path: '/v1/sample',
+      pathParameters: { dataset: 'sample' },
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ locations, datum: 'ellipsoid' }),
+    });
+    expect(posted.json).toEqual(ellipsoidal);
+    const bad = await get({ locations, datum: '7' });
+    expect(bad.status).toBe(400);
+  });
+
   it('changes nothing for datum=egm96 on an EGM96 dataset', async () => {
     expect((await postFile({ datum: 'egm96' })).body).toBe((await postFile({})).body);
   });

@@ -29,3 +29,10 @@ export function parseDatumOption(raw: string | undefined): VerticalDatum | null 
   if (datum) return datum;
   throw new InvalidRequestError(`Invalid datum '${raw}': use one of ${VERTICAL_DATUMS.join(', ')}.`);
 }
+
+/** The `datum` option as it arrives from a JSON or form body (any JSON value); a 400 for anything but a name. */
+export function parseDatumParam(raw: unknown): VerticalDatum | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === 'string') return parseDatumOption(raw);
+  throw new InvalidRequestError(`Invalid datum: expected one of ${VERTICAL_DATUMS.join(', ')} as a string.`);
+}

@@ -1,5 +1,5 @@
 /** Options of `GET|POST /v1/{dataset}/profile`; unknown names are a 400, as on /v1. */
-import { parseDatumOption, type VerticalDatum } from '../datum/vertical-datum';
+import { parseDatumParam, type VerticalDatum } from '../datum/vertical-datum';
 import { InvalidRequestError } from '../errors';
 import { parseInterpolation } from '../request/options';
 import type { Interpolation } from '../types';
@@ -43,9 +43,7 @@ export function parseProfileOptions(params: Record<string, unknown>, maxSamples:
     interpolation: parseInterpolation(params.interpolation),
     format: parseFormat(params.format),
     threshold: number('threshold', params.threshold, DEFAULT_THRESHOLD_M, 0, 1000),
-    datum: parseDatumOption(
-      typeof params.datum === 'string' ? params.datum : given(params.datum) ? shown(params.datum) : undefined,
-    ),
+    datum: parseDatumParam(params.datum),
   };
 }
 
