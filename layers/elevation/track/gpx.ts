@@ -28,11 +28,11 @@ interface PointState {
 export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   let point: PointState | null = null;
-  let depth = 0;
+  let opened = 0; // elements opened so far: the first is the root
   scanXml(text, {
     wantsText: (e) => point !== null && e.parent === point.element && e.local === 'ele' && isGpx(e),
     open(e) {
-      if (depth++ === 0 && e.local !== 'gpx') {
+      if (opened++ === 0 && e.local !== 'gpx') {
         throw new InvalidRequestError(`The file is not GPX: its root element is <${e.name}>, not <gpx>.`);
       }
       if (point && e.parent === point.element) point.firstChildStart ??= e.start;

@@ -39,11 +39,11 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
     e.local === 'coordinates' && isKml(e) ? 'kml' : e.local === 'coord' && isGx(e) ? 'gx' : null;
   const isMode = (e: XmlElement) => e.local === 'altitudeMode' && (isKml(e) || isGx(e));
-  let depth = 0;
+  let opened = 0; // elements opened so far: the first is the root
   scanXml(text, {
     wantsText: (e) => slotSyntax(e) !== null || isMode(e),
     open(e) {
-      if (depth++ === 0 && e.local !== 'kml') {
+      if (opened++ === 0 && e.local !== 'kml') {
         throw new InvalidRequestError(`The file is not KML: its root element is <${e.name}>, not <kml>.`);
       }
       const geometry = geometries[geometries.length - 1];
