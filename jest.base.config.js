@@ -5,7 +5,7 @@ module.exports = {
     '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(quick-lru|geotiff|xml-utils|zstddec|lerc|@petamoriken|web-worker)/)',
+    '/node_modules/(?!(quick-lru|geotiff|xml-utils|zstddec|lerc|@petamoriken|web-worker|jsonc-parser)/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };

@@ -4,14 +4,18 @@ import {
   parseElevationQuery,
   renderElevationAnswer,
 } from '../layers/elevation/service/elevation-query';
+import { parseDatumParam } from '../layers/elevation/datum/vertical-datum';
 import { route } from './route';
 import { decodePathParameter, jsonResponse, requestParams } from './http';
+import { heightConversion } from './geoids';
 
 export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
-  const query = await t.phase('parse', () =>
-    parseElevationQuery(datasetSpec, requestParams(event, app.settings.maxBodyBytes), app.limits),
-  );
+  const { query, datum } = await t.phase('parse', () => {
+    // `datum` (issue 13) is taken out first: OpenTopoData's option parser rejects names it does not know.
+    const { datum: raw, ...params } = requestParams(event, app.settings.maxBodyBytes);
+    return { query: parseElevationQuery(datasetSpec, params, app.limits), datum: parseDatumParam(raw) };
+  });
   const dataset = app.registry.resolve(datasetSpec); // 404 before any work; also bounds the metric dimension
   t.set({
     dataset: dataset.name,
@@ -19,5 +23,7 @@ export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, 
     interpolation: query.options.interpolation,
   });
   const answer = await answerElevationQuery(app.registry, query, ctx);
+  const convert = heightConversion(app, datum, ctx);
+  if (convert) answer.elevations = await convert(answer, query.locations);
   return jsonResponse(200, renderElevationAnswer(answer), app.corsOrigin);
 });

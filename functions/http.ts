@@ -126,7 +126,7 @@ export function requireMethod(event: APIGatewayProxyEventV2, allowed: readonly s
   if (!allowed.includes(method(event))) throw new MethodNotAllowedError(method(event), allowed);
 }
 
-function corsHeaders(origin: string | null): Record<string, string> {
+export function corsHeaders(origin: string | null): Record<string, string> {
   if (!origin) return {};
   return {
     'access-control-allow-origin': origin,

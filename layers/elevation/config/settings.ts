@@ -11,6 +11,8 @@ export interface Settings {
   dataRoot: string | null;
   /** Dataset used by the original system's /api/elevation endpoint; null = the first configured one. */
   defaultDataset: string | null;
+  /** Dataset (or chain "a,b") of the Google-compatible /maps/api/elevation/json; null = the default dataset. */
+  googleDataset: string | null;
   /** Overrides the config's max_locations_per_request when set. */
   maxLocations: number | null;
   maxBodyBytes: number;
@@ -29,6 +31,12 @@ export interface Settings {
   requestBlockBudgetBytes: number;
   /** Time kept back from the Lambda's remaining time, so the handler answers 504 before the platform kills it. */
   deadlineMarginMs: number;
+  /** Largest track file (KML, KMZ, GPX, GeoJSON) `POST /v1/{dataset}/file` accepts. */
+  maxFileBytes: number;
+  /** Most coordinates one track file may hold. */
+  maxFileCoordinates: number;
+  /** Most bytes a KMZ may unzip to (zip-bomb bound). */
+  maxKmzUnzippedBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -58,6 +66,7 @@ export function loadSettings(env: Env = process.env): Settings {
     configPath: path.resolve(text(env, 'CONFIG_PATH') ?? DEFAULT_CONFIG_PATH),
     dataRoot: text(env, 'DATA_ROOT'),
     defaultDataset: text(env, 'DEFAULT_DATASET'),
+    googleDataset: text(env, 'GOOGLE_DATASET'),
     // 512 is Google's Elevation API limit and OpenTopoData's convention; the config file may lower it.
     maxLocations: maxLocations === null ? null : integer(env, 'MAX_LOCATIONS', 512, 1, 100_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),
@@ -78,5 +87,11 @@ export function loadSettings(env: Env = process.env): Settings {
     requestBlockBudgetBytes: integer(env, 'REQUEST_BLOCK_BUDGET_MB', 64, 4, 4096) * 1024 * 1024,
     // Rendering and telemetry after the last read take a few ms; 500 ms covers a GC pause and the log flush.
     deadlineMarginMs: integer(env, 'DEADLINE_MARGIN_MS', 500, 0, 60_000),
+    // 4 MiB arrives base64-encoded as ~5.3 MB, under Lambda's 6 MB synchronous request payload limit.
+    maxFileBytes: integer(env, 'MAX_FILE_BYTES', 4 * 1024 * 1024, 1024, 6 * 1024 * 1024),
+    // A 1 Hz GPS track of 24 hours is 86,400 points; reading 100,000 cached points takes well under a second.
+    maxFileCoordinates: integer(env, 'MAX_FILE_COORDINATES', 100_000, 1, 1_000_000),
+    // A KMZ is a KML plus icons; 32 MiB is ~10x the largest KML a 4 MiB request can carry after heights.
+    maxKmzUnzippedBytes: integer(env, 'MAX_KMZ_UNZIPPED_MB', 32, 1, 1024) * 1024 * 1024,
   };
 }

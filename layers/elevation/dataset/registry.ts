@@ -61,7 +61,10 @@ export class DatasetRegistry {
   /** "a" or "a,b,c" (fallback order). */
   resolve(spec: string): Dataset {
     // A trailing comma ("srtm,etopo,") is accepted as OpenTopoData does; empty names elsewhere are not.
-    const names = spec.replace(/,\s*$/, '').split(',').map((n) => n.trim());
+    const names = spec
+      .replace(/,\s*$/, '')
+      .split(',')
+      .map((n) => n.trim());
     if (names.length > MAX_CHAIN) {
       throw new InvalidDatasetChainError(
         `At most ${MAX_CHAIN} datasets may be chained with commas, got ${names.length}.`,

@@ -1,0 +1,59 @@
+/** The HTTP edge of file requests: raw body bytes (base64 or text) under a byte limit, and file responses. */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
+import type { FillReport } from '../layers/elevation/track/fill-heights';
+import { CONTENT_TYPES } from '../layers/elevation/track/track-format';
+import { corsHeaders, type Response } from './http';
+
+export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint8Array {
+  if (!event.body) {
+    throw new InvalidRequestError(
+      'No file: send a KML, KMZ, GPX or GeoJSON document as the request body (curl --data-binary @track.kml).',
+    );
+  }
+  // Checked before decoding, so an oversized body costs no copy; base64 carries 3 bytes per 4 characters.
+  const size = event.isBase64Encoded
+    ? Math.floor((event.body.length * 3) / 4)
+    : Buffer.byteLength(event.body);
+  if (size > maxBytes) {
+    throw new PayloadTooLargeError(
+      `The file is ${size} bytes; the limit is ${maxBytes} bytes (MAX_FILE_BYTES). Split the track into smaller files.`,
+    );
+  }
+  if (!event.isBase64Encoded && event.body.startsWith('PK\u0003\u0004') && event.body.includes('\uFFFD')) {
+    // A zip decoded as UTF-8 text on the way in has lost bytes: serverless-offline base64-encodes a body only
+    // for application/octet-stream or multipart (API Gateway for any non-text type).
+    throw new InvalidRequestError(
+      'The KMZ arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    );
+  }
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+}
+
+/** The counts clients read without parsing the file; exposed to browsers through CORS. */
+export function reportHeaders(report: FillReport): Record<string, string> {
+  return {
+    'x-elevation-coordinates': String(report.coordinates),
+    'x-elevation-filled': String(report.filled),
+    'x-elevation-nodata': String(report.nodata),
+    'x-elevation-kept': String(report.kept),
+    'x-elevation-datasets': report.datasets.join(','),
+    'access-control-expose-headers':
+      'x-elevation-coordinates, x-elevation-filled, x-elevation-nodata, x-elevation-kept, x-elevation-datasets',
+  };
+}
+
+export function fileResponse(bytes: Uint8Array, report: FillReport, corsOrigin: string | null): Response {
+  const binary = report.format === 'kmz';
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': CONTENT_TYPES[report.format],
+      ...corsHeaders(corsOrigin),
+      ...reportHeaders(report),
+    },
+    body: binary ? buffer.toString('base64') : buffer.toString('utf8'),
+    isBase64Encoded: binary,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * `POST /v1/{dataset}/file`: a KML, KMZ, GPX or GeoJSON document in, the same document out with every height
+ * filled from the dataset (or chain); counts in `x-elevation-*` headers, or as JSON with `report=json`.
+ */
+import { fillFileHeights } from '../layers/elevation/track/fill-heights';
+import { parseFileOptions } from '../layers/elevation/track/file-options';
+import { route } from './route';
+import { decodePathParameter, jsonResponse } from './http';
+import { fileBytes, fileResponse, reportHeaders } from './file-http';
+import { heightConversion } from './geoids';
+
+export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, ctx) => {
+  const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
+  const options = parseFileOptions(event.queryStringParameters ?? {});
+  const dataset = app.registry.resolve(datasetSpec);
+  const bytes = fileBytes(event, app.settings.maxFileBytes);
+  t.set({ dataset: dataset.name, interpolation: options.interpolation, fileBytes: bytes.length });
+  const filled = await fillFileHeights(
+    bytes,
+    dataset,
+    options,
+    { maxCoordinates: app.settings.maxFileCoordinates, maxUnzippedBytes: app.settings.maxKmzUnzippedBytes },
+    ctx,
+    heightConversion(app, options.datum, ctx),
+  );
+  const { report } = filled;
+  t.set({ points: report.coordinates, format: report.format, filled: report.filled, nodata: report.nodata });
+  if (options.reportOnly) {
+    return jsonResponse(
+      200,
+      JSON.stringify({ status: 'OK', ...report }),
+      app.corsOrigin,
+      reportHeaders(report),
+    );
+  }
+  return fileResponse(filled.bytes, report, app.corsOrigin);
+});

@@ -1,0 +1,30 @@
+/**
+ * `GET /maps/api/elevation/json`: Google's Elevation API on the default dataset (or `GOOGLE_DATASET`), so
+ * Google's client libraries work with only their URL changed. Errors keep Google's shape:
+ * `{"error_message": …, "results": [], "status": "INVALID_REQUEST" | "UNKNOWN_ERROR"}`.
+ */
+import { answerGoogleQuery } from '../layers/elevation/google/google-answer';
+import { parseGoogleQuery } from '../layers/elevation/google/google-query';
+import { route } from './route';
+import { errorResponse, jsonResponse, type Response } from './http';
+
+export const handler = route('google', ['GET', 'OPTIONS'], async (event, t, app, ctx) => {
+  try {
+    const locations = await t.phase('parse', () =>
+      parseGoogleQuery(event.queryStringParameters ?? {}, app.limits),
+    );
+    const datasetSpec = app.settings.googleDataset ?? app.settings.defaultDataset ?? app.registry.names()[0];
+    t.set({ dataset: app.registry.resolve(datasetSpec).name, points: locations.length });
+    const answer = await answerGoogleQuery(app.registry, datasetSpec, locations, ctx);
+    return jsonResponse(200, JSON.stringify(answer), app.corsOrigin);
+  } catch (error) {
+    return inGoogleShape(errorResponse(error, app.corsOrigin, t));
+  }
+});
+
+/** Our error response (status, headers, logging already done) with Google's body. */
+function inGoogleShape(response: Response): Response {
+  const { error } = JSON.parse(String(response.body)) as { error: string };
+  const status = (response.statusCode ?? 500) >= 500 ? 'UNKNOWN_ERROR' : 'INVALID_REQUEST';
+  return { ...response, body: JSON.stringify({ error_message: error, results: [], status }) };
+}

@@ -1,0 +1,57 @@
+/**
+ * Heights from their datasets' vertical datums to the one a request asks for, through the ellipsoid:
+ * h = H + N(source), H' = h - N(target). Only the grids a conversion needs are read.
+ */
+import { InvalidRequestError } from '../errors';
+import type { Elevation, LatLon, ReadContext, SampleResult } from '../types';
+import type { GeoidGrids } from './geoid-grids';
+import type { Geoid, VerticalDatum } from './vertical-datum';
+
+/** Turns sampled heights into the ones to answer (a vertical-datum conversion); absent: as sampled. */
+export type HeightConversion = (sampled: SampleResult, points: readonly LatLon[]) => Promise<Elevation[]>;
+
+export interface HeightsToConvert {
+  elevations: readonly Elevation[];
+  /** Per point, the dataset that answered (and so the datum its height is in). */
+  datasets: readonly string[];
+  points: readonly LatLon[];
+}
+
+export async function convertHeights(
+  { elevations, datasets, points }: HeightsToConvert,
+  target: VerticalDatum,
+  datumOf: (dataset: string) => VerticalDatum | null,
+  grids: GeoidGrids,
+  ctx: Partial<ReadContext> = {},
+): Promise<Elevation[]> {
+  const sources = elevations.map((e, i) => (e === null ? null : sourceDatum(datasets[i], target, datumOf)));
+  const needed = new Set<Geoid>();
+  sources.forEach((source) => {
+    if (source === null || source === target) return;
+    if (source !== 'ellipsoid') needed.add(source);
+    if (target !== 'ellipsoid') needed.add(target);
+  });
+  const undulation = new Map<Geoid, Elevation[]>();
+  for (const geoid of needed) undulation.set(geoid, await grids.undulations(geoid, points, ctx));
+  const n = (datum: VerticalDatum, i: number): number | null =>
+    datum === 'ellipsoid' ? 0 : (undulation.get(datum)?.[i] ?? null);
+  return elevations.map((elevation, i) => {
+    const source = sources[i];
+    if (elevation === null || source === null || source === target) return elevation;
+    const from = n(source, i);
+    const to = n(target, i);
+    return from === null || to === null ? null : elevation + from - to;
+  });
+}
+
+function sourceDatum(
+  dataset: string,
+  target: VerticalDatum,
+  datumOf: (dataset: string) => VerticalDatum | null,
+): VerticalDatum {
+  const datum = datumOf(dataset);
+  if (datum) return datum;
+  throw new InvalidRequestError(
+    `Dataset '${dataset}' declares no vertical datum, so its heights cannot be converted to ${target}. An operator sets 'vertical_datum' (EGM96, EGM2008 or ellipsoid) for it in the datasets file.`,
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * Vertical datums: the reference a height is measured from. DEMs give heights above a geoid (SRTM: EGM96,
+ * Copernicus: EGM2008); GNSS receivers and phones record heights above the WGS84 ellipsoid. Converting goes
+ * through the ellipsoid: h = H + N(source geoid), H' = h - N(target geoid), N read from the geoid grids.
+ */
+import { InvalidRequestError } from '../errors';
+
+export type VerticalDatum = 'egm96' | 'egm2008' | 'ellipsoid';
+export type Geoid = Exclude<VerticalDatum, 'ellipsoid'>;
+export const VERTICAL_DATUMS: readonly VerticalDatum[] = ['egm96', 'egm2008', 'ellipsoid'];
+
+const ALIASES: Readonly<Record<string, VerticalDatum>> = {
+  egm96: 'egm96',
+  egm2008: 'egm2008',
+  egm08: 'egm2008',
+  ellipsoid: 'ellipsoid',
+  wgs84: 'ellipsoid',
+};
+
+/** A config or request value ("EGM96", "egm2008", "ellipsoid", "WGS84") as a datum, or null. */
+export function tryParseVerticalDatum(raw: unknown): VerticalDatum | null {
+  return typeof raw === 'string' ? (ALIASES[raw.trim().toLowerCase()] ?? null) : null;
+}
+
+/** The `datum` request option: absent means "as the dataset has it" (null). */
+export function parseDatumOption(raw: string | undefined): VerticalDatum | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const datum = tryParseVerticalDatum(raw);
+  if (datum) return datum;
+  throw new InvalidRequestError(`Invalid datum '${raw}': use one of ${VERTICAL_DATUMS.join(', ')}.`);
+}
+
+/** The `datum` option as it arrives from a JSON or form body (any JSON value); a 400 for anything but a name. */
+export function parseDatumParam(raw: unknown): VerticalDatum | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === 'string') return parseDatumOption(raw);
+  throw new InvalidRequestError(`Invalid datum: expected one of ${VERTICAL_DATUMS.join(', ')} as a string.`);
+}

@@ -1,0 +1,53 @@
+/**
+ * The parameters of Google's Elevation API (`/maps/api/elevation/json`): `locations` (pipe list or `enc:`
+ * polyline) or `path` with `samples`. `key` (and Google's premium `client`, `signature`, `channel`) is
+ * accepted and ignored; other parameters are ignored too, as Google does. Errors carry Google's wording.
+ */
+import { InvalidRequestError } from '../errors';
+import { parseLocations } from '../request/locations';
+import { samplePath } from '../request/path-sampling';
+import type { LatLon } from '../types';
+
+export interface GoogleLimits {
+  maxLocations: number;
+  maxSamples: number;
+}
+
+/** A 400 whose message follows Google's "Invalid request. …" wording, with our reason appended. */
+export class GoogleInvalidRequestError extends InvalidRequestError {}
+
+export function parseGoogleQuery(
+  params: Readonly<Record<string, string | undefined>>,
+  limits: GoogleLimits,
+): LatLon[] {
+  const { locations, path, samples } = params;
+  const given = (v: string | undefined) => v !== undefined && v.trim() !== '';
+  if (given(locations) && given(path)) {
+    throw invalid("Only one of the 'locations' and 'path' parameters may be given.");
+  }
+  if (given(locations)) return parsePoints('locations', locations, limits.maxLocations);
+  if (!given(path)) throw invalid("Missing the 'locations' or 'path' parameter.");
+  if (!given(samples)) throw invalid("Missing the 'samples' parameter, which 'path' requires.");
+  const count = Number(samples);
+  if (!Number.isInteger(count) || count < 1 || count > limits.maxSamples) {
+    throw invalid(
+      `Invalid 'samples' parameter '${samples}': use a whole number from 1 to ${limits.maxSamples}.`,
+    );
+  }
+  const points = parsePoints('path', path, limits.maxLocations);
+  if (count === 1) return [points[0]];
+  return samplePath(points, count);
+}
+
+function parsePoints(name: string, value: string | undefined, maxLocations: number): LatLon[] {
+  try {
+    return parseLocations(value, maxLocations);
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error;
+    throw invalid(`Invalid '${name}' parameter: ${error.message}`);
+  }
+}
+
+function invalid(reason: string): GoogleInvalidRequestError {
+  return new GoogleInvalidRequestError(`Invalid request. ${reason}`);
+}

@@ -1,0 +1,95 @@
+/** Options of `GET|POST /v1/{dataset}/profile`; unknown names are a 400, as on /v1. */
+import { parseDatumParam, type VerticalDatum } from '../datum/vertical-datum';
+import { InvalidRequestError } from '../errors';
+import { parseInterpolation } from '../request/options';
+import type { Interpolation } from '../types';
+import type { Spacing } from './resample';
+
+export interface ProfileOptions {
+  spacing: Spacing;
+  interpolation: Interpolation;
+  format: 'json' | 'svg';
+  threshold: number;
+  datum: VerticalDatum | null;
+}
+
+/** Without samples or distance: enough points for a smooth chart, few enough for any dataset. */
+export const DEFAULT_SAMPLES = 100;
+/**
+ * 5 m: above the point-to-point noise of SRTM/Copernicus heights read bilinearly along a path, below any
+ * climb a walker notices; GPS tools use 3-10 m for the same purpose.
+ */
+export const DEFAULT_THRESHOLD_M = 5;
+
+export const PROFILE_PARAMETERS = [
+  'locations',
+  'samples',
+  'distance',
+  'interpolation',
+  'format',
+  'threshold',
+  'datum',
+];
+
+export function parseProfileOptions(params: Record<string, unknown>, maxSamples: number): ProfileOptions {
+  const unknown = Object.keys(params).find((k) => !PROFILE_PARAMETERS.includes(k));
+  if (unknown !== undefined) {
+    throw new InvalidRequestError(
+      `Unknown parameter '${unknown}': supported are ${PROFILE_PARAMETERS.join(', ')}.`,
+    );
+  }
+  return {
+    spacing: parseSpacing(params.samples, params.distance, maxSamples),
+    interpolation: parseInterpolation(params.interpolation),
+    format: parseFormat(params.format),
+    threshold: number('threshold', params.threshold, DEFAULT_THRESHOLD_M, 0, 1000),
+    datum: parseDatumParam(params.datum),
+  };
+}
+
+/** For messages: String() of a JSON object can throw (its toString may be data), which would be a 500. */
+function shown(raw: unknown): string {
+  return raw !== null && typeof raw === 'object'
+    ? Array.isArray(raw)
+      ? 'a list'
+      : 'an object'
+    : String(raw);
+}
+
+function scalarNumber(raw: unknown): number {
+  return typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+}
+
+function given(raw: unknown): boolean {
+  return raw !== undefined && raw !== null && raw !== '';
+}
+
+function parseSpacing(samples: unknown, distance: unknown, maxSamples: number): Spacing {
+  if (given(samples) && given(distance)) {
+    throw new InvalidRequestError("Give either 'samples' or 'distance', not both.");
+  }
+  if (given(distance)) return { distance: number('distance', distance, 0, 0.1, 1e7) };
+  const n = given(samples) ? scalarNumber(samples) : Math.min(DEFAULT_SAMPLES, maxSamples);
+  if (!Number.isInteger(n) || n < 2 || n > maxSamples) {
+    throw new InvalidRequestError(
+      `Invalid samples '${shown(samples)}': use a whole number from 2 to ${maxSamples}.`,
+    );
+  }
+  return { samples: n };
+}
+
+function number(name: string, raw: unknown, fallback: number, min: number, max: number): number {
+  if (!given(raw)) return fallback;
+  const value = scalarNumber(raw);
+  if (Number.isFinite(value) && value >= min && value <= max) return value;
+  throw new InvalidRequestError(
+    `Invalid ${name} '${shown(raw)}': use a number of metres from ${min} to ${max}.`,
+  );
+}
+
+function parseFormat(raw: unknown): 'json' | 'svg' {
+  if (!given(raw)) return 'json';
+  const value = typeof raw === 'string' ? raw.toLowerCase() : '';
+  if (value === 'json' || value === 'svg') return value;
+  throw new InvalidRequestError(`Invalid format '${shown(raw)}': use json or svg.`);
+}

@@ -1,0 +1,47 @@
+/** Query options of `POST /v1/{dataset}/file`; unknown names are a 400, as on /v1. */
+import { InvalidRequestError } from '../errors';
+import { parseInterpolation } from '../request/options';
+import { parseDatumOption, type VerticalDatum } from '../datum/vertical-datum';
+import type { FillOptions } from './fill-heights';
+
+export interface FileRequestOptions extends FillOptions {
+  /** Answer a JSON report instead of the file. */
+  reportOnly: boolean;
+  /** Convert heights to this vertical datum; null: as the dataset has them. */
+  datum: VerticalDatum | null;
+}
+
+const KNOWN = ['interpolation', 'overwrite', 'altitude_mode', 'report', 'datum'];
+
+export function parseFileOptions(params: Readonly<Record<string, string | undefined>>): FileRequestOptions {
+  const unknown = Object.keys(params).find((k) => !KNOWN.includes(k));
+  if (unknown !== undefined) {
+    throw new InvalidRequestError(`Unknown parameter '${unknown}': supported are ${KNOWN.join(', ')}.`);
+  }
+  return {
+    interpolation: parseInterpolation(params.interpolation),
+    overwrite: parseBoolean('overwrite', params.overwrite, true),
+    absoluteAltitude: parseChoice('altitude_mode', params.altitude_mode, ['absolute']) === 'absolute',
+    reportOnly: parseChoice('report', params.report, ['json']) === 'json',
+    datum: parseDatumOption(params.datum),
+  };
+}
+
+export function tryParseBoolean(raw: string | undefined): boolean | null {
+  const value = raw?.trim().toLowerCase();
+  return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : null;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = tryParseBoolean(raw);
+  if (value !== null) return value;
+  throw new InvalidRequestError(`Invalid ${name} '${raw}': use true or false.`);
+}
+
+function parseChoice(name: string, raw: string | undefined, choices: readonly string[]): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const value = raw.trim().toLowerCase();
+  if (choices.includes(value)) return value;
+  throw new InvalidRequestError(`Invalid ${name} '${raw}': use ${choices.join(' or ')}, or leave it out.`);
+}

@@ -1,0 +1,112 @@
+/**
+ * Files in, the same file out with heights: finds every height slot of a KML, KMZ, GPX or GeoJSON document,
+ * samples the dataset at all of them in one call, and rewrites only the heights' text (plus what an option
+ * asks for), so everything else comes back byte for byte.
+ */
+import { roundElevation } from '../service/elevation-query';
+import type { HeightConversion } from '../datum/convert-heights';
+import type { Dataset, Elevation, Interpolation, ReadContext } from '../types';
+import type { HeightSlot } from './height-slot';
+import { readKmz, writeKmz } from './kmz';
+import type { TrackReadOptions } from './parsed-track';
+import { readTrackText } from './track-text';
+import { applyEdits, type TextEdit } from './text-edits';
+import { detectTrackFormat, type TrackFormat } from './track-format';
+
+export interface FillOptions {
+  interpolation: Interpolation;
+  /** false: keep heights the file already has (non-zero ones; 0 is what exports write when they know none). */
+  overwrite: boolean;
+  /** KML/KMZ: set every geometry's altitudeMode to absolute. */
+  absoluteAltitude: boolean;
+}
+
+export interface FillLimits {
+  maxCoordinates: number;
+  maxUnzippedBytes: number;
+}
+
+export interface FillReport {
+  format: TrackFormat;
+  coordinates: number;
+  filled: number;
+  /** Coordinates where the dataset has no data: their height is left as it was. */
+  nodata: number;
+  /** Coordinates whose existing height was kept (overwrite=false). */
+  kept: number;
+  /** Datasets that answered (for a chain "a,b"), in order of first use. */
+  datasets: string[];
+}
+
+export interface FilledFile {
+  format: TrackFormat;
+  bytes: Uint8Array;
+  report: FillReport;
+}
+
+export async function fillFileHeights(
+  bytes: Uint8Array,
+  dataset: Dataset,
+  options: FillOptions,
+  limits: FillLimits,
+  ctx: Partial<ReadContext> = {},
+  convert?: HeightConversion,
+): Promise<FilledFile> {
+  const format = detectTrackFormat(bytes);
+  const readOptions = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: options.absoluteAltitude };
+  if (format === 'kmz') {
+    const archive = readKmz(bytes, limits.maxUnzippedBytes);
+    const kml = await fillText(
+      archive.entries[archive.mainIndex].data,
+      'kml',
+      readOptions,
+      dataset,
+      options,
+      ctx,
+      convert,
+    );
+    return { format, bytes: writeKmz(archive, kml.bytes), report: { ...kml.report, format } };
+  }
+  return fillText(bytes, format, readOptions, dataset, options, ctx, convert);
+}
+
+async function fillText(
+  bytes: Uint8Array,
+  format: Exclude<TrackFormat, 'kmz'>,
+  readOptions: TrackReadOptions,
+  dataset: Dataset,
+  options: FillOptions,
+  ctx: Partial<ReadContext>,
+  convert: HeightConversion | undefined,
+): Promise<FilledFile> {
+  const { bom, text, track } = readTrackText(bytes, format, readOptions);
+  const locations = track.slots.map((s) => s.location);
+  const sampled =
+    locations.length === 0
+      ? { elevations: [], datasets: [] }
+      : await dataset.sampleAttributed(locations, options.interpolation, ctx);
+  const elevations = convert && locations.length > 0 ? await convert(sampled, locations) : sampled.elevations;
+  const { edits, report } = heightEdits(track.slots, elevations, options);
+  const answered = [...new Set(sampled.datasets.filter((_, i) => elevations[i] !== null))];
+  const out = bom + applyEdits(text, [...edits, ...track.extraEdits]);
+  return { format, bytes: Buffer.from(out, 'utf8'), report: { format, ...report, datasets: answered } };
+}
+
+function heightEdits(slots: readonly HeightSlot[], elevations: readonly Elevation[], options: FillOptions) {
+  const edits: TextEdit[] = [];
+  const report = { coordinates: slots.length, filled: 0, nodata: 0, kept: 0 };
+  slots.forEach((slot, i) => {
+    const elevation = elevations[i];
+    if (!options.overwrite && slot.height !== null && slot.height !== 0) {
+      report.kept++;
+    } else if (elevation === null) {
+      report.nodata++;
+      const edit = slot.clear();
+      if (edit) edits.push(edit);
+    } else {
+      report.filled++;
+      edits.push(slot.write(String(roundElevation(elevation))));
+    }
+  });
+  return { edits, report };
+}

@@ -1,0 +1,113 @@
+/**
+ * GeoJSON (RFC 7946): every position under a geometry's `coordinates` is a height slot. The document is
+ * checked with JSON.parse (strict JSON) and read with jsonc-parser's syntax tree, whose nodes carry offsets,
+ * so a height is written by replacing or inserting exactly one number. A position without data keeps a
+ * non-zero z and loses a z of 0 (RFC 7946 lets a position omit its altitude; a 0 there is a placeholder).
+ */
+// The ESM build: the package's main is a UMD bundle whose internal requires esbuild cannot follow.
+import { getNodeValue, parseTree, type Node } from 'jsonc-parser/lib/esm/main';
+import { InvalidRequestError } from '../errors';
+import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { TextEdit } from './text-edits';
+
+/** MultiPolygon is the deepest geometry: positions 3 arrays below `coordinates`. */
+const MAX_COORDINATE_DEPTH = 3;
+/** Features in GeometryCollections in …: bounds the walk; RFC 7946 discourages nesting collections at all. */
+const MAX_OBJECT_DEPTH = 16;
+
+export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrack {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new InvalidRequestError(`The file is not valid JSON: ${(error as Error).message}.`);
+  }
+  const root = tryParseTree(text);
+  if (!root || root.type !== 'object' || typeof property(root, 'type')?.value !== 'string') {
+    throw new InvalidRequestError('The file is not GeoJSON: expected an object with a "type" member.');
+  }
+  const slots = new SlotCollector(options.maxCoordinates);
+  visitObject(text, root, slots, 0);
+  return { slots: slots.slots, extraEdits: [] };
+}
+
+function tryParseTree(text: string): Node | undefined {
+  try {
+    return parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+  } catch (error) {
+    // The tree is built recursively; absurd nesting overflows the stack (JSON.parse accepted it).
+    if (error instanceof RangeError) throw new InvalidRequestError('The GeoJSON file is nested too deeply.');
+    throw error;
+  }
+}
+
+function property(node: Node, key: string): Node | undefined {
+  const member = node.children?.find((p) => p.children?.[0]?.value === key);
+  return member?.children?.[1];
+}
+
+function visitObject(text: string, node: Node, slots: SlotCollector, depth: number): void {
+  if (node.type !== 'object') return;
+  if (depth > MAX_OBJECT_DEPTH) throw new InvalidRequestError('The GeoJSON file nests objects too deeply.');
+  const type = property(node, 'type')?.value;
+  const children = (key: string) => property(node, key)?.children ?? [];
+  if (type === 'FeatureCollection')
+    children('features').forEach((f) => visitObject(text, f, slots, depth + 1));
+  else if (type === 'Feature') {
+    const geometry = property(node, 'geometry');
+    if (geometry) visitObject(text, geometry, slots, depth + 1);
+  } else if (type === 'GeometryCollection')
+    children('geometries').forEach((g) => visitObject(text, g, slots, depth + 1));
+  else {
+    const coordinates = property(node, 'coordinates');
+    if (coordinates) visitCoordinates(text, coordinates, slots, 0);
+  }
+}
+
+function visitCoordinates(text: string, node: Node, slots: SlotCollector, depth: number): void {
+  if (node.type !== 'array') throw invalidCoordinates(node, 'is not an array');
+  const items = node.children ?? [];
+  if (items.length > 0 && items[0].type !== 'array') {
+    slots.add(positionSlot(text, node, items));
+    return;
+  }
+  if (depth >= MAX_COORDINATE_DEPTH)
+    throw invalidCoordinates(node, 'is nested deeper than any geometry allows');
+  for (const item of items) visitCoordinates(text, item, slots, depth + 1);
+}
+
+function positionSlot(text: string, node: Node, items: Node[]): HeightSlot {
+  if (items.length < 2 || items.some((n) => n.type !== 'number')) {
+    throw invalidCoordinates(
+      node,
+      'is not a position [longitude, latitude] or [longitude, latitude, height]',
+    );
+  }
+  const [lonNode, latNode, zNode] = items;
+  const location = checkedLocation(
+    latNode.value as number,
+    lonNode.value as number,
+    () => `the position ${JSON.stringify(getNodeValue(node))} (offset ${node.offset})`,
+  );
+  const latEnd = latNode.offset + latNode.length;
+  // An added height is separated as the file separates longitude and latitude (", " or ",").
+  const separator = text.slice(lonNode.offset + lonNode.length, latNode.offset).replace(/[^\s,]/g, '');
+  return {
+    location,
+    height: zNode ? (zNode.value as number) : null,
+    write: (height: string): TextEdit =>
+      zNode
+        ? { start: zNode.offset, end: zNode.offset + zNode.length, replacement: height }
+        : { start: latEnd, end: latEnd, replacement: `${separator}${height}` },
+    clear: () =>
+      zNode && zNode.value === 0 && items.length === 3
+        ? { start: latEnd, end: zNode.offset + zNode.length, replacement: '' }
+        : null,
+  };
+}
+
+function invalidCoordinates(node: Node, problem: string): InvalidRequestError {
+  return new InvalidRequestError(
+    `The GeoJSON coordinates at offset ${node.offset} ${problem}: see RFC 7946, section 3.1.`,
+  );
+}

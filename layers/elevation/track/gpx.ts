@@ -1,0 +1,93 @@
+/**
+ * GPX 1.0/1.1: every `<wpt>`, `<trkpt>` and `<rtept>` is a height slot. An existing `<ele>` gets its text
+ * replaced; a point without one gets `<ele>` inserted as its first child, where the GPX schema puts it.
+ * Extensions, times and other namespaces are never touched.
+ */
+import { InvalidRequestError } from '../errors';
+import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { TextEdit } from './text-edits';
+import { lineAt, scanXml, type XmlContent, type XmlElement } from './xml-scan';
+
+const GPX_NAMESPACES = new Set([
+  '',
+  'http://www.topografix.com/GPX/1/1',
+  'http://www.topografix.com/GPX/1/0',
+]);
+const POINTS = new Set(['wpt', 'trkpt', 'rtept']);
+
+const isGpx = (e: XmlElement) => GPX_NAMESPACES.has(e.uri);
+const isPoint = (e: XmlElement) => POINTS.has(e.local) && isGpx(e);
+
+interface PointState {
+  element: XmlElement;
+  ele: XmlContent | null;
+  firstChildStart: number | null;
+}
+
+export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
+  const slots = new SlotCollector(options.maxCoordinates);
+  let point: PointState | null = null;
+  let opened = 0; // elements opened so far: the first is the root
+  scanXml(text, {
+    wantsText: (e) => point !== null && e.parent === point.element && e.local === 'ele' && isGpx(e),
+    open(e) {
+      if (opened++ === 0 && e.local !== 'gpx') {
+        throw new InvalidRequestError(`The file is not GPX: its root element is <${e.name}>, not <gpx>.`);
+      }
+      if (point && e.parent === point.element) point.firstChildStart ??= e.start;
+      if (isPoint(e)) point = { element: e, ele: null, firstChildStart: null };
+    },
+    close(e, _end, content) {
+      if (point && content && e.parent === point.element) point.ele = content;
+      if (point && e === point.element) {
+        slots.add(pointSlot(text, point));
+        point = null;
+      }
+    },
+  });
+  return { slots: slots.slots, extraEdits: [] };
+}
+
+function pointSlot(text: string, { element, ele, firstChildStart }: PointState): HeightSlot {
+  const where = () => `<${element.name}> at line ${lineAt(text, element.start)}`;
+  const lat = attributeNumber(element, 'lat', where);
+  const lon = attributeNumber(element, 'lon', where);
+  const location = checkedLocation(lat, lon, where);
+  if (ele && /[<&]/.test(text.slice(ele.start, ele.end))) {
+    throw new InvalidRequestError(`The <ele> of ${where()} contains markup: write the height as plain text.`);
+  }
+  const existing = ele === null || ele.text.trim() === '' ? NaN : Number(ele.text);
+  const tag = `${element.prefix ? `${element.prefix}:` : ''}ele`;
+  return {
+    location,
+    height: Number.isFinite(existing) ? existing : null,
+    write: (height: string): TextEdit => {
+      if (ele) return { start: ele.start, end: ele.end, replacement: height };
+      const element_ = `<${tag}>${height}</${tag}>`;
+      if (element.selfClosing) {
+        const open = text.slice(element.start, element.openEnd).replace(/\s*\/>$/, '>');
+        return {
+          start: element.start,
+          end: element.openEnd,
+          replacement: `${open}${element_}</${element.name}>`,
+        };
+      }
+      const indent =
+        firstChildStart === null
+          ? ''
+          : (/^\s*/.exec(text.slice(element.openEnd, firstChildStart))?.[0] ?? '');
+      return { start: element.openEnd, end: element.openEnd, replacement: `${indent}${element_}` };
+    },
+    clear: () => null,
+  };
+}
+
+function attributeNumber(element: XmlElement, name: string, where: () => string): number {
+  const raw = element.attributes[name];
+  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  if (Number.isFinite(value)) return value;
+  throw new InvalidRequestError(
+    `${where()} has ${raw === undefined ? `no '${name}' attribute` : `an invalid '${name}' attribute '${raw}'`}: every GPX point needs decimal-degree lat and lon attributes.`,
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * One place in a document that holds (or can hold) a height: a KML coordinate tuple, a GPX point's <ele>, a
+ * GeoJSON position. Format modules find the slots; `fillHeights` decides what to write into each.
+ */
+import { InvalidRequestError } from '../errors';
+import type { LatLon } from '../types';
+import type { TextEdit } from './text-edits';
+
+export interface HeightSlot {
+  readonly location: LatLon;
+  /** The height the file already holds there, or null when it holds none. */
+  readonly height: number | null;
+  /** The edit that writes a height (already formatted) into the document. */
+  write(height: string): TextEdit;
+  /** The edit for a point without data, or null to leave the point as it is. */
+  clear(): TextEdit | null;
+}
+
+/**
+ * Checks a location read from a file; `where` names it for the message (e.g. "coordinate 12 at line 40"), and
+ * is a function because finding a line number costs a scan that only an error should pay for.
+ */
+export function checkedLocation(lat: number, lon: number, where: () => string): LatLon {
+  if (!Number.isFinite(lat) || lat < -90 || lat > 90) {
+    throw new InvalidRequestError(
+      `Invalid latitude ${lat} at ${where()}: latitude must be between -90 and 90.`,
+    );
+  }
+  if (!Number.isFinite(lon) || lon < -180 || lon > 180) {
+    throw new InvalidRequestError(
+      `Invalid longitude ${lon} at ${where()}: longitude must be between -180 and 180.`,
+    );
+  }
+  return { lat, lon };
+}
+
+export class TooManyCoordinatesError extends InvalidRequestError {}
+
+/** Gathers a document's slots and stops at the coordinate limit before any more work (or memory) is spent. */
+export class SlotCollector {
+  readonly slots: HeightSlot[] = [];
+  constructor(private readonly maxCoordinates: number) {}
+
+  add(slot: HeightSlot): void {
+    if (this.slots.length >= this.maxCoordinates) {
+      throw new TooManyCoordinatesError(
+        `The file has more than ${this.maxCoordinates} coordinates, the limit per request (MAX_FILE_COORDINATES). Split it into smaller files.`,
+      );
+    }
+    this.slots.push(slot);
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * KML: every `<coordinates>` tuple ("lon,lat[,alt]") and every `<gx:coord>` ("lon lat [alt]") is a height
+ * slot. With `absoluteAltitude`, each geometry's altitudeMode becomes `absolute` (inserted where the schema
+ * puts it when missing), because Google Earth clamps to the ground otherwise and never shows the heights.
+ */
+import { InvalidRequestError } from '../errors';
+import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';
+import { SlotCollector, checkedLocation } from './height-slot';
+import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { TextEdit } from './text-edits';
+import { lineAt, scanXml, type XmlContent, type XmlElement } from './xml-scan';
+
+const KML_NAMESPACES = new Set([
+  '',
+  'http://www.opengis.net/kml/2.2',
+  'http://earth.google.com/kml/2.0',
+  'http://earth.google.com/kml/2.1',
+  'http://earth.google.com/kml/2.2',
+]);
+const GX = 'http://www.google.com/kml/ext/2.2';
+const GEOMETRIES = new Set(['Point', 'LineString', 'LinearRing', 'Polygon', 'Track']);
+/** altitudeMode goes before these children in the KML schema's element order. */
+const AFTER_ALTITUDE_MODE = new Set(['coordinates', 'outerBoundaryIs', 'innerBoundaryIs', 'when', 'coord']);
+
+const isKml = (e: XmlElement) => KML_NAMESPACES.has(e.uri);
+const isGx = (e: XmlElement) => e.uri === GX;
+
+interface GeometryState {
+  element: XmlElement;
+  insertAt: number | null;
+  indent: string;
+  modes: { element: XmlElement; end: number; content: XmlContent; gx: boolean }[];
+}
+
+export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
+  const slots = new SlotCollector(options.maxCoordinates);
+  const extraEdits: TextEdit[] = [];
+  const geometries: GeometryState[] = [];
+  const slotSyntax = (e: XmlElement): TupleSyntax | null =>
+    e.local === 'coordinates' && isKml(e) ? 'kml' : e.local === 'coord' && isGx(e) ? 'gx' : null;
+  const isMode = (e: XmlElement) => e.local === 'altitudeMode' && (isKml(e) || isGx(e));
+  let opened = 0; // elements opened so far: the first is the root
+  scanXml(text, {
+    wantsText: (e) => slotSyntax(e) !== null || isMode(e),
+    open(e) {
+      if (opened++ === 0 && e.local !== 'kml') {
+        throw new InvalidRequestError(`The file is not KML: its root element is <${e.name}>, not <kml>.`);
+      }
+      const geometry = geometries[geometries.length - 1];
+      if (
+        geometry &&
+        geometry.insertAt === null &&
+        e.parent === geometry.element &&
+        AFTER_ALTITUDE_MODE.has(e.local)
+      ) {
+        geometry.insertAt = e.start;
+        geometry.indent = /\s*$/.exec(text.slice(geometry.element.openEnd, e.start))?.[0] ?? '';
+      }
+      if (options.absoluteAltitude && isGeometry(e)) {
+        geometries.push({ element: e, insertAt: null, indent: '', modes: [] });
+      }
+    },
+    close(e, end, content) {
+      const syntax = slotSyntax(e);
+      if (syntax && content) addTuples(text, content, syntax, slots);
+      const geometry = geometries[geometries.length - 1];
+      if (geometry && isMode(e) && content && e.parent === geometry.element) {
+        geometry.modes.push({ element: e, end, content, gx: isGx(e) });
+      }
+      if (geometry && geometry.element === e) {
+        geometries.pop();
+        extraEdits.push(...altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1)));
+      }
+    },
+  });
+  return { slots: slots.slots, extraEdits };
+}
+
+function isGeometry(e: XmlElement): boolean {
+  if (!GEOMETRIES.has(e.local) || !(e.local === 'Track' ? isGx(e) : isKml(e)) || e.selfClosing) return false;
+  // A Polygon's rings follow the Polygon's altitudeMode.
+  return !(e.local === 'LinearRing' && e.parent && /BoundaryIs$/.test(e.parent.local));
+}
+
+function altitudeModeEdits(geometry: GeometryState, closeStart: number): TextEdit[] {
+  const { element, modes } = geometry;
+  const tag = `${element.prefix && element.local !== 'Track' ? `${element.prefix}:` : ''}altitudeMode`;
+  const plain = modes.filter((m) => !m.gx);
+  const edits: TextEdit[] = plain.map((m) => ({
+    start: m.content.start,
+    end: m.content.end,
+    replacement: 'absolute',
+  }));
+  modes
+    .filter((m) => m.gx)
+    .forEach((m, i) => {
+      // gx:altitudeMode has no 'absolute'; it becomes a plain altitudeMode unless the geometry has one already.
+      const replacement = plain.length === 0 && i === 0 ? `<${tag}>absolute</${tag}>` : '';
+      edits.push({ start: m.element.start, end: m.end, replacement });
+    });
+  if (modes.length === 0) {
+    const at = geometry.insertAt ?? closeStart;
+    edits.push({ start: at, end: at, replacement: `<${tag}>absolute</${tag}>${geometry.indent}` });
+  }
+  return edits;
+}
+
+function addTuples(text: string, content: XmlContent, syntax: TupleSyntax, slots: SlotCollector): void {
+  const raw = text.slice(content.start, content.end);
+  const where = () => `line ${lineAt(text, content.start)}`; // computed only for an error message
+  if (/[<&]/.test(raw)) {
+    throw new InvalidRequestError(
+      `The coordinates at ${where()} contain markup (a comment, CDATA or an entity reference): write them as plain text.`,
+    );
+  }
+  const tuples = parseCoordinateTuples(raw, syntax, where());
+  const separator = syntax === 'kml' ? ',' : ' ';
+  tuples.forEach((tuple, i) =>
+    slots.add(tupleSlot(tuple, content.start, separator, () => `coordinate ${i + 1} at ${where()}`)),
+  );
+}
+
+function tupleSlot(tuple: CoordinateTuple, base: number, separator: string, where: () => string) {
+  const location = checkedLocation(tuple.lat, tuple.lon, where);
+  const { alt } = tuple;
+  return {
+    location,
+    height: alt?.value ?? null,
+    write: (height: string): TextEdit =>
+      alt
+        ? { start: base + alt.start, end: base + alt.end, replacement: height }
+        : { start: base + tuple.latEnd, end: base + tuple.latEnd, replacement: `${separator}${height}` },
+    clear: () => null,
+  };
+}

@@ -1,0 +1,37 @@
+/** Which kind of track file a request carries, told from its first bytes (content types are often wrong). */
+import { InvalidRequestError } from '../errors';
+
+export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'geojson';
+
+export const CONTENT_TYPES: Readonly<Record<TrackFormat, string>> = {
+  kml: 'application/vnd.google-earth.kml+xml',
+  kmz: 'application/vnd.google-earth.kmz',
+  gpx: 'application/gpx+xml',
+  geojson: 'application/geo+json',
+};
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+/** Enough to get past an XML declaration, comments and a long namespace list to the root element's name. */
+const SNIFF_BYTES = 4096;
+
+export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
+  if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return 'kmz';
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, SNIFF_BYTES))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (head.startsWith('{')) return 'geojson';
+  if (!head.startsWith('<')) return null;
+  const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(head.replace(/<[?!][^>]*>/g, ''));
+  if (root?.[2] === 'kml') return 'kml';
+  if (root?.[2] === 'gpx') return 'gpx';
+  return null;
+}
+
+export function detectTrackFormat(bytes: Uint8Array): TrackFormat {
+  const format = tryDetectTrackFormat(bytes);
+  if (format) return format;
+  throw new InvalidRequestError(
+    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root) or GeoJSON (JSON object) document as the request body.',
+  );
+}

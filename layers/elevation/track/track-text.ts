@@ -1,0 +1,53 @@
+/** A text track document (KML, GPX, GeoJSON) decoded and read: its text without BOM, the BOM, its slots. */
+import type { LatLon } from '../types';
+import { readGeoJson } from './geojson';
+import { readGpx } from './gpx';
+import { readKml } from './kml';
+import { readKmz } from './kmz';
+import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import { detectTrackFormat, type TrackFormat } from './track-format';
+import { decodeUtf8 } from './xml-scan';
+
+export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
+
+const READERS: Record<TextTrackFormat, (text: string, o: TrackReadOptions) => ParsedTrack> = {
+  kml: readKml,
+  gpx: readGpx,
+  geojson: readGeoJson,
+};
+
+export interface TrackText {
+  bom: string;
+  text: string;
+  track: ParsedTrack;
+}
+
+export function readTrackText(
+  bytes: Uint8Array,
+  format: TextTrackFormat,
+  options: TrackReadOptions,
+): TrackText {
+  const decoded = decodeUtf8(bytes, `${format.toUpperCase()} file`);
+  const bom = decoded.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = decoded.slice(bom.length);
+  return { bom, text, track: READERS[format](text, options) };
+}
+
+/** Every coordinate of a track file (any of the four formats), in document order: a path for profiles. */
+export function readTrackLocations(
+  bytes: Uint8Array,
+  limits: { maxCoordinates: number; maxUnzippedBytes: number },
+): { format: TrackFormat; locations: LatLon[] } {
+  const format = detectTrackFormat(bytes);
+  const options = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: false };
+  const text =
+    format === 'kmz'
+      ? readTrackText(mainDocument(bytes, limits.maxUnzippedBytes), 'kml', options)
+      : readTrackText(bytes, format, options);
+  return { format, locations: text.track.slots.map((s) => s.location) };
+}
+
+function mainDocument(bytes: Uint8Array, maxUnzippedBytes: number): Uint8Array {
+  const archive = readKmz(bytes, maxUnzippedBytes);
+  return archive.entries[archive.mainIndex].data;
+}

@@ -1,0 +1,119 @@
+/**
+ * Safe, position-reporting XML reading on top of saxes (a strict, non-validating XML 1.0 parser). Safe means:
+ * no DOCTYPE at all (so no external entities and no entity-expansion bombs: saxes only knows the five
+ * predefined entities, and KML/GPX never need a DTD), a bounded element depth, UTF-8 only, and every
+ * well-formedness error reported as a 400 with its line and column. Positions are UTF-16 offsets into the
+ * decoded text, so callers can rewrite exactly the spans they care about.
+ */
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { InvalidRequestError } from '../errors';
+
+/** Deeper than any real KML/GPX (folders in folders); bounds the parser's stack and ours. */
+export const MAX_XML_DEPTH = 100;
+
+export interface XmlElement {
+  readonly name: string;
+  readonly prefix: string;
+  readonly local: string;
+  readonly uri: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  /** Offset of '<' of the start tag, and just past its '>' (or '/>'). */
+  readonly start: number;
+  readonly openEnd: number;
+  readonly selfClosing: boolean;
+  readonly parent: XmlElement | null;
+}
+
+/** The element's content between its tags: raw span and the text it decodes to (entities, CDATA resolved). */
+export interface XmlContent {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+export interface XmlVisitor {
+  open?(element: XmlElement): void;
+  /** `end` is the offset just past the end tag; `content` is given for elements `wantsText` answered true for. */
+  close?(element: XmlElement, end: number, content: XmlContent | null): void;
+  wantsText?(element: XmlElement): boolean;
+}
+
+export class XmlSyntaxError extends InvalidRequestError {}
+
+export function scanXml(text: string, visitor: XmlVisitor): void {
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const stack: { element: XmlElement; text: string[] | null }[] = [];
+  let tagStart = 0;
+  parser.on('xmldecl', (decl) => checkEncoding(decl.encoding));
+  parser.on('doctype', () => {
+    throw new XmlSyntaxError(
+      `The file has a DOCTYPE declaration at line ${parser.line}: DTDs are not accepted (they enable external entities and entity-expansion attacks, and KML/GPX never need one). Remove the <!DOCTYPE …> line.`,
+    );
+  });
+  parser.on('opentagstart', (tag) => {
+    // position is one past the character after the name, so a match starting there would be the next tag.
+    tagStart = text.lastIndexOf(`<${tag.name}`, parser.position - 1);
+    if (stack.length >= MAX_XML_DEPTH) {
+      throw new XmlSyntaxError(
+        `The file nests elements deeper than ${MAX_XML_DEPTH} levels (line ${parser.line}).`,
+      );
+    }
+  });
+  parser.on('opentag', (tag: SaxesTagNS) => {
+    const element: XmlElement = {
+      name: tag.name,
+      prefix: tag.prefix,
+      local: tag.local,
+      uri: tag.uri,
+      attributes: Object.fromEntries(Object.values(tag.attributes).map((a) => [a.name, a.value])),
+      start: tagStart,
+      openEnd: parser.position,
+      selfClosing: tag.isSelfClosing,
+      parent: stack.length === 0 ? null : stack[stack.length - 1].element,
+    };
+    stack.push({ element, text: visitor.wantsText?.(element) ? [] : null });
+    visitor.open?.(element);
+  });
+  const collect = (chunk: string) => stack[stack.length - 1]?.text?.push(chunk);
+  parser.on('text', collect);
+  parser.on('cdata', collect);
+  parser.on('closetag', () => {
+    const frame = stack.pop();
+    if (!frame) return;
+    const { element } = frame;
+    const closeStart = element.selfClosing ? element.openEnd : text.lastIndexOf('</', parser.position - 1);
+    const content = frame.text
+      ? { start: element.openEnd, end: closeStart, text: frame.text.join('') }
+      : null;
+    visitor.close?.(element, parser.position, content);
+  });
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (error instanceof InvalidRequestError) throw error;
+    throw new XmlSyntaxError(`The file is not well-formed XML: ${(error as Error).message}`);
+  }
+}
+
+function checkEncoding(encoding: string | undefined): void {
+  if (encoding === undefined || /^(utf-?8|us-ascii)$/i.test(encoding)) return;
+  throw new XmlSyntaxError(
+    `The file declares encoding '${encoding}': only UTF-8 is accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
+  );
+}
+
+/** Bytes to text, refusing anything that is not valid UTF-8 (a lossy decode would change bytes elsewhere). */
+export function decodeUtf8(bytes: Uint8Array, what: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new InvalidRequestError(`The ${what} is not valid UTF-8 text.`);
+  }
+}
+
+/** 1-based line of an offset, for messages only (a linear scan, run once per error). */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}

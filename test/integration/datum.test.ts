@@ -1,0 +1,145 @@
+/**
+ * `datum=` on the file and profile endpoints, in-process over the bundled sample (SRTM: EGM96 heights) and its
+ * EGM96 geoid COG: ellipsoidal height = EGM96 height + N, N read from the same grid independently here.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GeoidGrids } from '../../layers/elevation/datum/geoid-grids';
+import { invoke, type EventOptions } from './support/api-gateway';
+import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+
+/** Both sides are rounded to millimetres once, from differently rounded inputs. */
+const ROUNDING_M = 0.0015;
+const GPX = readFileSync(path.resolve('test/fixtures/tracks/garmin.gpx'));
+const geoids = new GeoidGrids(
+  { egm96: 'geoid/egm96-15.tif' },
+  {
+    dataRoot: path.resolve('layers/dem-sample'),
+    headerPrefetchBytes: 65536,
+    timeoutMs: 5000,
+    retries: 0,
+    missingTtlMs: 60_000,
+  },
+);
+
+let handlers: TrackHandlers;
+beforeAll(async () => {
+  handlers = await loadTrackHandlers();
+});
+
+const postFile = (query: Record<string, string>, extra: Partial<EventOptions> = {}) =>
+  invoke(handlers.file, {
+    method: 'POST',
+    path: '/v1/sample/file',
+    pathParameters: { dataset: 'sample' },
+    query,
+    body: GPX.toString('base64'),
+    isBase64Encoded: true,
+    ...extra,
+  });
+
+const eles = (gpx: string) => [...gpx.matchAll(/<ele>([^<]*)<\/ele>/g)].map((m) => Number(m[1]));
+
+describe('datum=ellipsoid', () => {
+  it('writes EGM96 heights plus the EGM96 undulation into a GPX', async () => {
+    const plain = eles((await postFile({})).body);
+    const ellipsoidal = eles((await postFile({ datum: 'ellipsoid' })).body);
+    const points = [
+      { lat: 48.8017, lon: 9.1645 },
+      { lat: 48.742275, lon: 9.101177 },
+      { lat: 48.7500000001, lon: 9.12 },
+      { lat: 48.77, lon: 9.15 },
+    ];
+    const n = (await geoids.undulations('egm96', points)) as number[];
+    expect(n.every((v) => v > 45 && v < 52)).toBe(true); // Stuttgart: N ≈ 48.6 m
+    points.forEach((_, i) => {
+      expect(Math.abs(ellipsoidal[i] - (plain[i] + n[i]))).toBeLessThan(ROUNDING_M);
+    });
+    // The point without data keeps its 0: nothing to convert.
+    expect(ellipsoidal[4]).toBe(0);
+  });
+
+  it('shifts a profile by the undulation along it', async () => {
+    const query = { locations: '48.65,9.05|48.85,9.25', samples: '5' };
+    const get = (q: Record<string, string>) =>
+      invoke(handlers.profile, {
+        path: '/v1/sample/profile',
+        pathParameters: { dataset: 'sample' },
+        query: q,
+      });
+    type Body = { points: { elevation: number; location: { lat: number; lng: number } }[] };
+    const plain = (await get(query)).json as Body;
+    const ellipsoidal = (await get({ ...query, datum: 'ellipsoid' })).json as Body;
+    const n = (await geoids.undulations(
+      'egm96',
+      plain.points.map((p) => ({ lat: p.location.lat, lon: p.location.lng })),
+    )) as number[];
+    plain.points.forEach((p, i) => {
+      expect(Math.abs(ellipsoidal.points[i].elevation - (p.elevation + n[i]))).toBeLessThan(ROUNDING_M);
+    });
+  });
+
+  it('converts /v1 answers, GET and POST, point by point', async () => {
+    const get = (query: Record<string, string>) =>
+      invoke(handlers.elevation, { path: '/v1/sample', pathParameters: { dataset: 'sample' }, query });
+    type Body = { results: { elevation: number | null }[] };
+    const locations = '48.742275,9.101177|48.8,9.2|10,10';
+    const plain = (await get({ locations })).json as Body;
+    const ellipsoidal = (await get({ locations, datum: 'ellipsoid' })).json as Body;
+    const n = (await geoids.undulations('egm96', [
+      { lat: 48.742275, lon: 9.101177 },
+      { lat: 48.8, lon: 9.2 },
+    ])) as number[];
+    [0, 1].forEach((i) => {
+      expect(
+        Math.abs(
+          (ellipsoidal.results[i].elevation as number) - ((plain.results[i].elevation as number) + n[i]),
+        ),
+      ).toBeLessThan(ROUNDING_M);
+    });
+    expect(ellipsoidal.results[2].elevation).toBeNull(); // no data stays no data
+    const posted = await invoke(handlers.elevation, {
+      method: 'POST',
+      path: '/v1/sample',
+      pathParameters: { dataset: 'sample' },
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ locations, datum: 'ellipsoid' }),
+    });
+    expect(posted.json).toEqual(ellipsoidal);
+    const bad = await get({ locations, datum: '7' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('changes nothing for datum=egm96 on an EGM96 dataset', async () => {
+    expect((await postFile({ datum: 'egm96' })).body).toBe((await postFile({})).body);
+  });
+});
+
+describe('datum errors', () => {
+  it('answers 400 naming the missing grid for datum=egm2008', async () => {
+    const response = await postFile({ datum: 'egm2008' });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toContain('No EGM2008 geoid grid is configured');
+  });
+
+  it('answers 400 for an unknown datum', async () => {
+    const response = await postFile({ datum: 'navd88' });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toContain("Invalid datum 'navd88'");
+  });
+
+  it('answers 400 when the dataset declares no vertical datum', async () => {
+    const fixtures = await loadTrackHandlers({ CONFIG_PATH: 'test/fixtures/config.yaml' });
+    const response = await invoke(fixtures.file, {
+      method: 'POST',
+      path: '/v1/plane-point/file',
+      pathParameters: { dataset: 'plane-point' },
+      query: { datum: 'ellipsoid' },
+      body: '<gpx><wpt lat="49.9" lon="10.1"/></gpx>',
+    });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toContain(
+      "Dataset 'plane-point' declares no vertical datum",
+    );
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * `POST /v1/{dataset}/file` in-process with API Gateway v2 events over the bundled Stuttgart sample: each
+ * fixture comes back byte for byte as its `.expected` twin, whose `{{lat,lon}}` placeholders are filled with
+ * what `/v1` answers for those points, so "identical except heights" and "heights equal /v1" are one check.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
+import { invoke, type EventOptions } from './support/api-gateway';
+import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+
+const FIXTURES = path.resolve('test/fixtures/tracks');
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
+
+let handlers: TrackHandlers;
+beforeAll(async () => {
+  handlers = await loadTrackHandlers();
+});
+
+const postFile = (
+  h: TrackHandlers,
+  body: Buffer,
+  query: Record<string, string> = {},
+  extra: Partial<EventOptions> = {},
+) =>
+  invoke(h.file, {
+    method: 'POST',
+    path: '/v1/sample/file',
+    pathParameters: { dataset: 'sample' },
+    query,
+    body: body.toString('base64'),
+    isBase64Encoded: true,
+    headers: { 'content-type': 'application/octet-stream' },
+    ...extra,
+  });
+
+/** The expected file: every `{{lat,lon}}` replaced by /v1's elevation there (same interpolation). */
+async function expectedFile(template: string, query: Record<string, string> = {}): Promise<string> {
+  const keys = [...template.matchAll(/\{\{([^}]+)\}\}/g)].map((m) => m[1]);
+  const unique = [...new Set(keys)];
+  const response = await invoke(handlers.elevation, {
+    path: '/v1/sample',
+    pathParameters: { dataset: 'sample' },
+    query: { locations: unique.join('|'), ...query },
+  });
+  const results = (response.json as { results: { elevation: number | null }[] }).results;
+  const heights = new Map(unique.map((key, i) => [key, results[i].elevation]));
+  expect([...heights.values()].every((h) => typeof h === 'number' && h > 100)).toBe(true);
+  return template.replace(/\{\{([^}]+)\}\}/g, (_, key: string) => String(heights.get(key)));
+}
+
+describe.each([
+  ['google-earth.kml', 'google-earth.expected.kml', 'application/vnd.google-earth.kml+xml', 7, 1],
+  ['garmin.gpx', 'garmin.expected.gpx', 'application/gpx+xml', 6, 1],
+  ['collection.geojson', 'collection.expected.geojson', 'application/geo+json', 9, 1],
+])('POST /v1/{dataset}/file with %s', (input, expected, contentType, coordinates, nodata) => {
+  it('answers the same bytes except the heights, which equal /v1 for the same points', async () => {
+    const response = await postFile(handlers, fixture(input));
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe(contentType);
+    expect(response.body).toBe(await expectedFile(fixture(expected).toString('utf8')));
+  });
+
+  it('counts filled and no-data coordinates in the response headers', async () => {
+    const response = await postFile(handlers, fixture(input));
+    expect(response.headers['x-elevation-coordinates']).toBe(String(coordinates));
+    expect(response.headers['x-elevation-filled']).toBe(String(coordinates - nodata));
+    expect(response.headers['x-elevation-nodata']).toBe(String(nodata));
+    expect(response.headers['x-elevation-datasets']).toBe('sample');
+  });
+
+  it('answers the counts as JSON for report=json', async () => {
+    const response = await postFile(handlers, fixture(input), { report: 'json' });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({
+      status: 'OK',
+      coordinates,
+      filled: coordinates - nodata,
+      nodata,
+      kept: 0,
+      datasets: ['sample'],
+    });
+  });
+
+  it('accepts the file as a plain text body too', async () => {
+    const response = await postFile(
+      handlers,
+      fixture(input),
+      {},
+      {
+        body: fixture(input).toString('utf8'),
+        isBase64Encoded: false,
+      },
+    );
+    expect(response.body).toBe(await expectedFile(fixture(expected).toString('utf8')));
+  });
+});
+
+describe('POST /v1/{dataset}/file options', () => {
+  it('uses the interpolation asked for, as /v1 does', async () => {
+    const response = await postFile(handlers, fixture('google-earth.kml'), { interpolation: 'nearest' });
+    const template = fixture('google-earth.expected.kml').toString('utf8');
+    expect(response.body).toBe(await expectedFile(template, { interpolation: 'nearest' }));
+    expect(response.body).not.toBe(await expectedFile(template));
+  });
+
+  it('keeps existing non-zero heights for overwrite=false and counts them', async () => {
+    const response = await postFile(handlers, fixture('garmin.gpx'), { overwrite: 'false', report: 'json' });
+    expect(response.json).toMatchObject({ coordinates: 6, kept: 1, filled: 4, nodata: 1 });
+    const file = await postFile(handlers, fixture('garmin.gpx'), { overwrite: 'false' });
+    expect(file.body).toContain('<ele>511.2</ele>');
+  });
+
+  it('sets every geometry to altitudeMode absolute for altitude_mode=absolute, and nothing else', async () => {
+    const response = await postFile(handlers, fixture('google-earth.kml'), { altitude_mode: 'absolute' });
+    const plain = await postFile(handlers, fixture('google-earth.kml'));
+    const modes = response.body.match(/<altitudeMode>absolute<\/altitudeMode>\s*<coordinates>/g) ?? [];
+    expect(modes).toHaveLength(3);
+    // The inserted element is the only difference, and the LookAt's gx:altitudeMode is left alone.
+    expect(response.body.replace(/<altitudeMode>absolute<\/altitudeMode>\s*/g, '')).toBe(plain.body);
+    expect(response.body).toContain('<gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode>');
+  });
+
+  it('replaces existing altitudeMode values for altitude_mode=absolute', async () => {
+    const kml = Buffer.from(
+      '<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark>' +
+        '<LineString><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><coordinates>9.1,48.7 9.2,48.8</coordinates></LineString>' +
+        '<Point><altitudeMode>clampToGround</altitudeMode><coordinates>9.1,48.7</coordinates></Point></Placemark></kml>',
+    );
+    const response = await postFile(handlers, kml, { altitude_mode: 'absolute' });
+    expect(response.status).toBe(200);
+    expect(response.body.match(/<altitudeMode>absolute<\/altitudeMode>/g)).toHaveLength(2);
+    expect(response.body).not.toMatch(/clampTo/);
+  });
+
+  it.each([
+    [{ overwrite: 'maybe' }, "Invalid overwrite 'maybe'"],
+    [{ altitude_mode: 'clampToGround' }, "Invalid altitude_mode 'clampToGround'"],
+    [{ interpolation: 'spline' }, "Invalid interpolation 'spline'"],
+    [{ locations: '1,2' }, "Unknown parameter 'locations'"],
+  ])('answers 400 for %j', async (query, message) => {
+    const response = await postFile(handlers, fixture('garmin.gpx'), query as Record<string, string>);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toContain(message);
+  });
+
+  it('answers 404 for an unknown dataset, before reading the file', async () => {
+    const response = await postFile(
+      handlers,
+      Buffer.from('not a file'),
+      {},
+      {
+        path: '/v1/nope/file',
+        pathParameters: { dataset: 'nope' },
+      },
+    );
+    expect(response.status).toBe(404);
+  });
+
+  it('answers 405 with Allow for GET', async () => {
+    const response = await postFile(handlers, Buffer.from(''), {}, { method: 'GET', body: undefined });
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+  });
+});
+
+describe('POST /v1/{dataset}/file with a gx:Track', () => {
+  it('fills gx:coord heights (space-separated), appending where missing, and leaves gx:angles alone', async () => {
+    const kml = [
+      '<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark>',
+      '<gx:Track><when>2026-11-30T07:12:03Z</when><when>2026-11-30T07:13:03Z</when>',
+      '<gx:coord>9.101177 48.742275 0</gx:coord><gx:coord>9.12 48.75</gx:coord>',
+      '<gx:angles>1 2 3</gx:angles></gx:Track></Placemark></kml>',
+    ].join('\n');
+    const response = await postFile(handlers, Buffer.from(kml));
+    expect(response.status).toBe(200);
+    const template = kml
+      .replace('9.101177 48.742275 0', '9.101177 48.742275 {{48.742275,9.101177}}')
+      .replace('9.12 48.75<', '9.12 48.75 {{48.75,9.12}}<');
+    expect(response.body).toBe(await expectedFile(template));
+  });
+});
+
+describe('POST /v1/{dataset}/file keeps encoding details', () => {
+  it('keeps a UTF-8 byte-order mark and CRLF line ends (Windows exports)', async () => {
+    const windows = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(fixture('google-earth.kml').toString('utf8').replace(/\n/g, '\r\n')),
+    ]);
+    const response = await postFile(handlers, windows);
+    expect(response.status).toBe(200);
+    const template = fixture('google-earth.expected.kml').toString('utf8').replace(/\n/g, '\r\n');
+    expect(response.body).toBe(`\uFEFF${await expectedFile(template)}`);
+  });
+});
+
+describe('POST /v1/{dataset}/file with a KMZ', () => {
+  const icon = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
+  const kmz = (kmlName = 'doc.kml') =>
+    Buffer.from(zipSync({ [kmlName]: fixture('google-earth.kml'), 'files/icon.png': [icon, { level: 0 }] }));
+
+  it('answers a KMZ whose doc.kml is the filled KML and whose other files are unchanged', async () => {
+    const response = await postFile(handlers, kmz());
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.google-earth.kmz');
+    const entries = unzipSync(Buffer.from(response.body, 'base64'));
+    expect(Object.keys(entries)).toEqual(['doc.kml', 'files/icon.png']);
+    expect(Buffer.from(entries['doc.kml']).toString('utf8')).toBe(
+      await expectedFile(fixture('google-earth.expected.kml').toString('utf8')),
+    );
+    expect(entries['files/icon.png']).toEqual(icon);
+  });
+
+  it('fills the first .kml at the root when there is no doc.kml', async () => {
+    const response = await postFile(handlers, kmz('walk.kml'), { report: 'json' });
+    expect(response.json).toMatchObject({ format: 'kmz', coordinates: 7, filled: 6 });
+  });
+
+  it('answers 400 for a zip without any KML', async () => {
+    const response = await postFile(handlers, Buffer.from(zipSync({ 'readme.txt': icon })));
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toContain('no doc.kml');
+  });
+});

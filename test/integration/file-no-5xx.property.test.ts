@@ -1,0 +1,71 @@
+/**
+ * Property: no file a client can send makes `POST /v1/{dataset}/file` answer 5xx or throw. Inputs: arbitrary
+ * bytes, and the committed fixtures cut short or with arbitrary text spliced in anywhere (inside tags,
+ * coordinates, numbers, entities), plus arbitrary option values.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { zipSync } from 'fflate';
+import { httpEvent, lambdaContext } from './support/api-gateway';
+import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+
+/** Bounded for a 2-core machine: each run is one in-process invocation over a small file. */
+const RUNS = 200;
+const FIXTURES = ['google-earth.kml', 'garmin.gpx', 'collection.geojson'].map((name) =>
+  readFileSync(path.resolve('test/fixtures/tracks', name), 'utf8'),
+);
+
+let handlers: TrackHandlers;
+beforeAll(async () => {
+  handlers = await loadTrackHandlers({ MAX_FILE_COORDINATES: '50' });
+});
+
+const splice = fc
+  .tuple(
+    fc.constantFrom(...FIXTURES),
+    fc.nat(),
+    fc.nat(),
+    fc.oneof(fc.string(), fc.constantFrom('<', '&', ']]>', '<!DOCTYPE x>', ',', '"', '[', '1e999', '-')),
+  )
+  .map(([text, at, cut, insert]) => {
+    const i = at % (text.length + 1);
+    return Buffer.from(text.slice(0, i) + insert + text.slice(i + (cut % 8)));
+  });
+const truncated = fc
+  .tuple(fc.constantFrom(...FIXTURES), fc.nat())
+  .map(([text, n]) => Buffer.from(text.slice(0, n % text.length)));
+const kmzOf = splice.map((kml) => Buffer.from(zipSync({ 'doc.kml': kml })));
+const body = fc.oneof(
+  splice,
+  truncated,
+  kmzOf,
+  fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
+);
+const options = fc.dictionary(
+  fc.constantFrom('interpolation', 'overwrite', 'altitude_mode', 'report', 'x'),
+  fc.oneof(fc.string(), fc.constantFrom('absolute', 'json', 'false', 'true', 'cubic', 'nearest')),
+);
+
+describe('file endpoint robustness', () => {
+  it('never answers 5xx, whatever the file and options', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, options, fc.boolean(), async (bytes, query, base64) => {
+        const event = httpEvent({
+          method: 'POST',
+          path: '/v1/sample/file',
+          pathParameters: { dataset: 'sample' },
+          query,
+          body: base64 ? bytes.toString('base64') : bytes.toString('utf8'),
+          isBase64Encoded: base64,
+        });
+        const result = await handlers.file(event, lambdaContext());
+        const status = result.statusCode ?? 0;
+        expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
+        const errorStatus = status === 200 ? 'INVALID_REQUEST' : JSON.parse(String(result.body)).status;
+        expect(errorStatus).toBe('INVALID_REQUEST');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});

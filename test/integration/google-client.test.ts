@@ -1,0 +1,172 @@
+/**
+ * Google's own Node.js client (`@googlemaps/google-maps-services-js`) against `GET /maps/api/elevation/json`,
+ * served by a real local HTTP server over the handler: the library must parse our answers for points, an
+ * encoded polyline and a sampled path, and see Google's error shape. Heights must equal `/v1`'s.
+ */
+import { Client, Status } from '@googlemaps/google-maps-services-js';
+import { Geodesic } from 'geographiclib-geodesic';
+import { encodePolyline } from '../../layers/elevation/request/polyline';
+import { invoke } from './support/api-gateway';
+import { startLambdaHttpServer, type LambdaHttpServer } from './support/lambda-http-server';
+import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+
+/** The sample is SRTM3: 3 arc-seconds = 1/1200 degree per pixel. */
+const SAMPLE_RES_DEG = 1 / 1200;
+/** Our ellipsoid formula vs GeographicLib's geodesic over one pixel: agree far below a metre. */
+const RESOLUTION_TOLERANCE_M = 0.05;
+
+const POINTS = [
+  { lat: 48.742275, lng: 9.101177 },
+  { lat: 48.8, lng: 9.2 },
+  { lat: 48.65, lng: 9.05 },
+];
+
+let handlers: TrackHandlers;
+let server: LambdaHttpServer;
+let url: string;
+const client = new Client({});
+
+beforeAll(async () => {
+  handlers = await loadTrackHandlers();
+  server = await startLambdaHttpServer(handlers.google);
+  url = `${server.url}/maps/api/elevation/json`;
+});
+afterAll(() => server.close());
+
+async function v1(query: Record<string, string>) {
+  const response = await invoke(handlers.elevation, {
+    path: '/v1/sample',
+    pathParameters: { dataset: 'sample' },
+    query,
+  });
+  return (response.json as { results: { elevation: number; location: { lat: number; lng: number } }[] })
+    .results;
+}
+
+/** Pixel size in metres by GeographicLib: the longer of one pixel's east and north sides at `lat`. */
+function geodesicPixelMetres(lat: number): number {
+  const north = Geodesic.WGS84.Inverse(lat, 9, lat + SAMPLE_RES_DEG, 9).s12 as number;
+  const east = Geodesic.WGS84.Inverse(lat, 9, lat, 9 + SAMPLE_RES_DEG).s12 as number;
+  return Math.max(north, east);
+}
+
+describe("Google's client library against /maps/api/elevation/json", () => {
+  it('parses the answer for points: status OK, heights equal /v1, resolution the pixel size in metres', async () => {
+    const response = await client.elevation({ params: { locations: POINTS, key: 'ignored' }, url });
+    expect(response.status).toBe(200);
+    expect(response.data.status).toBe(Status.OK);
+    const expected = await v1({ locations: POINTS.map((p) => `${p.lat},${p.lng}`).join('|') });
+    expect(response.data.results.map((r) => r.elevation)).toEqual(expected.map((r) => r.elevation));
+    expect(response.data.results.map((r) => r.location)).toEqual(POINTS);
+    for (const result of response.data.results) {
+      expect(Math.abs(result.resolution - geodesicPixelMetres(result.location.lat))).toBeLessThan(
+        RESOLUTION_TOLERANCE_M,
+      );
+    }
+  });
+
+  it('parses the answer for an enc: polyline of locations', async () => {
+    const polyline = encodePolyline(POINTS.map((p) => [p.lat, p.lng]));
+    const response = await client.elevation({ params: { locations: [`enc:${polyline}`], key: 'k' }, url });
+    expect(response.data.status).toBe(Status.OK);
+    expect(response.data.results).toHaveLength(3);
+    // A polyline keeps 5 decimals: compare with /v1 at the decoded locations.
+    const decoded = response.data.results.map((r) => `${r.location.lat},${r.location.lng}`).join('|');
+    const expected = await v1({ locations: decoded });
+    expect(response.data.results.map((r) => r.elevation)).toEqual(expected.map((r) => r.elevation));
+    expect(response.data.results[0].location).toEqual({ lat: 48.74228, lng: 9.10118 });
+  });
+
+  it('parses the answer for a path with samples, ends included, heights equal /v1 samples', async () => {
+    const path = [POINTS[0], POINTS[1]];
+    const response = await client.elevation({ params: { path, samples: 5, key: 'k' }, url });
+    expect(response.data.status).toBe(Status.OK);
+    const expected = await v1({ locations: path.map((p) => `${p.lat},${p.lng}`).join('|'), samples: '5' });
+    expect(response.data.results.map((r) => [r.location, r.elevation])).toEqual(
+      expected.map((r) => [r.location, r.elevation]),
+    );
+    expect(response.data.results[0].location).toEqual(POINTS[0]);
+    expect(response.data.results[4].location).toEqual(POINTS[1]);
+  });
+
+  it('rejects with a 400 and INVALID_REQUEST in Google’s shape when locations are missing', async () => {
+    const failure = await client.elevation({ params: { key: 'k' } as never, url }).catch((e: unknown) => e);
+    const { response } = failure as { response: { status: number; data: Record<string, unknown> } };
+    expect(response.status).toBe(400);
+    expect(response.data).toEqual({
+      error_message: "Invalid request. Missing the 'locations' or 'path' parameter.",
+      results: [],
+      status: 'INVALID_REQUEST',
+    });
+  });
+
+  it('answers DATA_NOT_AVAILABLE when no point has data, and null elevation for a point without', async () => {
+    const none = await client.elevation({ params: { locations: [{ lat: 10, lng: 10 }], key: 'k' }, url });
+    expect(none.data.status).toBe('DATA_NOT_AVAILABLE'); // in Google's Elevation docs; not in the client's enum
+    const some = await client.elevation({
+      params: { locations: [POINTS[0], { lat: 10, lng: 10 }], key: 'k' },
+      url,
+    });
+    expect(some.data.status).toBe(Status.OK);
+    expect(some.data.results[1]).toEqual({
+      elevation: null,
+      location: { lat: 10, lng: 10 },
+      resolution: null,
+    });
+  });
+});
+
+describe('GET /maps/api/elevation/json errors', () => {
+  const get = (query: Record<string, string>) =>
+    invoke(handlers.google, { path: '/maps/api/elevation/json', query });
+
+  it.each([
+    [
+      { locations: '48.7,9.1', path: '48.7,9.1|48.8,9.2', samples: '2' },
+      "Only one of the 'locations' and 'path'",
+    ],
+    [{ path: '48.7,9.1|48.8,9.2' }, "Missing the 'samples' parameter"],
+    [{ path: '48.7,9.1|48.8,9.2', samples: '513' }, "Invalid 'samples' parameter '513'"],
+    [{ locations: '91,9' }, "Invalid 'locations' parameter: Invalid latitude 91"],
+    [{ locations: 'enc:!!!' }, "Invalid 'locations' parameter: Unable to parse locations"],
+  ])('answers 400 INVALID_REQUEST for %j', async (query, message) => {
+    const response = await get(query);
+    expect(response.status).toBe(400);
+    const body = response.json as { status: string; error_message: string; results: unknown[] };
+    expect(body.status).toBe('INVALID_REQUEST');
+    expect(body.error_message).toContain(message);
+    expect(body.error_message.startsWith('Invalid request. ')).toBe(true);
+    expect(body.results).toEqual([]);
+  });
+
+  it("answers 502 with Google's UNKNOWN_ERROR shape when the data layer is down, without internals", async () => {
+    const down = await loadTrackHandlers({
+      DATA_ROOT: 'http://127.0.0.1:1/', // nothing listens on port 1: connection refused at once
+      RANGE_RETRIES: '0',
+      RANGE_TIMEOUT_MS: '500',
+    });
+    const response = await invoke(down.google, {
+      path: '/maps/api/elevation/json',
+      query: { locations: '48.742275,9.101177' },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(response.json).toEqual({
+      error_message: expect.stringMatching(/^The elevation data store/),
+      results: [],
+      status: 'UNKNOWN_ERROR',
+    });
+    expect(response.body).not.toContain('127.0.0.1');
+  });
+
+  it('answers from GOOGLE_DATASET when it is set', async () => {
+    const other = await loadTrackHandlers({
+      CONFIG_PATH: 'test/fixtures/config.yaml',
+      GOOGLE_DATASET: 'plane-point',
+    });
+    const response = await invoke(other.google, {
+      path: '/maps/api/elevation/json',
+      query: { locations: '49.9,10.1' },
+    });
+    expect((response.json as { results: { elevation: number }[] }).results[0].elevation).toBe(1038.4);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Property: no query makes `/v1/{dataset}/profile` or `/maps/api/elevation/json` answer 5xx or throw: arbitrary
+ * values for every parameter they know (and unknown ones), as query strings and, for profiles, JSON bodies.
+ */
+import fc from 'fast-check';
+import { encodePolyline } from '../../layers/elevation/request/polyline';
+import { httpEvent, lambdaContext } from './support/api-gateway';
+import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+
+/** Bounded for a 2-core machine; each run is one in-process invocation over the small sample. */
+const RUNS = 150;
+
+let handlers: TrackHandlers;
+beforeAll(async () => {
+  handlers = await loadTrackHandlers();
+});
+
+const coordinate = fc.tuple(
+  fc.double({ min: -90, max: 90, noNaN: true }),
+  fc.double({ min: -180, max: 180, noNaN: true }),
+);
+const path = fc.oneof(
+  fc.array(coordinate, { minLength: 1, maxLength: 4 }).map((ps) => ps.map(([a, b]) => `${a},${b}`).join('|')),
+  fc.array(coordinate, { minLength: 1, maxLength: 4 }).map((ps) => `enc:${encodePolyline(ps)}`),
+  fc.constant('48.65,9.05|48.85,9.25'),
+  fc.string(),
+);
+const value = fc.oneof(
+  fc.string(),
+  fc.constantFrom('0', '1', '2', '512', '513', '-1', '1e9', 'NaN', 'svg', 'json', 'ellipsoid', 'egm2008'),
+  fc.integer().map(String),
+);
+const params = (names: string[]) => fc.dictionary(fc.constantFrom(...names), fc.oneof(value, path));
+const status = (result: { statusCode?: number }) => result.statusCode ?? 0;
+const acceptable = (code: number) => code === 200 || (code >= 400 && code < 500);
+
+describe('profile and Google endpoints robustness', () => {
+  it('never answer 5xx, whatever the query', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        params(['locations', 'samples', 'distance', 'threshold', 'format', 'interpolation', 'datum', 'x']),
+        params(['locations', 'path', 'samples', 'key', 'x']),
+        async (profileQuery, googleQuery) => {
+          const profile = await handlers.profile(
+            httpEvent({
+              path: '/v1/sample/profile',
+              pathParameters: { dataset: 'sample' },
+              query: profileQuery,
+            }),
+            lambdaContext(),
+          );
+          const google = await handlers.google(
+            httpEvent({ path: '/maps/api/elevation/json', query: googleQuery }),
+            lambdaContext(),
+          );
+          expect([status(profile), status(google)].every(acceptable)).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never answers 5xx for arbitrary JSON bodies posted to /profile', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (json) => {
+        const result = await handlers.profile(
+          httpEvent({
+            method: 'POST',
+            path: '/v1/sample/profile',
+            pathParameters: { dataset: 'sample' },
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(json),
+          }),
+          lambdaContext(),
+        );
+        expect(acceptable(status(result))).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});

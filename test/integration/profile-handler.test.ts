@@ -1,0 +1,211 @@
+/**
+ * `GET|POST /v1/{dataset}/profile` in-process over the bundled Stuttgart sample. The summary is checked
+ * against an independent computation: points spaced by GeographicLib directly, their heights from `/v1`,
+ * ascent and descent counted here with the documented threshold rule.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Geodesic } from 'geographiclib-geodesic';
+import { SaxesParser } from 'saxes';
+import { invoke, type EventOptions } from './support/api-gateway';
+import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+
+/** The README's sample path across the Stuttgart sample. */
+const README_PATH = [
+  { lat: 48.65, lon: 9.05 },
+  { lat: 48.85, lon: 9.25 },
+];
+const SAMPLES = 100;
+const THRESHOLD_M = 5;
+/** Our summary rounds to centimetres; the independent sums may differ by rounding only. */
+const SUM_TOLERANCE_M = 0.02;
+
+let handlers: TrackHandlers;
+beforeAll(async () => {
+  handlers = await loadTrackHandlers();
+});
+
+const profile = (query: Record<string, string>, extra: Partial<EventOptions> = {}) =>
+  invoke(handlers.profile, {
+    path: '/v1/sample/profile',
+    pathParameters: { dataset: 'sample' },
+    query,
+    ...extra,
+  });
+
+interface ProfileBody {
+  summary: {
+    length: number;
+    ascent: number;
+    descent: number;
+    threshold: number;
+    min: { elevation: number; distance: number };
+    max: { elevation: number; distance: number };
+    maxGrade: number;
+    minGrade: number;
+    samples: number;
+  };
+  points: {
+    distance: number;
+    elevation: number;
+    grade: number | null;
+    location: { lat: number; lng: number };
+  }[];
+}
+
+/** The same rule as documented, written again here: count a change once it reaches the threshold. */
+function independentAscentDescent(heights: number[], threshold: number) {
+  let ascent = 0;
+  let descent = 0;
+  let reference = heights[0];
+  for (const h of heights.slice(1)) {
+    if (h - reference >= threshold) {
+      ascent += h - reference;
+      reference = h;
+    } else if (reference - h >= threshold) {
+      descent += reference - h;
+      reference = h;
+    }
+  }
+  return { ascent, descent };
+}
+
+async function v1Heights(points: { lat: number; lon: number }[]): Promise<number[]> {
+  const response = await invoke(handlers.elevation, {
+    path: '/v1/sample',
+    pathParameters: { dataset: 'sample' },
+    query: { locations: points.map((p) => `${p.lat},${p.lon}`).join('|') },
+  });
+  return (response.json as { results: { elevation: number }[] }).results.map((r) => r.elevation);
+}
+
+describe('GET /v1/{dataset}/profile', () => {
+  it("matches an independent computation for the README's sample path", async () => {
+    const response = await profile({
+      locations: README_PATH.map((p) => `${p.lat},${p.lon}`).join('|'),
+      samples: String(SAMPLES),
+    });
+    expect(response.status).toBe(200);
+    const body = response.json as ProfileBody;
+    const line = Geodesic.WGS84.InverseLine(48.65, 9.05, 48.85, 9.25);
+    const points = Array.from({ length: SAMPLES }, (_, k) => {
+      const p = line.Position((line.s13 * k) / (SAMPLES - 1));
+      return { lat: p.lat2 as number, lon: p.lon2 as number };
+    });
+    const heights = await v1Heights(points);
+    const expected = independentAscentDescent(heights, THRESHOLD_M);
+    expect(expected.ascent).toBeGreaterThan(50); // real terrain: the check is not vacuous
+    expect(body.summary.threshold).toBe(THRESHOLD_M);
+    expect(Math.abs(body.summary.ascent - expected.ascent)).toBeLessThan(SUM_TOLERANCE_M);
+    expect(Math.abs(body.summary.descent - expected.descent)).toBeLessThan(SUM_TOLERANCE_M);
+    expect(Math.abs(body.summary.length - line.s13)).toBeLessThan(0.01);
+    expect(body.summary.min.elevation).toBe(Math.min(...heights));
+    expect(body.summary.max.elevation).toBe(Math.max(...heights));
+    expect(body.points.map((p) => p.elevation)).toEqual(heights);
+    expect(body.points[SAMPLES - 1].distance).toBeCloseTo(line.s13, 2);
+  });
+
+  it('gives each point its grade over the step before it, and the steepest grades in the summary', async () => {
+    const body = (await profile({ locations: '48.65,9.05|48.85,9.25', samples: '50' })).json as ProfileBody;
+    expect(body.points[0].grade).toBeNull();
+    const [a, b] = [body.points[10], body.points[11]];
+    expect(b.grade).toBeCloseTo(((b.elevation - a.elevation) / (b.distance - a.distance)) * 100, 1);
+    const grades = body.points.slice(1).map((p) => p.grade as number);
+    expect(body.summary.maxGrade).toBe(Math.max(...grades));
+    expect(body.summary.minGrade).toBe(Math.min(...grades));
+  });
+
+  it('counts every rise and drop with threshold=0', async () => {
+    const body = (await profile({ locations: '48.65,9.05|48.85,9.25', samples: '50', threshold: '0' }))
+      .json as ProfileBody;
+    const heights = body.points.map((p) => p.elevation);
+    const rises = heights.slice(1).reduce((sum, h, i) => sum + Math.max(0, h - heights[i]), 0);
+    expect(body.summary.ascent).toBeCloseTo(rises, 1);
+  });
+
+  it('places a point every distance metres from the start, plus the end', async () => {
+    const body = (await profile({ locations: '48.65,9.05|48.85,9.25', distance: '1000' }))
+      .json as ProfileBody;
+    const length = body.summary.length;
+    expect(body.points).toHaveLength(Math.floor(length / 1000) + 2);
+    expect(body.points.slice(0, -1).map((p) => p.distance)).toEqual(
+      Array.from({ length: body.points.length - 1 }, (_, k) => k * 1000),
+    );
+    expect(body.points[body.points.length - 1].location).toEqual({ lat: 48.85, lng: 9.25 });
+  });
+
+  it('renders format=svg as a well-formed SVG chart with a title, units and the profile line', async () => {
+    const response = await profile({ locations: '48.65,9.05|48.85,9.25', samples: '40', format: 'svg' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('image/svg+xml');
+    const texts: string[] = [];
+    let polylinePoints = 0;
+    const parser = new SaxesParser({ xmlns: true });
+    parser.on('text', (t) => texts.push(t));
+    parser.on('opentag', (tag) => {
+      if (tag.local === 'polyline')
+        polylinePoints += String(tag.attributes.points?.value ?? '').split(' ').length;
+    });
+    parser.write(response.body).close();
+    expect(texts).toContain('Distance (km)');
+    expect(texts).toContain('Elevation (m)');
+    expect(
+      texts.some((t) => /^Elevation profile · sample · [\d.]+ km · ascent \d+ m · descent \d+ m$/.test(t)),
+    ).toBe(true);
+    expect(polylinePoints).toBe(40);
+  });
+});
+
+describe('POST /v1/{dataset}/profile', () => {
+  it('takes an uploaded GPX track as the path', async () => {
+    const gpx = readFileSync(path.resolve('test/fixtures/tracks/garmin.gpx'));
+    const response = await profile(
+      { samples: '10' },
+      { method: 'POST', body: gpx.toString('base64'), isBase64Encoded: true },
+    );
+    expect(response.status).toBe(200);
+    const body = response.json as ProfileBody;
+    expect(body.points).toHaveLength(10);
+    // The file's first point (the waypoint) starts the path, its last (the route point) ends it.
+    expect(body.points[0].location).toEqual({ lat: 48.8017, lng: 9.1645 });
+    expect(body.points[9].location).toEqual({ lat: 48.8, lng: 9.18 });
+  });
+
+  it('takes a JSON body with locations, as /v1 does', async () => {
+    const response = await profile(
+      {},
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          locations: [
+            { lat: 48.65, lng: 9.05 },
+            { lat: 48.7, lng: 9.1 },
+          ],
+          samples: 3,
+        }),
+      },
+    );
+    expect(response.status).toBe(200);
+    expect((response.json as ProfileBody).points).toHaveLength(3);
+  });
+});
+
+describe('profile errors', () => {
+  it.each([
+    [
+      { locations: '48.65,9.05|48.85,9.25', samples: '10', distance: '100' },
+      "either 'samples' or 'distance'",
+    ],
+    [{ locations: '48.65,9.05|48.85,9.25', distance: '10' }, 'the limit is 512 (MAX_SAMPLES)'],
+    [{ locations: '48.65,9.05|48.85,9.25', samples: '1' }, "Invalid samples '1'"],
+    [{ locations: '48.65,9.05|48.85,9.25', threshold: '-1' }, "Invalid threshold '-1'"],
+    [{ locations: '48.65,9.05|48.85,9.25', format: 'png' }, "Invalid format 'png'"],
+    [{ locations: '48.65,9.05', colour: 'red' }, "Unknown parameter 'colour'"],
+    [{}, 'No locations given'],
+  ])('answers 400 for %j', async (query, message) => {
+    const response = await profile(query as Record<string, string>);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toContain(message);
+  });
+});
