@@ -9,12 +9,12 @@
  */
 import exec from 'k6/execution';
 import type { Options, Scenario } from 'k6/options';
-import { checkElevations } from './lib/checks';
-import { loadDatasetBounds, randomInt, randomLocations, type SetupData } from './lib/points';
-import { elevationRequest, send, type ApiFormat, type Method } from './lib/requests';
-import { duration, rate, seconds } from './lib/settings';
-import { steady } from './lib/shapes';
-import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
+import { checkElevations } from './lib/checks.ts';
+import { loadDatasetBounds, randomInt, randomLocations, type SetupData } from './lib/points.ts';
+import { elevationRequest, send, type ApiFormat, type Method } from './lib/requests.ts';
+import { duration, rate, seconds } from './lib/settings.ts';
+import { steady } from './lib/shapes.ts';
+import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
 
 interface BatchScenario {
   method: Method;

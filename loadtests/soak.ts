@@ -6,13 +6,13 @@
  */
 import exec from 'k6/execution';
 import type { Options } from 'k6/options';
-import { checkElevations } from './lib/checks';
-import { pickMixed } from './lib/mix';
-import { loadDatasetBounds, type SetupData } from './lib/points';
-import { send } from './lib/requests';
-import { duration, rate } from './lib/settings';
-import { steady } from './lib/shapes';
-import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
+import { checkElevations } from './lib/checks.ts';
+import { pickMixed } from './lib/mix.ts';
+import { loadDatasetBounds, type SetupData } from './lib/points.ts';
+import { send } from './lib/requests.ts';
+import { duration, rate } from './lib/settings.ts';
+import { steady } from './lib/shapes.ts';
+import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
 
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,

@@ -6,11 +6,11 @@
  * Env: BASE_RATE, SPIKE_FACTOR, BEFORE, RISE, SPIKE_HOLD, RECOVERY, SCALE.
  */
 import type { Options } from 'k6/options';
-import { mixedIteration } from './lib/mix';
-import { loadDatasetBounds, type SetupData } from './lib/points';
-import { duration, num, rate, seconds } from './lib/settings';
-import { spike, steady } from './lib/shapes';
-import { SLO, SUMMARY_TREND_STATS } from './lib/slo';
+import { mixedIteration } from './lib/mix.ts';
+import { loadDatasetBounds, type SetupData } from './lib/points.ts';
+import { duration, num, rate, seconds } from './lib/settings.ts';
+import { spike, steady } from './lib/shapes.ts';
+import { SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
 
 const base = rate('BASE_RATE', 20, 10);
 const peak = Math.round(base * num('SPIKE_FACTOR', 10, 5));

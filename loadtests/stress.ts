@@ -5,11 +5,11 @@
  * Smoke: 10 → 30 req/s in 3 steps of 2s + 4s. Env: START_RATE, STEP_RATE, STEPS, RAMP, HOLD, SCALE.
  */
 import type { Options } from 'k6/options';
-import { mixedIteration } from './lib/mix';
-import { loadDatasetBounds, type SetupData } from './lib/points';
-import { duration, num, rate, seconds } from './lib/settings';
-import { staircase } from './lib/shapes';
-import { SLO, SUMMARY_TREND_STATS } from './lib/slo';
+import { mixedIteration } from './lib/mix.ts';
+import { loadDatasetBounds, type SetupData } from './lib/points.ts';
+import { duration, num, rate, seconds } from './lib/settings.ts';
+import { staircase } from './lib/shapes.ts';
+import { SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
 
 const ramp = duration('RAMP', '1m', '2s');
 const hold = duration('HOLD', '2m', '4s');

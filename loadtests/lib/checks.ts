@@ -5,7 +5,7 @@
 import { check } from 'k6';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { Counter } from 'k6/metrics';
-import type { ElevationRequest } from './requests';
+import type { ElevationRequest } from './requests.ts';
 
 /** Elevations returned (one per location in a 200 answer): the original system's headline metric. */
 export const elevations = new Counter('elevations');

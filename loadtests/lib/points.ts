@@ -1,6 +1,6 @@
 /** Random locations inside a dataset's bounds, which setup() reads from `GET /v1/datasets`. */
 import http from 'k6/http';
-import { BASE_URL, DATASET, num } from './settings';
+import { BASE_URL, DATASET, num } from './settings.ts';
 
 export interface Location {
   lat: number;

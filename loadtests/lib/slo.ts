@@ -2,7 +2,7 @@
  * The service level objectives, as k6 thresholds: the pass/fail criteria of every profile.
  * SLO_P95_MS, SLO_FAILED_RATE and SLO_CHECKS_RATE override them (e.g. SLO_P95_MS=0.001 to see a run fail).
  */
-import { num } from './settings';
+import { num } from './settings.ts';
 
 export const SLO = {
   /** Fewer than 1% of requests may fail. */

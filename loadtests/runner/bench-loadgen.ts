@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runTest } from './engine';
+import { runTest } from './engine.ts';
 
 const SERVERLESS_OFFLINE_CEILING = 3600;
 const REQUIRED_REQ_PER_SEC = 11_000;

@@ -10,8 +10,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runTest } from './engine';
-import { TargetGuard } from './target-guard';
+import { runTest } from './engine.ts';
+import { TargetGuard } from './target-guard.ts';
 
 const SMOKE = process.env.SMOKE === '1' || process.env.SMOKE === 'true';
 const SCRIPT = path.join(__dirname, '..', 'batch-sizes.ts');

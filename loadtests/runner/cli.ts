@@ -6,8 +6,8 @@
  * default 1 or K6_RUNNER_WORKERS).
  */
 import { randomUUID } from 'node:crypto';
-import { ConfigError, runTest, type RunConfig } from './engine';
-import { RemoteTargetError, TargetGuard } from './target-guard';
+import { ConfigError, runTest, type RunConfig } from './engine.ts';
+import { RemoteTargetError, TargetGuard } from './target-guard.ts';
 
 function keyValue(text: string, flag: string): [string, string] {
   const at = text.indexOf('=');

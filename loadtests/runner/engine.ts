@@ -5,19 +5,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatDuration } from './duration';
-import { WHOLE } from './executors/common';
-import { mergeInto } from './metrics/registry';
-import { DEFAULT_TREND_STATS, newSink, sinkValues } from './metrics/sinks';
-import { ProgressLine } from './output/progress';
-import { RemoteWriteOutput, remoteWriteConfig } from './output/prometheus-rw';
-import { buildSummaryData } from './output/summary-data';
-import { writeSummaryFile } from './output/summary-file';
-import { textSummary } from './output/summary-text';
-import { maxScenarioEndMs, maxVUsOf } from './scenarios';
-import { ConfigError, loadScript, runScenarios, type LoadOptions } from './script-runtime';
-import { evaluateThresholds, parseThresholds, validateThresholds, type ThresholdInput } from './thresholds';
-import { prepareWorkers } from './worker-pool';
+import { formatDuration } from './duration.ts';
+import { WHOLE } from './executors/common.ts';
+import { mergeInto } from './metrics/registry.ts';
+import { DEFAULT_TREND_STATS, newSink, sinkValues } from './metrics/sinks.ts';
+import { ProgressLine } from './output/progress.ts';
+import { RemoteWriteOutput, remoteWriteConfig } from './output/prometheus-rw.ts';
+import { buildSummaryData } from './output/summary-data.ts';
+import { writeSummaryFile } from './output/summary-file.ts';
+import { textSummary } from './output/summary-text.ts';
+import { maxScenarioEndMs, maxVUsOf } from './scenarios.ts';
+import { ConfigError, loadScript, runScenarios, type LoadOptions } from './script-runtime.ts';
+import { evaluateThresholds, parseThresholds, validateThresholds, type ThresholdInput } from './thresholds.ts';
+import { prepareWorkers } from './worker-pool.ts';
 
 export { ConfigError };
 

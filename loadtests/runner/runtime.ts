@@ -3,10 +3,10 @@
  * AsyncLocalStorage, since all VUs are async loops on one event loop) and the abort switch.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { defineBuiltins, type BuiltinMetrics } from './metrics/builtin';
-import { Registry, tagKey, type Metric, type Tags } from './metrics/registry';
-import { TagCache, type KeyedTags } from './metrics/tag-cache';
-import type { Scenario } from './scenarios';
+import { defineBuiltins, type BuiltinMetrics } from './metrics/builtin.ts';
+import { Registry, tagKey, type Metric, type Tags } from './metrics/registry.ts';
+import { TagCache, type KeyedTags } from './metrics/tag-cache.ts';
+import type { Scenario } from './scenarios.ts';
 
 export interface ScenarioRun {
   readonly scenario: Scenario;

@@ -1,5 +1,5 @@
 /** k6 options → a normalised list of scenarios (shortcut options become the `default` scenario, as in k6). */
-import { parseDuration } from './duration';
+import { parseDuration } from './duration.ts';
 
 export type ExecutorName =
   | 'constant-arrival-rate'

@@ -1,16 +1,16 @@
 /** Loads a k6 script into a fresh Runtime: modules, globals, the init context, options and scenarios. */
 import path from 'node:path';
-import { bundleScript, evaluateScript, installGlobals, type ScriptExports } from './bundle';
-import { delay, type ExecutorContext, type Segment } from './executors/common';
-import { runArrivalRate } from './executors/arrival-rate';
-import { runLoopingVUs } from './executors/looping-vus';
-import { createDataModule } from './modules/data';
-import { createExecutionModule } from './modules/execution';
-import { createHttpModule } from './modules/http';
-import { createK6Module } from './modules/k6';
-import { createMetricsModule } from './modules/metrics';
-import { Runtime, type ScenarioRun } from './runtime';
-import { scenariosFrom, type RawOptions, type Scenario } from './scenarios';
+import { bundleScript, evaluateScript, installGlobals, type ScriptExports } from './bundle.ts';
+import { delay, type ExecutorContext, type Segment } from './executors/common.ts';
+import { runArrivalRate } from './executors/arrival-rate.ts';
+import { runLoopingVUs } from './executors/looping-vus.ts';
+import { createDataModule } from './modules/data.ts';
+import { createExecutionModule } from './modules/execution.ts';
+import { createHttpModule } from './modules/http.ts';
+import { createK6Module } from './modules/k6.ts';
+import { createMetricsModule } from './modules/metrics.ts';
+import { Runtime, type ScenarioRun } from './runtime.ts';
+import { scenariosFrom, type RawOptions, type Scenario } from './scenarios.ts';
 
 export interface LoadOptions {
   scriptPath: string;

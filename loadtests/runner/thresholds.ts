@@ -1,7 +1,7 @@
 /** k6 threshold syntax: `metric{tag:value}: ['p(95)<200', { threshold, abortOnFail, delayAbortEval }]`. */
-import { parseDuration } from './duration';
-import type { Registry, Tags } from './metrics/registry';
-import { trendStat, type Sink } from './metrics/sinks';
+import { parseDuration } from './duration.ts';
+import type { Registry, Tags } from './metrics/registry.ts';
+import { trendStat, type Sink } from './metrics/sinks.ts';
 
 export type ThresholdInput = string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string };
 

@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { applyDeltas } from './metrics/delta';
-import type { LoadedScript, LoadOptions } from './script-runtime';
-import type { RunStats, WorkerInput, WorkerMessage } from './worker-protocol';
+import { applyDeltas } from './metrics/delta.ts';
+import type { LoadedScript, LoadOptions } from './script-runtime.ts';
+import type { RunStats, WorkerInput, WorkerMessage } from './worker-protocol.ts';
 
 export interface WorkerRun {
   /** Starts every worker's scenarios; settles when all are done. */

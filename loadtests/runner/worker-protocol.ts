@@ -1,6 +1,6 @@
 /** Messages between the main thread and worker threads that each run a segment of the test. */
-import type { SeriesDelta } from './metrics/delta';
-import type { LoadOptions } from './script-runtime';
+import type { SeriesDelta } from './metrics/delta.ts';
+import type { LoadOptions } from './script-runtime.ts';
 
 export interface WorkerInput {
   load: LoadOptions;

@@ -1,8 +1,8 @@
 /** Worker-thread entry: loads the script, runs its segment of every scenario, ships metric deltas. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { takeDeltas } from './metrics/delta';
-import { loadScript, runScenarios, type LoadedScript } from './script-runtime';
-import type { RunStats, WorkerInput, WorkerMessage } from './worker-protocol';
+import { takeDeltas } from './metrics/delta.ts';
+import { loadScript, runScenarios, type LoadedScript } from './script-runtime.ts';
+import type { RunStats, WorkerInput, WorkerMessage } from './worker-protocol.ts';
 
 const SHIP_INTERVAL_MS = 500;
 

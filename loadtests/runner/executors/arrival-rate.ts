@@ -5,9 +5,9 @@
  * Unlike k6, a VU here initialises instantly, so below maxVUs a new VU takes the iteration at once
  * instead of the iteration being dropped while the VU initialises in the background.
  */
-import type { Scenario } from '../scenarios';
-import type { VuState } from '../runtime';
-import { delay, gracefulStop, runIteration, shareOf, yieldToIo, type ExecutorContext } from './common';
+import type { Scenario } from '../scenarios.ts';
+import type { VuState } from '../runtime.ts';
+import { delay, gracefulStop, runIteration, shareOf, yieldToIo, type ExecutorContext } from './common.ts';
 
 /** Start offset (ms from scenario start) of each iteration index, in order; stops at the duration. */
 export function* iterationStartTimes(s: Scenario): Generator<number> {

@@ -1,5 +1,5 @@
 /** What every executor shares: running one iteration on a VU, timing helpers, this thread's share. */
-import type { Runtime, ScenarioRun, VuState } from '../runtime';
+import type { Runtime, ScenarioRun, VuState } from '../runtime.ts';
 
 export interface ExecutorContext {
   readonly runtime: Runtime;

@@ -2,9 +2,9 @@
  * VU-based executors: constant-vus, ramping-vus, per-vu-iterations, shared-iterations. Each VU is an
  * async loop running one iteration after another; VUs are dealt round-robin to worker threads.
  */
-import type { VuState } from '../runtime';
-import type { Scenario } from '../scenarios';
-import { delay, gracefulStop, runIteration, type ExecutorContext } from './common';
+import type { VuState } from '../runtime.ts';
+import type { Scenario } from '../scenarios.ts';
+import { delay, gracefulStop, runIteration, type ExecutorContext } from './common.ts';
 
 /** Active VUs a ramping-vus scenario wants `t` ms in (linear between stage targets, floored). */
 export function targetVUsAt(s: Scenario, t: number): number {

@@ -1,6 +1,6 @@
 /** k6's built-in metrics, defined up front so thresholds and the summary can name them. */
-import type { Metric, Registry } from './registry';
-import type { MetricType, ValueType } from './sinks';
+import type { Metric, Registry } from './registry.ts';
+import type { MetricType, ValueType } from './sinks.ts';
 
 const BUILTIN: [string, MetricType, ValueType][] = [
   ['vus', 'gauge', 'default'],

@@ -1,5 +1,5 @@
 /** The `k6/execution` module: live information about the current VU, scenario and test. */
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../runtime.ts';
 
 export interface TestControl {
   options: Record<string, unknown>;

@@ -4,11 +4,11 @@
  * event loop. `await http.asyncRequest(...)` runs unchanged under k6.
  */
 import { Pool } from 'undici';
-import type { KeyedTags } from '../metrics/tag-cache';
-import type { Runtime } from '../runtime';
-import { TargetGuard } from '../target-guard';
-import { exchange } from './http-transport';
-import { K6Response, type Timings } from './response';
+import type { KeyedTags } from '../metrics/tag-cache.ts';
+import type { Runtime } from '../runtime.ts';
+import { TargetGuard } from '../target-guard.ts';
+import { exchange } from './http-transport.ts';
+import { K6Response, type Timings } from './response.ts';
 
 type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
 interface Params {

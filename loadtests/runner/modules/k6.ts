@@ -1,5 +1,5 @@
 /** The `k6` module: check, group, sleep, fail, randomSeed. */
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../runtime.ts';
 
 type Checker = (value: unknown) => unknown;
 

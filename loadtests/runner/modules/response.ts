@@ -1,5 +1,5 @@
 /** The Response object k6 scripts read: status, body, headers, timings, json(). */
-import { headersObject } from './http-transport';
+import { headersObject } from './http-transport.ts';
 
 export interface Timings {
   duration: number;

@@ -1,7 +1,7 @@
 /** The data object k6 hands to handleSummary(): metrics with values and thresholds, checks by group. */
-import type { Registry } from '../metrics/registry';
-import { sinkValues } from '../metrics/sinks';
-import type { ThresholdResult } from '../thresholds';
+import type { Registry } from '../metrics/registry.ts';
+import { sinkValues } from '../metrics/sinks.ts';
+import type { ThresholdResult } from '../thresholds.ts';
 
 export interface CheckSummary {
   name: string;

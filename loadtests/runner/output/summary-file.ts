@@ -6,8 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ThresholdResult } from '../thresholds';
-import type { SummaryData } from './summary-data';
+import type { ThresholdResult } from '../thresholds.ts';
+import type { SummaryData } from './summary-data.ts';
 
 export interface SummaryFileInput {
   script: string;

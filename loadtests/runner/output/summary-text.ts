@@ -1,6 +1,6 @@
 /** The end-of-test summary in k6's classic text layout (checks, then metrics with threshold marks). */
-import { formatTime } from '../duration';
-import type { CheckSummary, GroupSummary, MetricSummary, SummaryData } from './summary-data';
+import { formatTime } from '../duration.ts';
+import type { CheckSummary, GroupSummary, MetricSummary, SummaryData } from './summary-data.ts';
 
 function formatBytes(bytes: number): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB'];
