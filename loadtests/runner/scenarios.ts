@@ -138,3 +138,8 @@ export function maxVUsOf(s: Scenario): number {
   if (s.executor === 'ramping-vus') return Math.max(s.vus, ...s.stages.map((st) => st.target));
   return s.vus;
 }
+
+/** VUs initialised before the test starts: all a VU-based scenario uses, an arrival-rate scenario's preAllocatedVUs. */
+export function initialVUsOf(s: Scenario): number {
+  return s.executor.endsWith('arrival-rate') ? s.preAllocatedVUs : maxVUsOf(s);
+}

@@ -82,6 +82,14 @@ export function buildSummaryData(
       values: sinkValues(sink, testRunDurationMs, trendStats),
     };
   }
+  // k6 always reports the duration of expected responses beside the overall one.
+  const expected = registry.aggregate('http_req_duration', { expected_response: 'true' });
+  if (metrics.http_req_duration && expected)
+    metrics['http_req_duration{expected_response:true}'] = {
+      type: 'trend',
+      contains: 'time',
+      values: sinkValues(expected, testRunDurationMs, trendStats),
+    };
   for (const result of results) {
     const { group, threshold, ok } = result;
     if (!metrics[group.key]) {

@@ -58,26 +58,28 @@ export interface CliResult {
 export interface Summary {
   exitCode: number;
   abortReason: string | null;
-  elevations_per_minute: number;
   thresholds: { metric: string; threshold: string; observed: number; ok: boolean }[];
   metrics: Record<string, { type: string; values: Record<string, number> }>;
   root_group: { checks: { name: string; passes: number; fails: number }[] };
 }
 
-/** Runs `cli.ts run` on `script` (k6 script source) with extra flags and env; parses its JSON summary. */
+/** Runs `cli.ts run` on `script` (k6 script source) with extra flags and env; parses its run record. */
 export async function runScript(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  options: { fileName?: string; files?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'k6runner-'));
-  const file = path.join(dir, 'script.ts');
+  const file = path.join(dir, options.fileName ?? 'script.ts');
+  for (const [name, content] of Object.entries(options.files ?? {}))
+    writeFileSync(path.join(dir, name), content);
   const summaryFile = path.join(dir, 'summary.json');
   writeFileSync(file, script);
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'run', '-q', '--summary-export', summaryFile, ...args, file],
+    ['--import', 'tsx', CLI, 'run', '-q', '--run-record', summaryFile, ...args, file],
     {
       cwd: ROOT,
       env: { ...process.env, ...env },

@@ -10,8 +10,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runTest } from './engine.ts';
-import { TargetGuard } from './target-guard.ts';
+import { runTest } from '../runner/engine.ts';
+import { TargetGuard } from '../runner/target-guard.ts';
 
 const SMOKE = process.env.SMOKE === '1' || process.env.SMOKE === 'true';
 const SCRIPT = path.join(__dirname, '..', 'batch-sizes.ts');
@@ -64,16 +64,16 @@ async function trial(scenario: string, rate: number, warmUp = false): Promise<Tr
     overrides: {},
     outputs: process.env.K6_PROMETHEUS_RW_SERVER_URL ? ['experimental-prometheus-rw'] : [],
     progress: false,
-    workers: 1,
-    summaryExport,
+    summaryMode: 'compact',
+    runRecord: summaryExport,
     log: () => undefined,
   });
   // The scenario's own submetrics (its SLO thresholds make the summary carry them), so setup()'s
   // requests do not count; rates are per second of the trial's duration.
   const s = JSON.parse(readFileSync(summaryExport, 'utf8')) as {
     metrics: Record<string, { values: Record<string, number> } | undefined>;
-    dropped_iterations: number;
   };
+  const dropped = s.metrics.dropped_iterations?.values.count ?? 0;
   const failed = s.metrics[`http_req_failed{scenario:${scenario}}`]?.values ?? {
     rate: 1,
     passes: 0,
@@ -86,7 +86,7 @@ async function trial(scenario: string, rate: number, warmUp = false): Promise<Tr
     requests > 0 &&
     d['p(95)'] < P95_LIMIT_MS &&
     failed.rate < FAILED_LIMIT &&
-    s.dropped_iterations === 0 &&
+    dropped === 0 &&
     reqPerSec >= rate * MIN_ACHIEVED;
   const t: Trial = {
     rate,
@@ -97,7 +97,7 @@ async function trial(scenario: string, rate: number, warmUp = false): Promise<Tr
     p95: d['p(95)'] ?? NaN,
     p99: d['p(99)'] ?? NaN,
     failedRate: failed.rate,
-    dropped: s.dropped_iterations,
+    dropped,
   };
   process.stdout.write(
     `  ${scenario} @ ${rate} req/s: ${pass ? 'pass' : 'FAIL'} (p95 ${t.p95.toFixed(1)} ms, ` +
