@@ -8,6 +8,7 @@ import { loadDatasetBounds, type SetupData } from './lib/points.ts';
 import { duration, rate } from './lib/settings.ts';
 import { steady } from './lib/shapes.ts';
 import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { summaryHandler } from './lib/summary.ts';
 
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
@@ -22,3 +23,6 @@ export function setup(): Promise<SetupData> {
 export default function (data: SetupData): Promise<void> {
   return mixedIteration(data);
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('baseline');

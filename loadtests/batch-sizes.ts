@@ -15,6 +15,7 @@ import { elevationRequest, send, type ApiFormat, type Method } from './lib/reque
 import { duration, rate, seconds } from './lib/settings.ts';
 import { steady } from './lib/shapes.ts';
 import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { summaryHandler } from './lib/summary.ts';
 
 interface BatchScenario {
   method: Method;
@@ -78,3 +79,6 @@ export default async function (data: SetupData): Promise<void> {
   const req = elevationRequest(format, spec.method, randomLocations(data.bounds, count), label);
   checkElevations(req, await send(req, data.dataset));
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('batch-sizes');

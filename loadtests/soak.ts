@@ -13,6 +13,7 @@ import { send } from './lib/requests.ts';
 import { duration, rate } from './lib/settings.ts';
 import { steady } from './lib/shapes.ts';
 import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { summaryHandler } from './lib/summary.ts';
 
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
@@ -38,3 +39,6 @@ export default async function (data: SetupData): Promise<void> {
   const res = await send(req, data.dataset, { soak_phase: soakPhase });
   checkElevations(req, res);
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('soak');

@@ -1,5 +1,6 @@
 /** Named load shapes: the scenario objects the profiles combine (arrival-rate executors throughout). */
 import type { ConstantArrivalRateScenario, RampingArrivalRateScenario } from 'k6/options';
+import { MEASURED } from './summary.ts';
 
 /** VUs to pre-allocate for a rate: enough for ~200 ms responses, more allowed up to maxVUs. */
 function vusFor(ratePerSecond: number): { preAllocatedVUs: number; maxVUs: number } {
@@ -20,6 +21,7 @@ export function steady(
     duration,
     startTime,
     gracefulStop: '10s',
+    tags: MEASURED,
     ...vusFor(ratePerSecond),
   };
 }
@@ -44,6 +46,7 @@ export function staircase(
     timeUnit: '1s',
     stages,
     gracefulStop: '10s',
+    tags: MEASURED,
     ...vusFor(peak),
   };
 }
@@ -67,6 +70,7 @@ export function spike(
       { duration: rise, target: base },
     ],
     gracefulStop: '10s',
+    tags: MEASURED,
     ...vusFor(peak),
   };
 }

@@ -4,7 +4,7 @@
  * end-of-test summary, outputs. Exit codes as k6: 0 ok, 99 thresholds failed (also when abortOnFail
  * stopped the test), 104 invalid config, 107 script error, 108 test.abort().
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration } from './duration.ts';
 import { runArrivalRate } from './executors/arrival-rate.ts';
@@ -89,7 +89,11 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     globalTags: config.tags,
     allowRemote: config.allowRemote,
     testStartedAt,
-    options: loaded.options,
+    // exec.test.options: the script's options with the command line's tags, as k6 consolidates them.
+    options: {
+      ...loaded.options,
+      tags: { ...(loaded.options.tags as Record<string, string> | undefined), ...config.tags },
+    },
     sharedArrays: loaded.sharedArrays,
     stderrIsTTY: Boolean(process.stderr.isTTY),
   };
@@ -238,7 +242,10 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
         for (const [target, content] of Object.entries((done.result ?? {}) as Record<string, string>)) {
           if (target === 'stdout') process.stdout.write(content);
           else if (target === 'stderr') process.stderr.write(content);
-          else writeFileSync(path.resolve(target), content);
+          else {
+            mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+            writeFileSync(path.resolve(target), content);
+          }
         }
       }
     }

@@ -74,8 +74,17 @@ export async function runScript(
   const file = path.join(dir, options.fileName ?? 'script.ts');
   for (const [name, content] of Object.entries(options.files ?? {}))
     writeFileSync(path.join(dir, name), content);
-  const summaryFile = path.join(dir, 'summary.json');
   writeFileSync(file, script);
+  return runFile(file, args, env);
+}
+
+/** Runs `cli.ts run` on a script file (e.g. one of loadtests/) with extra flags and env. */
+export async function runFile(
+  file: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'k6record-')), 'record.json');
   const started = Date.now();
   const child = spawn(
     process.execPath,
@@ -94,7 +103,7 @@ export async function runScript(
   try {
     summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
   } catch {
-    // No summary (e.g. refused before the run): callers assert on code and stderr.
+    // No record (e.g. refused before the run): callers assert on code and stderr.
   }
   return { code, stdout, stderr, elapsedMs: Date.now() - started, summary };
 }
