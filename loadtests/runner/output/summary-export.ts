@@ -28,7 +28,13 @@ export function summaryExportContent(data: SummaryData): Record<string, unknown>
       values.thresholds = Object.fromEntries(Object.entries(m.thresholds).map(([t, r]) => [t, !r.ok]));
     metrics[name] = values;
   }
-  return { root_group: legacyGroup(data.root_group), metrics };
+  // As k6's summary.js: the summary data without `options`, metrics flattened, groups keyed by name.
+  return {
+    root_group: legacyGroup(data.root_group),
+    metrics,
+    state: data.state,
+    setup_data: data.setup_data,
+  };
 }
 
 export function writeSummaryExport(file: string, data: SummaryData): void {

@@ -45,6 +45,7 @@ export class VuHandle {
   private pending?: (m: DoneMessage) => void;
   private readonly control = new Int32Array(new SharedArrayBuffer(8));
   private worker!: Worker;
+  private exited = false;
 
   private constructor(
     readonly idInTest: number,
@@ -98,11 +99,29 @@ export class VuHandle {
         reject(err);
         vu.pending?.({ kind: 'done', error: String(err.stack ?? err), interrupted: false, deltas: [] });
       });
+      // A thread that ends on its own (process.exit in a script, a crash) must not leave a call waiting.
+      vu.worker.on('exit', (code) => {
+        vu.exited = true;
+        reject(new VuInitError(`VU ${idInTest} thread exited (code ${code}) during init`));
+        vu.pending?.({
+          kind: 'done',
+          error: `VU ${idInTest} thread exited (code ${code})`,
+          interrupted: false,
+          deltas: [],
+        });
+      });
     });
     return vu;
   }
 
   call(m: Omit<CallMessage, 'kind'>): Promise<DoneMessage> {
+    if (this.exited)
+      return Promise.resolve({
+        kind: 'done',
+        error: `VU ${this.idInTest} thread has exited`,
+        interrupted: false,
+        deltas: [],
+      });
     return new Promise((resolve) => {
       this.pending = (done) => {
         this.pending = undefined;
@@ -124,6 +143,7 @@ export class VuHandle {
   }
 
   async stop(): Promise<void> {
+    this.exited = true;
     await this.worker.terminate();
   }
 }
