@@ -157,6 +157,33 @@ export default function () {
     expect(r.stdout).toMatch(/✗ is even\n\s+↳ {2}50% — ✓ 2 \/ ✗ 2/);
   }, 30_000);
 
+  it.each([
+    [
+      'compact',
+      /█ TOTAL RESULTS[\s\S]*checks_succeeded\.+: 100\.00% 2 out of 2[\s\S]*HTTP\n\s+http_req_duration/,
+    ],
+    ['full', /█ GROUP: inner\n\n\s+✓ inside/],
+    ['legacy', /█ inner[\s\S]*checks\.+: 100\.00% ✓ 2 ✗ 0/],
+  ])(
+    'prints the end-of-test summary in --summary-mode %s as k6 v1 lays it out',
+    async (mode, layout) => {
+      const r = await runScript(
+        `import http from 'k6/http';
+import { check, group } from 'k6';
+export const options = { iterations: 1 };
+export default function () {
+  check(http.get(__ENV.BASE_URL + '/'), { outside: (res) => res.status === 200 });
+  group('inner', () => check(1, { inside: () => true }));
+}`,
+        ['--summary-mode', mode],
+        env(),
+      );
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(layout);
+    },
+    30_000,
+  );
+
   it('makes no HTTP request from the init context (k6 refuses it)', async () => {
     const r = await runScript(
       `import http from 'k6/http';
