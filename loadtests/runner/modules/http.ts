@@ -31,6 +31,12 @@ interface ExpectedStatuses {
 type BatchItem =
   string | [string, string, Body?, Params?] | { method: string; url: string; body?: Body; params?: Params };
 
+interface UrlTemplate {
+  readonly url: string;
+  readonly name: string;
+  toString(): string;
+}
+
 const URL_PARTS = /^(https?:\/\/[^/?#]+)([^#]*)/i;
 const USER_AGENT = 'elevation-loadtest-runner';
 const DEFAULT_EXPECTED: ExpectedStatuses = { ranges: [{ min: 200, max: 399 }] };
@@ -77,7 +83,14 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
   let defaultCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
   const m = runtime.builtins;
 
-  function prepare(method: string, url: string, body: Body, params: Params = {}): Prepared {
+  function prepare(method: string, target: string | UrlTemplate, body: Body, given: Params = {}): Prepared {
+    // http.url`…${id}`: the template (with ${}) becomes the name tag, so ids do not split series.
+    const template = typeof target === 'object' && target !== null ? target : undefined;
+    const url = template ? template.url : target;
+    const params =
+      template?.name && !given.tags?.name
+        ? { ...given, tags: { ...given.tags, name: template.name } }
+        : given;
     if (runtime.inInit)
       throw new Error('Making http requests in the init context is not supported (k6 refuses it too)');
     const parts = URL_PARTS.exec(String(url));
@@ -167,7 +180,16 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     return new K6Response(url, verb, status, body, res.headers, timings, res.error ?? '', errorCode);
   }
 
-  function request(method: string, url: string, body?: Body, params?: Params): K6Response {
+  /** k6's http.url tagged template: a URL whose name tag is the template itself. */
+  function urlTemplate(strings: TemplateStringsArray, ...values: unknown[]): UrlTemplate {
+    const url = strings.reduce(
+      (out, part, i) => out + part + (i < values.length ? String(values[i]) : ''),
+      '',
+    );
+    return { url, name: strings.join('${}'), toString: () => url };
+  }
+
+  function request(method: string, url: string | UrlTemplate, body?: Body, params?: Params): K6Response {
     const p = prepare(method, url, body, params);
     return complete(p, io.sync([p.wire])[0]);
   }
@@ -199,14 +221,16 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     return Object.fromEntries(keys.map((k, i) => [k, responses[i]]));
   }
 
-  const bodyless = (method: string) => (url: string, params?: Params) => request(method, url, null, params);
-  const withBody = (method: string) => (url: string, body?: Body, params?: Params) =>
+  const bodyless = (method: string) => (url: string | UrlTemplate, params?: Params) =>
+    request(method, url, null, params);
+  const withBody = (method: string) => (url: string | UrlTemplate, body?: Body, params?: Params) =>
     request(method, url, body, params);
 
   return {
     request,
     asyncRequest,
     batch,
+    url: urlTemplate,
     get: bodyless('GET'),
     head: bodyless('HEAD'),
     post: withBody('POST'),

@@ -184,6 +184,20 @@ export default function () {
     30_000,
   );
 
+  it('http.url tags requests with their template as name, so ids do not make new series', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { iterations: 3, thresholds: { 'http_reqs{name:\${}/posts/\${}}': ['count==3'] } };
+export default function () {
+  http.get(http.url\`\${__ENV.BASE_URL}/posts/\${__ITER}\`);
+}`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(r.summary.thresholds[0]).toMatchObject({ ok: true, observed: 3 });
+  }, 30_000);
+
   it('makes no HTTP request from the init context (k6 refuses it)', async () => {
     const r = await runScript(
       `import http from 'k6/http';
