@@ -44,7 +44,7 @@ export const windowOfRun = (summary: RunSummary, padSeconds: number): TimeWindow
   return { from: from - padSeconds, to: from + summary.executionSeconds + padSeconds };
 };
 
-/** Newest JSON summary under results/load (the runner's default --summary-export folder). */
+/** Newest JSON summary under results/load (where the load profiles' handleSummary writes them). */
 export const newestSummary = (dir = path.join('results', 'load')): string | undefined => {
   if (!fs.existsSync(dir)) return undefined;
   const files = fs

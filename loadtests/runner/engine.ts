@@ -99,11 +99,14 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
   };
   const handles: VuHandle[] = [];
   let nextVuId = 1;
-  const startVu = async (id: number) => {
-    const handle = await VuHandle.start(id, spec, pools, (reason) => test.abort(reason, 108));
+  /** A VU of `scenario` sees the scenario's `env` in __ENV, as in k6 (VU 0 the test's env only). */
+  const startVu = async (id: number, scenario?: Scenario) => {
+    const env = scenario ? { ...spec.env, ...scenario.env } : spec.env;
+    const handle = await VuHandle.start(id, { ...spec, env }, pools, (reason) => test.abort(reason, 108));
     handles.push(handle);
     return handle;
   };
+
   void test.whenAborted.then(() => handles.forEach((h) => h.interrupt()));
   const absorb = (done: DoneMessage | undefined, what: string) => {
     if (!done) return;
@@ -115,7 +118,9 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     // k6 initialises every VU a scenario starts with before setup(); VU 0 runs setup/teardown.
     const vu0 = await startVu(0);
     const initial = await Promise.all(
-      scenarios.map((s) => Promise.all(Array.from({ length: initialVUsOf(s) }, () => startVu(nextVuId++)))),
+      scenarios.map((s) =>
+        Promise.all(Array.from({ length: initialVUsOf(s) }, () => startVu(nextVuId++, s))),
+      ),
     );
     const exports = loaded.exports;
     const setupDone = exports.setup
@@ -194,7 +199,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
             run,
             vus,
             newVu: async () => {
-              const handle = await startVu(nextVuId++);
+              const handle = await startVu(nextVuId++, s);
               handle.setSetupData(setupData);
               return asVu(handle, ++run.allocatedVUs);
             },

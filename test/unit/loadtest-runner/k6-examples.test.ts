@@ -198,6 +198,25 @@ export default function () {
     expect(r.summary.thresholds[0]).toMatchObject({ ok: true, observed: 3 });
   }, 30_000);
 
+  it('runs several scenarios with their own exec, env, tags and startTime', async () => {
+    const r = await runScript(
+      `import { check } from 'k6';
+import exec from 'k6/execution';
+export const options = {
+  scenarios: {
+    a: { executor: 'per-vu-iterations', vus: 1, iterations: 2, exec: 'first', env: { WHO: 'a' }, tags: { kind: 'alpha' } },
+    b: { executor: 'shared-iterations', vus: 2, iterations: 3, exec: 'second', env: { WHO: 'b' }, startTime: '200ms' },
+  },
+  thresholds: { 'iterations{scenario:a}': ['count==2'], 'iterations{scenario:b}': ['count==3'], 'checks{kind:alpha}': ['rate==1'] },
+};
+export function first() { check(__ENV.WHO, { 'a sees its env': (w) => w === 'a' && exec.scenario.name === 'a' }); }
+export function second() { check(__ENV.WHO, { 'b sees its env': (w) => w === 'b' && exec.scenario.name === 'b' }); }`,
+    );
+    expect(r.code).toBe(0);
+    expect(r.summary.thresholds.map((t) => t.ok)).toEqual([true, true, true]);
+    expect(r.summary.metrics.checks.values).toMatchObject({ passes: 5, fails: 0 });
+  }, 30_000);
+
   it('makes no HTTP request from the init context (k6 refuses it)', async () => {
     const r = await runScript(
       `import http from 'k6/http';
