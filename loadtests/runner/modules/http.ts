@@ -24,6 +24,7 @@ interface Params {
   timeout?: string | number;
   responseType?: 'text' | 'binary' | 'none';
   responseCallback?: ExpectedStatuses | null;
+  redirects?: number;
 }
 interface ExpectedStatuses {
   readonly ranges: { min: number; max: number }[];
@@ -39,6 +40,8 @@ interface UrlTemplate {
 
 const URL_PARTS = /^(https?:\/\/[^/?#]+)([^#]*)/i;
 const USER_AGENT = 'elevation-loadtest-runner';
+/** k6's default `maxRedirects`. */
+const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_EXPECTED: ExpectedStatuses = { ranges: [{ min: 200, max: 399 }] };
 
 function encodeBody(body: Body, headers: Record<string, string>): string | Uint8Array | undefined {
@@ -189,19 +192,44 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     return { url, name: strings.join('${}'), toString: () => url };
   }
 
+  /**
+   * The request a redirect asks for, as Go's client (and so k6) follows it: 307/308 keep method and
+   * body, 301/302/303 become GET; undefined when the answer is no redirect or no hops are left.
+   */
+  function redirectOf(p: Prepared, res: K6Response, hop: number): Prepared | undefined {
+    if (![301, 302, 303, 307, 308].includes(res.status)) return undefined;
+    const limit =
+      p.params.redirects ?? (runtime.options.maxRedirects as number | undefined) ?? DEFAULT_MAX_REDIRECTS;
+    const location = res.headers.Location;
+    if (!location || hop >= limit) return undefined;
+    const keep = res.status === 307 || res.status === 308;
+    const method = keep || p.verb === 'HEAD' ? p.verb : 'GET';
+    return prepare(method, new URL(location, p.url).href, keep ? (p.wire.body as Body) : null, p.params);
+  }
+
   function request(method: string, url: string | UrlTemplate, body?: Body, params?: Params): K6Response {
-    const p = prepare(method, url, body, params);
-    return complete(p, io.sync([p.wire])[0]);
+    let p = prepare(method, url, body, params);
+    let res = complete(p, io.sync([p.wire])[0]);
+    for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+      p = next;
+      res = complete(p, io.sync([p.wire])[0]);
+    }
+    return res;
   }
 
   async function asyncRequest(
     method: string,
-    url: string,
+    url: string | UrlTemplate,
     body?: Body,
     params?: Params,
   ): Promise<K6Response> {
-    const p = prepare(method, url, body, params);
-    return complete(p, await io.async(p.wire));
+    let p = prepare(method, url, body, params);
+    let res = complete(p, await io.async(p.wire));
+    for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+      p = next;
+      res = complete(p, await io.async(p.wire));
+    }
+    return res;
   }
 
   function batchItem(item: BatchItem): Prepared {
@@ -216,7 +244,15 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     const list = Array.isArray(items) ? items : Object.values(items);
     const prepared = list.map(batchItem);
     const answers = io.sync(prepared.map((p) => p.wire));
-    const responses = prepared.map((p, i) => complete(p, answers[i]));
+    const responses = prepared.map((first, i) => {
+      let p = first;
+      let res = complete(p, answers[i]);
+      for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+        p = next;
+        res = complete(p, io.sync([p.wire])[0]);
+      }
+      return res;
+    });
     if (!keys) return responses;
     return Object.fromEntries(keys.map((k, i) => [k, responses[i]]));
   }
