@@ -245,7 +245,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       else {
         printed = true;
         for (const [target, content] of Object.entries((done.result ?? {}) as Record<string, string>)) {
-          if (target === 'stdout') process.stdout.write(content);
+          if (target === 'stdout') config.log(content);
           else if (target === 'stderr') process.stderr.write(content);
           else {
             mkdirSync(path.dirname(path.resolve(target)), { recursive: true });

@@ -58,6 +58,11 @@ async function trial(scenario: string, rate: number, warmUp = false): Promise<Tr
       GAP: '2s',
       // setup()'s warm-up once, in the discarded first trial; later trials find the workers warm.
       WARMUP: warmUp ? '2' : '0',
+      // VUs for 0.5 s of responses up front: a trial measures the API, not iterations dropped while
+      // new VUs initialise (k6 drops those too).
+      VUS_PER_RATE: process.env.VUS_PER_RATE ?? '0.5',
+      // The profile's own summary of each trial goes beside its run record, not into results/load.
+      SUMMARY_FILE: summaryExport.replace(/\.json$/, '-summary.json'),
     },
     tags: { testid: `capacity-${scenario}-${rate}` },
     allowRemote: false,
