@@ -3,11 +3,12 @@
  * Smoke (SMOKE=1): 10 req/s for 15 s. Env: BASE_URL, DATASET, SCALE, RATE, DURATION.
  */
 import type { Options } from 'k6/options';
-import { mixedIteration } from './lib/mix';
-import { loadDatasetBounds, type SetupData } from './lib/points';
-import { duration, rate } from './lib/settings';
-import { steady } from './lib/shapes';
-import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
+import { mixedIteration } from './lib/mix.ts';
+import { loadDatasetBounds, type SetupData } from './lib/points.ts';
+import { duration, rate } from './lib/settings.ts';
+import { steady } from './lib/shapes.ts';
+import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { summaryHandler } from './lib/summary.ts';
 
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
@@ -22,3 +23,6 @@ export function setup(): Promise<SetupData> {
 export default function (data: SetupData): Promise<void> {
   return mixedIteration(data);
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('baseline');

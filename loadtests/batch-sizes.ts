@@ -9,12 +9,13 @@
  */
 import exec from 'k6/execution';
 import type { Options, Scenario } from 'k6/options';
-import { checkElevations } from './lib/checks';
-import { loadDatasetBounds, randomInt, randomLocations, type SetupData } from './lib/points';
-import { elevationRequest, send, type ApiFormat, type Method } from './lib/requests';
-import { duration, rate, seconds } from './lib/settings';
-import { steady } from './lib/shapes';
-import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
+import { checkElevations } from './lib/checks.ts';
+import { loadDatasetBounds, randomInt, randomLocations, type SetupData } from './lib/points.ts';
+import { elevationRequest, send, type ApiFormat, type Method } from './lib/requests.ts';
+import { duration, rate, seconds } from './lib/settings.ts';
+import { steady } from './lib/shapes.ts';
+import { sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { summaryHandler } from './lib/summary.ts';
 
 interface BatchScenario {
   method: Method;
@@ -78,3 +79,6 @@ export default async function (data: SetupData): Promise<void> {
   const req = elevationRequest(format, spec.method, randomLocations(data.bounds, count), label);
   checkElevations(req, await send(req, data.dataset));
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('batch-sizes');

@@ -6,13 +6,14 @@
  */
 import exec from 'k6/execution';
 import type { Options } from 'k6/options';
-import { checkElevations } from './lib/checks';
-import { pickMixed } from './lib/mix';
-import { loadDatasetBounds, type SetupData } from './lib/points';
-import { send } from './lib/requests';
-import { duration, rate } from './lib/settings';
-import { steady } from './lib/shapes';
-import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo';
+import { checkElevations } from './lib/checks.ts';
+import { pickMixed } from './lib/mix.ts';
+import { loadDatasetBounds, type SetupData } from './lib/points.ts';
+import { send } from './lib/requests.ts';
+import { duration, rate } from './lib/settings.ts';
+import { steady } from './lib/shapes.ts';
+import { SLO, sloThresholds, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { summaryHandler } from './lib/summary.ts';
 
 export const options: Options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
@@ -38,3 +39,6 @@ export default async function (data: SetupData): Promise<void> {
   const res = await send(req, data.dataset, { soak_phase: soakPhase });
   checkElevations(req, res);
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('soak');

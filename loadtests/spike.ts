@@ -6,11 +6,12 @@
  * Env: BASE_RATE, SPIKE_FACTOR, BEFORE, RISE, SPIKE_HOLD, RECOVERY, SCALE.
  */
 import type { Options } from 'k6/options';
-import { mixedIteration } from './lib/mix';
-import { loadDatasetBounds, type SetupData } from './lib/points';
-import { duration, num, rate, seconds } from './lib/settings';
-import { spike, steady } from './lib/shapes';
-import { SLO, SUMMARY_TREND_STATS } from './lib/slo';
+import { mixedIteration } from './lib/mix.ts';
+import { loadDatasetBounds, type SetupData } from './lib/points.ts';
+import { duration, num, rate, seconds } from './lib/settings.ts';
+import { spike, steady } from './lib/shapes.ts';
+import { SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { HEADLINE_THRESHOLDS, summaryHandler } from './lib/summary.ts';
 
 const base = rate('BASE_RATE', 20, 10);
 const peak = Math.round(base * num('SPIKE_FACTOR', 10, 5));
@@ -28,6 +29,7 @@ export const options: Options = {
     recovery: steady(base, duration('RECOVERY', '2m', '6s'), `${recoveryStart}s`),
   },
   thresholds: {
+    ...HEADLINE_THRESHOLDS,
     // The spike itself may hurt; the service must be healthy before and after it.
     'http_req_duration{scenario:before}': [SLO.p95],
     'http_req_duration{scenario:recovery}': [SLO.p95],
@@ -44,3 +46,6 @@ export function setup(): Promise<SetupData> {
 export default function (data: SetupData): Promise<void> {
   return mixedIteration(data);
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('spike');

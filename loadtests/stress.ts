@@ -5,11 +5,12 @@
  * Smoke: 10 → 30 req/s in 3 steps of 2s + 4s. Env: START_RATE, STEP_RATE, STEPS, RAMP, HOLD, SCALE.
  */
 import type { Options } from 'k6/options';
-import { mixedIteration } from './lib/mix';
-import { loadDatasetBounds, type SetupData } from './lib/points';
-import { duration, num, rate, seconds } from './lib/settings';
-import { staircase } from './lib/shapes';
-import { SLO, SUMMARY_TREND_STATS } from './lib/slo';
+import { mixedIteration } from './lib/mix.ts';
+import { loadDatasetBounds, type SetupData } from './lib/points.ts';
+import { duration, num, rate, seconds } from './lib/settings.ts';
+import { staircase } from './lib/shapes.ts';
+import { SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { HEADLINE_THRESHOLDS, summaryHandler } from './lib/summary.ts';
 
 const ramp = duration('RAMP', '1m', '2s');
 const hold = duration('HOLD', '2m', '4s');
@@ -21,6 +22,7 @@ export const options: Options = {
     stress: staircase(rate('START_RATE', 50, 10), rate('STEP_RATE', 50, 10), num('STEPS', 10, 3), ramp, hold),
   },
   thresholds: {
+    ...HEADLINE_THRESHOLDS,
     'http_req_failed{scenario:stress}': [
       { threshold: SLO.failedRate, abortOnFail: true, delayAbortEval: firstStep },
     ],
@@ -38,3 +40,6 @@ export function setup(): Promise<SetupData> {
 export default function (data: SetupData): Promise<void> {
   return mixedIteration(data);
 }
+
+/** Writes the JSON summary `npm run report` reads (lib/summary.ts), under k6 as under the runner. */
+export const handleSummary = summaryHandler('stress');

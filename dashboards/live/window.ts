@@ -23,8 +23,17 @@ export const parseTime = (text: string, now = Date.now()): number => {
   return ms / 1000;
 };
 
-export const readSummary = (file: string): RunSummary =>
-  JSON.parse(fs.readFileSync(file, 'utf8')) as RunSummary;
+/** A load profile's JSON summary (its handleSummary writes it); refuses files it cannot read, e.g. k6's --summary-export. */
+export const readSummary = (file: string): RunSummary => {
+  const summary = JSON.parse(fs.readFileSync(file, 'utf8')) as RunSummary;
+  if (typeof summary.elevations_per_minute !== 'number')
+    throw new Error(
+      `${file} is not a load-profile summary (no elevations_per_minute; a k6 --summary-export or raw k6 ` +
+        "summary file has no headline figures): use the JSON the profile's handleSummary writes " +
+        '(results/load/<profile>-<time>.json, or SUMMARY_FILE), after `npm run load:<profile>` or `k6 run`',
+    );
+  return summary;
+};
 
 /** The run's own window, padded so rates over $__rate_interval reach the first and last samples. */
 export const windowOfRun = (summary: RunSummary, padSeconds: number): TimeWindow => {
@@ -35,7 +44,7 @@ export const windowOfRun = (summary: RunSummary, padSeconds: number): TimeWindow
   return { from: from - padSeconds, to: from + summary.executionSeconds + padSeconds };
 };
 
-/** Newest JSON summary under results/load (the runner's default --summary-export folder). */
+/** Newest JSON summary under results/load (where the load profiles' handleSummary writes them). */
 export const newestSummary = (dir = path.join('results', 'load')): string | undefined => {
   if (!fs.existsSync(dir)) return undefined;
   const files = fs

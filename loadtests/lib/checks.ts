@@ -1,13 +1,15 @@
 /**
  * Response checks for both formats (status 200, one result per location sent, every elevation a
- * number or null) and the `elevations` counter, from which every run reports elevations per minute.
+ * number or null, and a height for every location: the points lie inside the dataset, where it has
+ * data) and the `elevations` counter of real heights, from which every run reports elevations per
+ * minute. A run that answered only nulls therefore fails its checks SLO and counts no elevations.
  */
 import { check } from 'k6';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { Counter } from 'k6/metrics';
-import type { ElevationRequest } from './requests';
+import type { ElevationRequest } from './requests.ts';
 
-/** Elevations returned (one per location in a 200 answer): the original system's headline metric. */
+/** Heights returned (non-null elevations in 200 answers): the original system's headline metric. */
 export const elevations = new Counter('elevations');
 
 type Json = Record<string, unknown>;
@@ -39,7 +41,12 @@ export function checkElevations(req: ElevationRequest, res: RefinedResponse<Resp
         const e = elevationOf(req, x);
         return e === null || (typeof e === 'number' && Number.isFinite(e));
       }),
+    'a height where the dataset has data': () =>
+      results !== undefined &&
+      results.length > 0 &&
+      results.every((x) => typeof elevationOf(req, x) === 'number'),
   });
-  if (results) elevations.add(results.length);
+  const heights = results?.filter((x) => typeof elevationOf(req, x) === 'number').length ?? 0;
+  if (heights > 0) elevations.add(heights);
   return ok;
 }

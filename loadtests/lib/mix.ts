@@ -2,9 +2,9 @@
  * The everyday request mix for baseline, stress, spike and soak: mostly single points and small
  * batches, both API formats. One request per iteration, so iterations/s = requests/s.
  */
-import { checkElevations } from './checks';
-import { randomLocations, type SetupData } from './points';
-import { elevationRequest, send, type ElevationRequest } from './requests';
+import { checkElevations } from './checks.ts';
+import { randomLocations, type SetupData } from './points.ts';
+import { elevationRequest, send, type ElevationRequest } from './requests.ts';
 
 const MIX: { weight: number; build: (data: SetupData) => ElevationRequest }[] = [
   { weight: 40, build: (d) => elevationRequest('opentopo', 'GET', randomLocations(d.bounds, 1)) },

@@ -1,6 +1,6 @@
 /** Random locations inside a dataset's bounds, which setup() reads from `GET /v1/datasets`. */
 import http from 'k6/http';
-import { BASE_URL, DATASET, num } from './settings';
+import { BASE_URL, DATASET, num } from './settings.ts';
 
 export interface Location {
   lat: number;
@@ -13,6 +13,8 @@ export type Bounds = [number, number, number, number];
 export interface SetupData {
   dataset: string;
   bounds: Bounds;
+  /** Epoch ms when setup() ended and the scenarios began: handleSummary's measured window. */
+  measuredFrom: number;
 }
 
 interface DatasetsResponse {
@@ -41,8 +43,9 @@ export async function loadDatasetBounds(): Promise<SetupData> {
   const [w, s, e, n] = dataset.bounds;
   const dx = (e - w) * 0.01;
   const dy = (n - s) * 0.01;
-  const data: SetupData = { dataset: DATASET, bounds: [w + dx, s + dy, e - dx, n - dy] };
+  const data: SetupData = { dataset: DATASET, bounds: [w + dx, s + dy, e - dx, n - dy], measuredFrom: 0 };
   await warmUp(data);
+  data.measuredFrom = Date.now();
   return data;
 }
 

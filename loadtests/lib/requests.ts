@@ -4,8 +4,8 @@
  */
 import http from 'k6/http';
 import type { RefinedResponse, ResponseType } from 'k6/http';
-import { BASE_URL } from './settings';
-import type { Location } from './points';
+import { BASE_URL } from './settings.ts';
+import type { Location } from './points.ts';
 
 export type ApiFormat = 'opentopo' | 'legacy';
 export type Method = 'GET' | 'POST';

@@ -1,9 +1,14 @@
 /** Named load shapes: the scenario objects the profiles combine (arrival-rate executors throughout). */
 import type { ConstantArrivalRateScenario, RampingArrivalRateScenario } from 'k6/options';
+import { num } from './settings.ts';
+import { MEASURED } from './summary.ts';
 
-/** VUs to pre-allocate for a rate: enough for ~200 ms responses, more allowed up to maxVUs. */
+/**
+ * VUs to pre-allocate for a rate: enough for ~200 ms responses (VUS_PER_RATE seconds), more allowed up
+ * to maxVUs. As in k6, an iteration that finds no idle VU is dropped while a new VU initialises.
+ */
 function vusFor(ratePerSecond: number): { preAllocatedVUs: number; maxVUs: number } {
-  const preAllocatedVUs = Math.max(2, Math.ceil(ratePerSecond * 0.2));
+  const preAllocatedVUs = Math.max(2, Math.ceil(ratePerSecond * num('VUS_PER_RATE', 0.2)));
   return { preAllocatedVUs, maxVUs: Math.max(10, preAllocatedVUs * 10) };
 }
 
@@ -20,6 +25,7 @@ export function steady(
     duration,
     startTime,
     gracefulStop: '10s',
+    tags: MEASURED,
     ...vusFor(ratePerSecond),
   };
 }
@@ -44,6 +50,7 @@ export function staircase(
     timeUnit: '1s',
     stages,
     gracefulStop: '10s',
+    tags: MEASURED,
     ...vusFor(peak),
   };
 }
@@ -67,6 +74,7 @@ export function spike(
       { duration: rise, target: base },
     ],
     gracefulStop: '10s',
+    tags: MEASURED,
     ...vusFor(peak),
   };
 }

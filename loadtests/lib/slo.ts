@@ -2,7 +2,8 @@
  * The service level objectives, as k6 thresholds: the pass/fail criteria of every profile.
  * SLO_P95_MS, SLO_FAILED_RATE and SLO_CHECKS_RATE override them (e.g. SLO_P95_MS=0.001 to see a run fail).
  */
-import { num } from './settings';
+import { num } from './settings.ts';
+import { HEADLINE_THRESHOLDS } from './summary.ts';
 
 export const SLO = {
   /** Fewer than 1% of requests may fail. */
@@ -27,7 +28,7 @@ export function sloThresholds(
     thresholds[`http_req_duration{scenario:${name}}`] = [SLO.p95];
     thresholds[`checks{scenario:${name}}`] = [SLO.checks];
   }
-  return { ...thresholds, ...extra };
+  return { ...thresholds, ...HEADLINE_THRESHOLDS, ...extra };
 }
 
 /** Trend stats in every summary: p(50) is `med`; p(99) for the capacity table and the tail. */

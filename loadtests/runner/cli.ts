@@ -1,13 +1,16 @@
 /**
- * `tsx loadtests/runner/cli.ts run [flags] script.ts` — runs a k6 script with k6's common flags:
- * -e/--env KEY=VALUE, --tag KEY=VALUE, -o/--out experimental-prometheus-rw, --summary-export PATH,
- * --vus N, -d/--duration D, -i/--iterations N, -q/--quiet (no progress line), and this runner's own
- * --allow-remote (needed for any target outside loopback) and --workers N (threads generating load;
- * default 1 or K6_RUNNER_WORKERS).
+ * `node --import tsx loadtests/runner/cli.ts run [flags] script.ts` — runs a k6 script with k6's common
+ * flags: -e/--env KEY=VALUE, --tag KEY=VALUE, -o/--out experimental-prometheus-rw, --summary-export PATH,
+ * --summary-mode compact|full|legacy, --vus N, -d/--duration D, -i/--iterations N, -q/--quiet, plus this
+ * runner's own --allow-remote (needed for any target outside loopback) and --run-record PATH.
+ * Exit codes as k6: 104 invalid config, 107 script error (including a module that cannot be loaded).
  */
 import { randomUUID } from 'node:crypto';
-import { ConfigError, runTest, type RunConfig } from './engine';
-import { RemoteTargetError, TargetGuard } from './target-guard';
+import { ConfigError, runTest, type RunConfig } from './engine.ts';
+import type { SummaryMode } from './output/summary-text.ts';
+import { RemoteTargetError, TargetGuard } from './target-guard.ts';
+
+const SUMMARY_MODES: SummaryMode[] = ['compact', 'full', 'legacy'];
 
 function keyValue(text: string, flag: string): [string, string] {
   const at = text.indexOf('=');
@@ -25,7 +28,7 @@ export function parseArgs(argv: string[]): RunConfig {
     allowRemote: false,
     outputs: [],
     progress: true,
-    workers: Number(process.env.K6_RUNNER_WORKERS ?? 1),
+    summaryMode: 'compact',
     overrides: {},
     log: (text) => process.stdout.write(text),
   };
@@ -44,12 +47,17 @@ export function parseArgs(argv: string[]): RunConfig {
       config.tags[k] = v;
     } else if (arg === '-o' || arg === '--out') config.outputs.push(next().split('=')[0]);
     else if (arg === '--summary-export') config.summaryExport = next();
-    else if (arg === '--vus' || arg === '-u') config.overrides.vus = Number(next());
+    else if (arg === '--summary-mode') {
+      const mode = next() as SummaryMode;
+      if (!SUMMARY_MODES.includes(mode))
+        throw new ConfigError(`--summary-mode must be one of ${SUMMARY_MODES.join(', ')}`);
+      config.summaryMode = mode;
+    } else if (arg === '--vus' || arg === '-u') config.overrides.vus = Number(next());
     else if (arg === '--duration' || arg === '-d') config.overrides.duration = next();
     else if (arg === '--iterations' || arg === '-i') config.overrides.iterations = Number(next());
     else if (arg === '--quiet' || arg === '-q') config.progress = false;
     else if (arg === '--allow-remote') config.allowRemote = true;
-    else if (arg === '--workers') config.workers = Number(next());
+    else if (arg === '--run-record') config.runRecord = next();
     else if (arg.startsWith('-')) throw new ConfigError(`unknown flag ${arg}`);
     else if (!config.scriptPath) config.scriptPath = arg;
     else throw new ConfigError(`unexpected argument ${arg}`);

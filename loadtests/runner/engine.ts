@@ -1,32 +1,46 @@
 /**
- * One test run: init context, setup(), the scenarios (in this thread or split across worker threads),
- * teardown(), thresholds, summary and outputs. Exit codes as k6: 0 ok, 99 thresholds failed (also when
- * abortOnFail stopped the test), 104 invalid config, 107 script error, 108 test.abort().
+ * One test run, in k6's order: load the script (init context → options), initialise the VUs (one
+ * thread each), setup() in VU 0, the scenarios, teardown(), thresholds, handleSummary() or the
+ * end-of-test summary, outputs. Exit codes as k6: 0 ok, 99 thresholds failed (also when abortOnFail
+ * stopped the test), 104 invalid config, 107 script error, 108 test.abort().
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatDuration } from './duration';
-import { WHOLE } from './executors/common';
-import { mergeInto } from './metrics/registry';
-import { DEFAULT_TREND_STATS, newSink, sinkValues } from './metrics/sinks';
-import { ProgressLine } from './output/progress';
-import { RemoteWriteOutput, remoteWriteConfig } from './output/prometheus-rw';
-import { buildSummaryData } from './output/summary-data';
-import { writeSummaryFile } from './output/summary-file';
-import { textSummary } from './output/summary-text';
-import { maxScenarioEndMs, maxVUsOf } from './scenarios';
-import { ConfigError, loadScript, runScenarios, type LoadOptions } from './script-runtime';
-import { evaluateThresholds, parseThresholds, validateThresholds, type ThresholdInput } from './thresholds';
-import { prepareWorkers } from './worker-pool';
+import { formatDuration } from './duration.ts';
+import { runArrivalRate } from './executors/arrival-rate.ts';
+import { delay, type ExecutorContext } from './executors/common.ts';
+import { runLoopingVUs } from './executors/looping-vus.ts';
+import { loadTest, ConfigError, type LoadOptions } from './load-test.ts';
+import { applyDeltas } from './metrics/delta.ts';
+import { DEFAULT_TREND_STATS } from './metrics/sinks.ts';
+import { Pools } from './modules/http-transport.ts';
+import { ProgressLine } from './output/progress.ts';
+import { RemoteWriteOutput, remoteWriteConfig } from './output/prometheus-rw.ts';
+import { buildSummaryData } from './output/summary-data.ts';
+import { writeSummaryExport } from './output/summary-export.ts';
+import { writeRunRecord } from './output/run-record.ts';
+import { textSummary, type SummaryMode } from './output/summary-text.ts';
+import { initialVUsOf, maxScenarioEndMs, maxVUsOf, type Scenario } from './scenarios.ts';
+import { newScenarioRun, TestRun, type Vu } from './test-run.ts';
+import { evaluateThresholds } from './thresholds.ts';
+import { VuHandle, type VuSpec } from './vu/handle.ts';
+import type { DoneMessage } from './vu/protocol.ts';
 
 export { ConfigError };
 
+/** An exception in setup(), teardown() or a VU's init context: exit 107. */
+export class ScriptError extends Error {
+  override name = 'ScriptError';
+}
+
 export interface RunConfig extends LoadOptions {
+  /** k6's --summary-export: the legacy JSON export format. */
   summaryExport?: string;
+  /** This runner's own record of the run (exit code, thresholds, summary data), for tests and tools. */
+  runRecord?: string;
+  summaryMode: SummaryMode;
   outputs: string[];
   progress: boolean;
-  /** Worker threads generating the load; 1 = this thread only. */
-  workers: number;
   log: (text: string) => void;
   /** Called when the scenarios start and when they have ended (benchmarks measure between). */
   onExecution?: (phase: 'start' | 'end') => void;
@@ -34,143 +48,234 @@ export interface RunConfig extends LoadOptions {
 
 export interface RunOutcome {
   exitCode: number;
-  summaryPath: string;
   abortReason?: string;
 }
 
-export async function runTest(config: RunConfig): Promise<RunOutcome> {
-  const loaded = await loadScript(config);
-  const { runtime, script, options, scenarios, runs } = loaded;
-  const thresholdGroups = parseThresholds(options.thresholds as Record<string, ThresholdInput[]> | undefined);
-  try {
-    validateThresholds(thresholdGroups, runtime.registry);
-  } catch (err) {
-    throw new ConfigError((err as Error).message);
-  }
-  const trendStats = (options.summaryTrendStats as string[] | undefined) ?? DEFAULT_TREND_STATS;
+/** The event loop lag above which latencies include the runner's own delay (summary warns). */
+const LAG_WARNING_MS = 10;
+
+function header(config: RunConfig, scenarios: Scenario[]): string {
   const maxVUs = scenarios.reduce((n, s) => n + maxVUsOf(s), 0);
   const maxMs = Math.max(...scenarios.map(maxScenarioEndMs));
-  config.log(
-    `\n  execution: local (elevation k6-compatible runner, ${config.workers} thread(s))\n` +
-      `     script: ${config.scriptPath}\n     output: ${config.outputs.join(', ') || '-'}\n\n` +
-      `  scenarios: ${scenarios.length} scenario(s), ${maxVUs} max VUs, ${formatDuration(maxMs)} max duration (incl. graceful stop):\n` +
-      scenarios.map((s) => `           * ${s.name}: ${s.executor} (exec: ${s.exec})`).join('\n') +
-      '\n\n',
+  return (
+    `\n  execution: local (elevation k6-compatible runner, one thread per VU)\n` +
+    `     script: ${config.scriptPath}\n     output: ${config.outputs.join(', ') || '-'}\n\n` +
+    `  scenarios: (100.00%) ${scenarios.length} scenario${scenarios.length > 1 ? 's' : ''}, ${maxVUs} max VUs, ${formatDuration(maxMs)} max duration (incl. graceful stop):\n` +
+    scenarios.map((s) => `           * ${s.name}: ${s.executor} (exec: ${s.exec})`).join('\n') +
+    '\n\n'
   );
+}
 
-  const startedAt = new Date().toISOString();
+export async function runTest(config: RunConfig): Promise<RunOutcome> {
+  const loaded = await loadTest(config);
+  const { scenarios, thresholds } = loaded;
+  const test = new TestRun(config.tags);
+  test.runs.push(...scenarios.map(newScenarioRun));
+  const trendStats = (loaded.options.summaryTrendStats as string[] | undefined) ?? DEFAULT_TREND_STATS;
+  config.log(header(config, scenarios));
+
   let exitCode = 0;
   let abortReason: string | undefined;
-  runtime.onAbort((reason, code) => {
+  test.onAbort((reason, code) => {
     abortReason = reason;
     exitCode = code;
   });
-
-  runtime.outsideGroup = '::setup';
-  const setupData = script.setup ? JSON.parse(JSON.stringify((await script.setup()) ?? null)) : undefined;
-  runtime.outsideGroup = '';
-
-  const remoteWrite = config.outputs.includes('experimental-prometheus-rw')
-    ? new RemoteWriteOutput(runtime.registry, remoteWriteConfig(config.env))
-    : undefined;
-  remoteWrite?.start();
-  const workerRun =
-    config.workers > 1 ? await prepareWorkers(loaded, config, setupData, config.workers) : undefined;
-  config.onExecution?.('start');
-
-  const executionStart = performance.now();
-  const progress = new ProgressLine(runs, executionStart, maxVUs, config.progress);
-  progress.start();
-  const sum = (f: (r: (typeof runs)[number]) => number) => runs.reduce((n, r) => n + f(r), 0);
-  // vus / vus_max samples once a second, as k6 emits them.
-  const vusTimer = setInterval(() => {
-    runtime.registry.add(
-      runtime.builtins.vus,
-      sum((r) => r.activeVUs),
-      { ...config.tags },
-    );
-    runtime.registry.add(
-      runtime.builtins.vus_max,
-      sum((r) => r.allocatedVUs),
-      { ...config.tags },
-    );
-  }, 1000);
-  // abortOnFail thresholds are checked every 2 s, like k6, once their delayAbortEval has passed.
-  const abortTimer = setInterval(() => {
-    const elapsed = performance.now() - executionStart;
-    const failed = evaluateThresholds(
-      thresholdGroups,
-      runtime.registry,
-      elapsed,
-      (t) => t.abortOnFail && elapsed >= t.delayAbortEvalMs,
-    ).filter((r) => !r.ok);
-    if (failed.length)
-      runtime.abort(`thresholds on metrics '${failed.map((r) => r.group.key).join(', ')}' were crossed`, 99);
-  }, 2000);
-
-  if (workerRun) await workerRun.start();
-  else {
-    const next = runs.map(() => 0);
-    await runScenarios(loaded, setupData, WHOLE, (i, limit) => (next[i] < limit ? next[i]++ : -1));
-  }
-  const executionMs = performance.now() - executionStart;
-  config.onExecution?.('end');
-  clearInterval(abortTimer);
-  clearInterval(vusTimer);
-  progress.stop();
-  if (abortReason) config.log(`\nTest aborted: ${abortReason}\n`);
-
-  runtime.outsideGroup = '::teardown';
-  if (script.teardown) await script.teardown(setupData);
-  await loaded.closeHttp();
-
-  const testRunDurationMs = runtime.elapsedMs();
-  const results = evaluateThresholds(thresholdGroups, runtime.registry, testRunDurationMs);
-  const failed = results.filter((r) => !r.ok);
-  if (failed.length && exitCode === 0) exitCode = 99;
-  const data = buildSummaryData(runtime.registry, results, testRunDurationMs, trendStats, setupData);
-  await remoteWrite?.stop();
-
-  if (script.handleSummary) {
-    const files = (await script.handleSummary(data)) as Record<string, string> | undefined;
-    for (const [target, content] of Object.entries(files ?? {})) {
-      if (target === 'stdout') process.stdout.write(content);
-      else if (target === 'stderr') process.stderr.write(content);
-      else writeFileSync(path.resolve(target), content);
-    }
-  } else config.log(textSummary(data));
-  if (failed.length) {
-    const names = [...new Set(failed.map((r) => r.group.key))].join(', ');
-    config.log(
-      `ERRO[${formatDuration(testRunDurationMs)}] thresholds on metrics '${names}' have been crossed\n`,
-    );
-  }
-
-  const summaryPath = writeSummaryFile(
-    config.summaryExport ?? defaultSummaryPath(config.scriptPath, startedAt),
-    {
-      script: config.scriptPath,
-      testid: config.tags.testid ?? '',
-      startedAt,
-      executionMs,
-      exitCode,
-      abortReason,
-      results,
-      data,
-      scenarioValues: (name) => {
-        const metric = runtime.registry.metrics.get(name);
-        if (!metric) return undefined;
-        const total = newSink(metric.type);
-        for (const series of metric.series.values()) if (series.tags.scenario) mergeInto(total, series.sink);
-        return sinkValues(total, executionMs, trendStats);
-      },
+  const testStartedAt = Date.now();
+  const pools = new Pools();
+  const spec: VuSpec = {
+    code: loaded.code,
+    scriptPath: config.scriptPath,
+    env: config.env,
+    globalTags: config.tags,
+    allowRemote: config.allowRemote,
+    testStartedAt,
+    // exec.test.options: the script's options with the command line's tags, as k6 consolidates them.
+    options: {
+      ...loaded.options,
+      tags: { ...(loaded.options.tags as Record<string, string> | undefined), ...config.tags },
     },
-  );
-  config.log(`summary: ${summaryPath}\n`);
-  return { exitCode, summaryPath, abortReason };
-}
+    sharedArrays: loaded.sharedArrays,
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+  };
+  const handles: VuHandle[] = [];
+  let nextVuId = 1;
+  /** A VU of `scenario` sees the scenario's `env` in __ENV, as in k6 (VU 0 the test's env only). */
+  const startVu = async (id: number, scenario?: Scenario) => {
+    const env = scenario ? { ...spec.env, ...scenario.env } : spec.env;
+    const handle = await VuHandle.start(id, { ...spec, env }, pools, (reason) => test.abort(reason, 108));
+    handles.push(handle);
+    return handle;
+  };
 
-export function defaultSummaryPath(scriptPath: string, startedAt: string): string {
-  const base = path.basename(scriptPath).replace(/\.[jt]s$/, '');
-  return path.join('results', 'load', `${base}-${startedAt.replace(/[:.]/g, '-')}.json`);
+  void test.whenAborted.then(() => handles.forEach((h) => h.interrupt()));
+  const absorb = (done: DoneMessage | undefined, what: string) => {
+    if (!done) return;
+    applyDeltas(test.registry, done.deltas);
+    if (done.error) throw new ScriptError(`${what}: ${done.error}`);
+  };
+
+  try {
+    // k6 initialises every VU a scenario starts with before setup(); VU 0 runs setup/teardown.
+    const vu0 = await startVu(0);
+    const initial = await Promise.all(
+      scenarios.map((s) =>
+        Promise.all(Array.from({ length: initialVUsOf(s) }, () => startVu(nextVuId++, s))),
+      ),
+    );
+    const exports = loaded.exports;
+    const setupDone = exports.setup
+      ? await vu0.call({ fn: 'setup', useSetupData: false, wantResult: true, group: '::setup' })
+      : undefined;
+    absorb(setupDone, 'setup() failed');
+    const setupData = setupDone?.result;
+    spec.setupData = { value: setupData };
+    for (const h of handles) h.setSetupData(setupData);
+
+    const remoteWrite = config.outputs.includes('experimental-prometheus-rw')
+      ? new RemoteWriteOutput(test.registry, remoteWriteConfig(config.env))
+      : undefined;
+    remoteWrite?.start();
+    config.onExecution?.('start');
+    const executionStart = performance.now();
+    const maxVUs = scenarios.reduce((n, s) => n + maxVUsOf(s), 0);
+    const progress = new ProgressLine(test.runs, executionStart, maxVUs, config.progress);
+    progress.start();
+    // Event loop lag: how late a 50 ms tick fires, worst per second.
+    let lagMaxMs = 0;
+    let tickAt = performance.now();
+    const timers = [
+      setInterval(() => {
+        const now = performance.now();
+        lagMaxMs = Math.max(lagMaxMs, now - tickAt - 50);
+        tickAt = now;
+      }, 50),
+      // vus / vus_max samples once a second, as k6 emits them; the runner's own lag beside them.
+      setInterval(() => {
+        test.registry.add(
+          test.builtins.vus,
+          test.total((r) => r.activeVUs),
+          { ...config.tags },
+        );
+        test.registry.add(
+          test.builtins.vus_max,
+          test.total((r) => r.allocatedVUs),
+          { ...config.tags },
+        );
+        test.registry.add(test.builtins.runner_event_loop_lag, lagMaxMs, { ...config.tags });
+        lagMaxMs = 0;
+      }, 1000),
+      // abortOnFail thresholds are checked every 2 s, like k6, once delayAbortEval (from the test's start) has passed.
+      setInterval(() => {
+        const elapsed = Date.now() - testStartedAt;
+        const failed = evaluateThresholds(
+          thresholds,
+          test.registry,
+          elapsed,
+          (t) => t.abortOnFail && elapsed >= t.delayAbortEvalMs,
+        ).filter((r) => !r.ok);
+        if (failed.length)
+          test.abort(`thresholds on metrics '${failed.map((r) => r.group.key).join(', ')}' were crossed`, 99);
+      }, 2000),
+    ];
+
+    if (!test.aborted) {
+      await Promise.all(
+        test.runs.map(async (run, i) => {
+          const s = run.scenario;
+          if (s.startTimeMs > 0) await Promise.race([delay(s.startTimeMs), test.whenAborted]);
+          if (test.aborted) return;
+          const vuTags = { ...config.tags, ...s.tags, scenario: s.name };
+          const asVu = (handle: VuHandle, idInInstance: number): Vu => ({
+            handle,
+            idInInstance,
+            iterationInInstance: -1,
+            iterationInScenario: -1,
+            tags: vuTags,
+          });
+          const vus = initial[i].map((h, slot) => asVu(h, slot + 1));
+          run.allocatedVUs = vus.length;
+          const ctx: ExecutorContext = {
+            test,
+            run,
+            vus,
+            newVu: async () => {
+              const handle = await startVu(nextVuId++, s);
+              handle.setSetupData(setupData);
+              return asVu(handle, ++run.allocatedVUs);
+            },
+          };
+          await (s.executor.endsWith('arrival-rate') ? runArrivalRate(ctx) : runLoopingVUs(ctx));
+        }),
+      );
+    }
+    const executionMs = performance.now() - executionStart;
+    config.onExecution?.('end');
+    timers.forEach(clearInterval);
+    progress.stop();
+    if (abortReason) config.log(`\nTest aborted: ${abortReason}\n`);
+
+    const teardownDone = exports.teardown
+      ? await vu0.call({ fn: 'teardown', useSetupData: true, wantResult: false, group: '::teardown' })
+      : undefined;
+    absorb(teardownDone, 'teardown() failed');
+
+    const testRunDurationMs = Date.now() - testStartedAt;
+    const results = evaluateThresholds(thresholds, test.registry, testRunDurationMs);
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length && exitCode === 0) exitCode = 99;
+    const data = buildSummaryData(test.registry, results, testRunDurationMs, trendStats, setupData);
+    await remoteWrite?.stop();
+
+    const lagMax = test.registry.aggregate('runner_event_loop_lag');
+    const lagWarning =
+      lagMax?.type === 'gauge' && lagMax.max > LAG_WARNING_MS
+        ? `WARN the load generator's event loop lagged up to ${lagMax.max.toFixed(0)} ms (metric runner_event_loop_lag): ` +
+          'it was saturated, so http_req_duration includes its own delay; give it more CPU or less load\n'
+        : '';
+    let printed = false;
+    if (exports.handleSummary) {
+      const done = await vu0.call({
+        fn: 'handleSummary',
+        useSetupData: false,
+        arg: data,
+        wantResult: true,
+        group: '',
+      });
+      if (done.error) process.stderr.write(`ERRO handleSummary() failed: ${done.error}\n`);
+      else {
+        printed = true;
+        for (const [target, content] of Object.entries((done.result ?? {}) as Record<string, string>)) {
+          if (target === 'stdout') config.log(content);
+          else if (target === 'stderr') process.stderr.write(content);
+          else {
+            mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+            writeFileSync(path.resolve(target), content);
+          }
+        }
+      }
+    }
+    if (!printed) config.log(textSummary(data, config.summaryMode));
+    config.log(lagWarning);
+    if (failed.length) {
+      const names = [...new Set(failed.map((r) => r.group.key))].join(', ');
+      config.log(
+        `ERRO[${formatDuration(testRunDurationMs)}] thresholds on metrics '${names}' have been crossed\n`,
+      );
+    }
+    if (config.summaryExport) writeSummaryExport(config.summaryExport, data);
+    if (config.runRecord)
+      writeRunRecord(config.runRecord, {
+        script: config.scriptPath,
+        testid: config.tags.testid ?? '',
+        exitCode,
+        abortReason,
+        executionMs,
+        results,
+        data,
+      });
+    return { exitCode, abortReason };
+  } finally {
+    await Promise.all(handles.map((h) => h.stop()));
+    await pools.close();
+  }
 }

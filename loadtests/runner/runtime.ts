@@ -1,57 +1,43 @@
 /**
- * Shared state of one test run inside one thread: the metrics registry, the current VU (from
- * AsyncLocalStorage, since all VUs are async loops on one event loop) and the abort switch.
+ * What k6 modules see inside one JavaScript runtime (the main thread's init context, or one VU's
+ * thread): a metrics registry, the current VU and iteration, and the abort switch.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { defineBuiltins, type BuiltinMetrics } from './metrics/builtin';
-import { Registry, tagKey, type Metric, type Tags } from './metrics/registry';
-import { TagCache, type KeyedTags } from './metrics/tag-cache';
-import type { Scenario } from './scenarios';
+import { defineBuiltins, type BuiltinMetrics } from './metrics/builtin.ts';
+import { Registry, tagKey, type Metric, type Tags } from './metrics/registry.ts';
+import { TagCache, type KeyedTags } from './metrics/tag-cache.ts';
 
-export interface ScenarioRun {
-  readonly scenario: Scenario;
-  startedAt: number;
-  iterationsStarted: number;
-  iterationsCompleted: number;
-  iterationsInterrupted: number;
-  activeVUs: number;
-  allocatedVUs: number;
-  /** Past graceful stop: late samples from still-running iterations are discarded, as k6 does. */
-  hardStopped: boolean;
-  progress: () => number;
-}
-
-export interface VuState {
-  readonly idInTest: number;
-  readonly idInInstance: number;
+/** The VU and iteration a call runs as (k6/execution reads it). */
+export interface VuContext {
+  idInTest: number;
+  idInInstance: number;
   iterationInInstance: number;
   iterationInScenario: number;
-  /** Index of the current iteration among all of the scenario's iterations (all VUs). */
-  scenarioIteration: number;
-  readonly run: ScenarioRun;
-  group: string;
+  /** Index of this iteration among all of the scenario's iterations (all VUs). */
+  iterationInTest: number;
+  scenario: { name: string; executor: string; startTime: number; progress: number };
+  /** Tags every sample of this VU gets: global tags, scenario tags, `scenario`. */
   tags: Tags;
-  /** Identifies `tags` in tag-cache signatures (VUs of one scenario share it). */
-  readonly tagsId: string;
+  instance: {
+    vusActive: number;
+    vusInitialized: number;
+    iterationsCompleted: number;
+    iterationsInterrupted: number;
+  };
 }
 
-export type AbortHandler = (reason: string, exitCode: number) => void;
+export class AbortError extends Error {
+  override name = 'AbortError';
+}
 
 export class Runtime {
   readonly registry = new Registry();
   readonly builtins: BuiltinMetrics = defineBuiltins(this.registry);
-  readonly vuContext = new AsyncLocalStorage<VuState>();
-  readonly startedAt = performance.now();
-  aborted = false;
-  /** Tags of setup()/teardown() samples, which run outside any VU. */
-  outsideGroup = '';
-  private abortHandler: AbortHandler = () => undefined;
-  private resolveAborted: () => void = () => undefined;
-  /** Settles when the test is aborted, so executors stop waiting out their durations. */
-  readonly whenAborted = new Promise<void>((resolve) => {
-    this.resolveAborted = resolve;
-  });
-  private nextVuId = 1;
+  /** Undefined in the init context and in setup/teardown (k6's VU 0 has no scenario). */
+  vu: VuContext | undefined;
+  /** Current group path (`::outer::inner`); setup/teardown run in `::setup`/`::teardown`. */
+  group = '';
+  /** True while the script's top level (the init context) runs: no HTTP there, as in k6. */
+  inInit = true;
   private readonly tagCache = new TagCache();
 
   constructor(
@@ -59,31 +45,17 @@ export class Runtime {
     readonly globalTags: Tags,
     readonly allowRemote: boolean,
     readonly scriptDir: string,
+    /** Epoch ms when the test started, for currentTestRunDuration and log timestamps. */
+    readonly testStartedAt: number,
+    readonly options: Record<string, unknown>,
+    /** test.abort(): the hosting thread tells the engine, then the call unwinds. */
+    readonly onAbort: (reason: string) => void = () => undefined,
   ) {}
 
-  get vu(): VuState | undefined {
-    return this.vuContext.getStore();
-  }
-
-  newVu(run: ScenarioRun, idInInstance: number): VuState {
-    const tags = { ...this.globalTags, ...run.scenario.tags, scenario: run.scenario.name };
-    return {
-      idInTest: this.nextVuId++,
-      idInInstance,
-      iterationInInstance: -1,
-      iterationInScenario: -1,
-      scenarioIteration: -1,
-      run,
-      group: '',
-      tags,
-      tagsId: run.scenario.name,
-    };
-  }
-
-  /** Signature of the base tags (scenario tags + group) for tag-cache lookups. */
-  baseSignature(): string {
+  /** Signature of the base tags (VU tags + group) for tag-cache lookups. */
+  private baseSignature(): string {
     const vu = this.vu;
-    return vu ? `${vu.tagsId}\u0001${vu.group}` : `\u0002${this.outsideGroup}`;
+    return vu ? `${vu.scenario.name}\u0001${this.group}` : `\u0002${this.group}`;
   }
 
   /** baseTags() plus `extra()` (built on a cache miss only), memoised by `signature`, which must determine it. */
@@ -94,30 +66,21 @@ export class Runtime {
     }));
   }
 
-  /** Tags every sample gets here: global tags, scenario tags, `scenario` and `group`. */
   baseTags(): Tags {
     const vu = this.vu;
-    if (!vu) return { ...this.globalTags, group: this.outsideGroup };
-    return { ...vu.tags, group: vu.group };
+    return { ...(vu ? vu.tags : this.globalTags), group: this.group };
   }
 
   record(metric: Metric, value: number, tags: Tags, key = tagKey(tags)): void {
-    if (this.vu?.run.hardStopped) return;
     this.registry.add(metric, value, tags, key);
   }
 
-  onAbort(handler: AbortHandler): void {
-    this.abortHandler = handler;
-  }
-
-  abort(reason: string, exitCode: number): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.abortHandler(reason, exitCode);
-    this.resolveAborted();
+  abort(reason: string): never {
+    this.onAbort(reason);
+    throw new AbortError(reason);
   }
 
   elapsedMs(): number {
-    return performance.now() - this.startedAt;
+    return Date.now() - this.testStartedAt;
   }
 }

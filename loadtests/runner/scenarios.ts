@@ -1,5 +1,5 @@
 /** k6 options → a normalised list of scenarios (shortcut options become the `default` scenario, as in k6). */
-import { parseDuration } from './duration';
+import { parseDuration } from './duration.ts';
 
 export type ExecutorName =
   | 'constant-arrival-rate'
@@ -137,4 +137,9 @@ export function maxVUsOf(s: Scenario): number {
   if (s.executor.endsWith('arrival-rate')) return s.maxVUs;
   if (s.executor === 'ramping-vus') return Math.max(s.vus, ...s.stages.map((st) => st.target));
   return s.vus;
+}
+
+/** VUs initialised before the test starts: all a VU-based scenario uses, an arrival-rate scenario's preAllocatedVUs. */
+export function initialVUsOf(s: Scenario): number {
+  return s.executor.endsWith('arrival-rate') ? s.preAllocatedVUs : maxVUsOf(s);
 }

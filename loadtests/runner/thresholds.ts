@@ -1,7 +1,7 @@
 /** k6 threshold syntax: `metric{tag:value}: ['p(95)<200', { threshold, abortOnFail, delayAbortEval }]`. */
-import { parseDuration } from './duration';
-import type { Registry, Tags } from './metrics/registry';
-import { trendStat, type Sink } from './metrics/sinks';
+import { parseDuration } from './duration.ts';
+import type { Registry, Tags } from './metrics/registry.ts';
+import { trendStat, type Sink } from './metrics/sinks.ts';
 
 export type ThresholdInput = string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string };
 
@@ -30,7 +30,7 @@ export interface ThresholdResult {
 }
 
 const EXPRESSION =
-  /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
+  /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$/;
 const VALID_AGGREGATIONS: Record<string, RegExp> = {
   counter: /^(count|rate)$/,
   gauge: /^value$/,
@@ -132,13 +132,15 @@ export function evaluateThresholds(
     if (wanted.length === 0) continue;
     const sink = registry.aggregate(group.metric, group.filter);
     if (!sink) continue;
+    // k6 passes a threshold on a Rate that got no samples (nothing to judge yet).
+    const empty = sink.type === 'rate' && sink.total === 0;
     for (const threshold of wanted) {
       const observed = observe(sink, threshold.aggregation, durationMs);
       results.push({
         group,
         threshold,
         observed,
-        ok: compare(observed, threshold.operator, threshold.limit),
+        ok: empty || compare(observed, threshold.operator, threshold.limit),
       });
     }
   }

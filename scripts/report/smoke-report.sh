@@ -51,7 +51,7 @@ echo "report:smoke: API up on 127.0.0.1:$API_PORT"
 
 summary="results/load/report-smoke-$(date -u +%Y%m%dT%H%M%SZ).json"
 SMOKE=1 BASE_URL="http://127.0.0.1:$API_PORT" K6_PROMETHEUS_RW_SERVER_URL="$PROMETHEUS_URL/api/v1/write" \
-  bash loadtests/k6.sh loadtests/baseline.ts --summary-export "$summary"
+  bash loadtests/k6.sh loadtests/baseline.ts -e SUMMARY_FILE="$summary"
 
 # Two scrapes of the bridge (5 s interval) and the bridge's trace batches reach Prometheus and Jaeger.
 sleep 12

@@ -1,13 +1,12 @@
 /**
  * constant-arrival-rate and ramping-arrival-rate: iteration i starts when the integral of the rate
  * reaches i (so the first starts at t=0), independent of how long iterations take. No idle VU and
- * maxVUs reached → the iteration is dropped and counted in dropped_iterations, as in k6.
- * Unlike k6, a VU here initialises instantly, so below maxVUs a new VU takes the iteration at once
- * instead of the iteration being dropped while the VU initialises in the background.
+ * → the iteration is dropped and counted in dropped_iterations, and below maxVUs a new VU starts
+ * initialising in the background for later iterations, as in k6.
  */
-import type { Scenario } from '../scenarios';
-import type { VuState } from '../runtime';
-import { delay, gracefulStop, runIteration, shareOf, yieldToIo, type ExecutorContext } from './common';
+import type { Scenario } from '../scenarios.ts';
+import type { Vu } from '../test-run.ts';
+import { delay, gracefulStop, runIteration, type ExecutorContext } from './common.ts';
 
 /** Start offset (ms from scenario start) of each iteration index, in order; stops at the duration. */
 export function* iterationStartTimes(s: Scenario): Generator<number> {
@@ -53,48 +52,46 @@ export function rateAt(s: Scenario, t: number): number {
 }
 
 export async function runArrivalRate(ctx: ExecutorContext): Promise<void> {
-  const { runtime, run, segment } = ctx;
+  const { test, run } = ctx;
   const s = run.scenario;
-  const maxVUs = shareOf(s.maxVUs, segment);
-  const idle: VuState[] = [];
-  const newVu = () => runtime.newVu(run, segment.index + run.allocatedVUs++ * segment.count + 1);
-  for (let n = shareOf(s.preAllocatedVUs, segment); n > 0; n--) idle.push(newVu());
-  const inFlight = new Set<Promise<void>>();
-  const droppedTags = { ...runtime.globalTags, ...s.tags, scenario: s.name, group: '' };
+  const idle: Vu[] = [...ctx.vus];
+  let initialising = 0;
+  const inFlight = new Map<Promise<void>, Vu>();
+  const droppedTags = { ...test.globalTags, ...s.tags, scenario: s.name, group: '' };
   const t0 = performance.now();
   run.startedAt = Date.now();
   run.progress = () => Math.min(1, (performance.now() - t0) / s.durationMs);
   let index = 0;
-  let sinceYield = 0;
   for (const at of iterationStartTimes(s)) {
-    const mine = index++ % segment.count === segment.index;
-    if (!mine) continue;
-    if (runtime.aborted) break;
+    if (test.aborted) break;
     const wait = t0 + at - performance.now();
-    if (wait >= 1) {
-      await delay(wait);
-      sinceYield = 0;
-    } else if (++sinceYield >= 32) {
-      // Behind schedule: still let responses in, or the loop would starve the VUs it starts.
-      await yieldToIo();
-      sinceYield = 0;
-    }
-    const vu = idle.pop() ?? (run.allocatedVUs < maxVUs ? newVu() : undefined);
+    if (wait >= 1) await delay(wait);
+    const iterationInTest = index++;
+    const vu = idle.pop();
     if (!vu) {
-      runtime.record(runtime.builtins.dropped_iterations, 1, droppedTags);
+      // As in k6: the iteration is dropped, and a new VU starts initialising if maxVUs allows.
+      test.registry.add(test.builtins.dropped_iterations, 1, droppedTags);
+      if (run.allocatedVUs + initialising < s.maxVUs) {
+        initialising++;
+        void ctx.newVu().then(
+          (fresh) => {
+            initialising--;
+            idle.push(fresh);
+          },
+          () => initialising--,
+        );
+      }
       continue;
     }
     run.activeVUs++;
-    const iteration: Promise<void> = runtime.vuContext
-      .run(vu, () => runIteration(ctx, vu, index - 1))
-      .then(() => {
-        inFlight.delete(iteration);
-        run.activeVUs--;
-        idle.push(vu);
-      });
-    inFlight.add(iteration);
+    const iteration: Promise<void> = runIteration(ctx, vu, iterationInTest).then(() => {
+      inFlight.delete(iteration);
+      run.activeVUs--;
+      idle.push(vu);
+    });
+    inFlight.set(iteration, vu);
   }
   const remaining = t0 + s.durationMs - performance.now();
-  if (remaining > 0 && !runtime.aborted) await Promise.race([delay(remaining), runtime.whenAborted]);
-  await gracefulStop(run, inFlight, runtime.aborted ? 0 : s.gracefulStopMs);
+  if (remaining > 0 && !test.aborted) await Promise.race([delay(remaining), test.whenAborted]);
+  await gracefulStop(run, inFlight, test.aborted ? 0 : s.gracefulStopMs);
 }

@@ -1,76 +1,79 @@
-/** What every executor shares: running one iteration on a VU, timing helpers, this thread's share. */
-import type { Runtime, ScenarioRun, VuState } from '../runtime';
+/** What every executor shares: running one iteration on a VU, timing helpers. */
+import { applyDeltas } from '../metrics/delta.ts';
+import type { ScenarioRun, TestRun, Vu } from '../test-run.ts';
 
 export interface ExecutorContext {
-  readonly runtime: Runtime;
+  readonly test: TestRun;
   readonly run: ScenarioRun;
-  readonly fn: (data: unknown) => unknown;
-  readonly data: unknown;
-  /** This thread's part of the work when the test is split across worker threads. */
-  readonly segment: Segment;
-  /** Next shared-iterations index across all threads; -1 when none are left. */
-  readonly takeSharedIteration: (limit: number) => number;
-}
-
-export interface Segment {
-  readonly index: number;
-  readonly count: number;
-}
-
-export const WHOLE: Segment = { index: 0, count: 1 };
-
-/** How many of `total` items (VUs, iterations) fall to this segment when dealt round-robin. */
-export function shareOf(total: number, segment: Segment): number {
-  return Math.floor(total / segment.count) + (segment.index < total % segment.count ? 1 : 0);
+  /** VUs initialised before the test started (looping executors: all; arrival-rate: preAllocatedVUs). */
+  readonly vus: Vu[];
+  /** Initialises one more VU for this scenario (arrival-rate executors, up to maxVUs). */
+  readonly newVu: () => Promise<Vu>;
 }
 
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
-export const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const reportedErrors = new Map<string, number>();
-function reportIterationError(scenario: string, err: unknown): void {
-  const message = err instanceof Error ? err.message : String(err);
+function reportIterationError(scenario: string, error: string): void {
+  const message = error.split('\n')[0];
   const seen = reportedErrors.get(message) ?? 0;
   reportedErrors.set(message, seen + 1);
   // The first few of each distinct error, not thousands of identical lines.
-  if (seen < 3) process.stderr.write(`ERRO[scenario ${scenario}] iteration failed: ${message}\n`);
-  else if (seen === 3)
-    process.stderr.write(`ERRO[scenario ${scenario}] (further "${message}" errors suppressed)\n`);
+  if (seen < 3) process.stderr.write(`ERRO ${error}  executor=${scenario} source=stacktrace\n`);
+  else if (seen === 3) process.stderr.write(`ERRO (further "${message}" errors suppressed)\n`);
 }
 
-export async function runIteration(
-  ctx: ExecutorContext,
-  vu: VuState,
-  scenarioIteration: number,
-): Promise<void> {
-  const { runtime, run } = ctx;
+export async function runIteration(ctx: ExecutorContext, vu: Vu, iterationInTest: number): Promise<void> {
+  const { test, run } = ctx;
+  const s = run.scenario;
   vu.iterationInInstance++;
   vu.iterationInScenario++;
-  vu.scenarioIteration = scenarioIteration;
   run.iterationsStarted++;
   const start = performance.now();
-  try {
-    await ctx.fn(ctx.data);
-  } catch (err) {
-    if (!run.hardStopped) reportIterationError(run.scenario.name, err);
-  }
-  vu.group = '';
+  const done = await vu.handle.call({
+    fn: s.exec,
+    useSetupData: true,
+    wantResult: false,
+    group: '',
+    vu: {
+      idInTest: vu.handle.idInTest,
+      idInInstance: vu.idInInstance,
+      iterationInInstance: vu.iterationInInstance,
+      iterationInScenario: vu.iterationInScenario,
+      iterationInTest,
+      scenario: { name: s.name, executor: s.executor, startTime: run.startedAt, progress: run.progress() },
+      tags: vu.tags,
+      instance: {
+        vusActive: test.total((r) => r.activeVUs),
+        vusInitialized: test.total((r) => r.allocatedVUs),
+        iterationsCompleted: test.total((r) => r.iterationsCompleted),
+        iterationsInterrupted: test.total((r) => r.iterationsInterrupted),
+      },
+    },
+  });
   if (run.hardStopped) return;
-  const { tags, key } = runtime.tagsFor('');
-  runtime.record(runtime.builtins.iteration_duration, performance.now() - start, tags, key);
-  runtime.record(runtime.builtins.iterations, 1, tags, key);
+  applyDeltas(test.registry, done.deltas);
+  if (done.interrupted) {
+    run.iterationsInterrupted++;
+    return;
+  }
+  if (done.error) reportIterationError(s.name, done.error);
+  const tags = { ...vu.tags, group: '' };
+  test.registry.add(test.builtins.iteration_duration, performance.now() - start, tags);
+  test.registry.add(test.builtins.iterations, 1, tags);
   run.iterationsCompleted++;
 }
 
-/** Waits for in-flight iterations up to the graceful stop, then marks the rest interrupted. */
+/** Waits for in-flight iterations up to the graceful stop, then interrupts the rest. */
 export async function gracefulStop(
   run: ScenarioRun,
-  inFlight: Set<Promise<void>>,
+  inFlight: Map<Promise<void>, Vu>,
   graceMs: number,
 ): Promise<void> {
-  if (inFlight.size > 0) await Promise.race([Promise.all(inFlight), delay(graceMs)]);
+  if (inFlight.size > 0) await Promise.race([Promise.all(inFlight.keys()), delay(graceMs)]);
   if (inFlight.size > 0) {
     run.hardStopped = true;
     run.iterationsInterrupted += inFlight.size;
+    for (const vu of inFlight.values()) vu.handle.interrupt();
   }
 }

@@ -1,10 +1,10 @@
 /**
- * VU-based executors: constant-vus, ramping-vus, per-vu-iterations, shared-iterations. Each VU is an
- * async loop running one iteration after another; VUs are dealt round-robin to worker threads.
+ * VU-based executors: constant-vus, ramping-vus, per-vu-iterations, shared-iterations. Each VU loops,
+ * one iteration after another, while the executor wants it active.
  */
-import type { VuState } from '../runtime';
-import type { Scenario } from '../scenarios';
-import { delay, gracefulStop, runIteration, type ExecutorContext } from './common';
+import type { Scenario } from '../scenarios.ts';
+import type { Vu } from '../test-run.ts';
+import { delay, gracefulStop, runIteration, type ExecutorContext } from './common.ts';
 
 /** Active VUs a ramping-vus scenario wants `t` ms in (linear between stage targets, floored). */
 export function targetVUsAt(s: Scenario, t: number): number {
@@ -20,80 +20,74 @@ export function targetVUsAt(s: Scenario, t: number): number {
 }
 
 interface LoopVu {
-  readonly state: VuState;
-  /** Global VU index within the scenario (0-based), decides which thread owns it. */
+  readonly vu: Vu;
+  /** VU index within the scenario (0-based). */
   readonly slot: number;
   wanted: boolean;
   loop?: Promise<void>;
 }
 
 export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
-  const { runtime, run, segment } = ctx;
+  const { test, run } = ctx;
   const s = run.scenario;
   const t0 = performance.now();
   run.startedAt = Date.now();
   const deadline = t0 + s.durationMs;
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Map<Promise<void>, Vu>();
   let stopping = false;
-  const sharedCounter = { next: 0 };
+  let nextShared = 0;
+  let nextIndex = 0;
 
   run.progress = () => {
     if (s.executor === 'shared-iterations') return Math.min(1, run.iterationsCompleted / s.iterations);
     return Math.min(1, (performance.now() - t0) / s.durationMs);
   };
 
-  async function loop(vu: LoopVu): Promise<void> {
+  async function loop(v: LoopVu): Promise<void> {
     run.activeVUs++;
     let own = 0;
-    while (vu.wanted && !stopping && !runtime.aborted && performance.now() < deadline) {
+    while (v.wanted && !stopping && !test.aborted && performance.now() < deadline) {
       let index: number;
       if (s.executor === 'shared-iterations') {
-        index = ctx.takeSharedIteration(s.iterations);
-        if (index < 0) break;
+        if (nextShared >= s.iterations) break;
+        index = nextShared++;
       } else if (s.executor === 'per-vu-iterations') {
         if (own >= s.iterations) break;
-        index = vu.slot * s.iterations + own;
-      } else index = sharedCounter.next++;
+        index = v.slot * s.iterations + own;
+      } else index = nextIndex++;
       own++;
-      const iteration = runtime.vuContext.run(vu.state, () => runIteration(ctx, vu.state, index));
-      inFlight.add(iteration);
+      const iteration = runIteration(ctx, v.vu, index);
+      inFlight.set(iteration, v.vu);
       await iteration;
       inFlight.delete(iteration);
     }
     run.activeVUs--;
   }
 
-  const vus: LoopVu[] = [];
-  const maxSlots = s.executor === 'ramping-vus' ? Math.max(s.vus, ...s.stages.map((st) => st.target)) : s.vus;
-  for (let slot = segment.index; slot < maxSlots; slot += segment.count) {
-    vus.push({ state: runtime.newVu(run, slot + 1), slot, wanted: false });
-    run.allocatedVUs++;
-  }
+  const vus: LoopVu[] = ctx.vus.map((vu, slot) => ({ vu, slot, wanted: false }));
   const setActive = (target: number) => {
-    for (const vu of vus) {
-      const want = vu.slot < target;
-      if (want && !vu.wanted) {
-        vu.wanted = true;
-        if (!vu.loop) {
-          vu.loop = loop(vu).then(() => {
-            vu.loop = undefined;
-          });
-        }
-      } else if (!want && vu.wanted) vu.wanted = false;
+    for (const v of vus) {
+      const want = v.slot < target;
+      if (want && !v.wanted) {
+        v.wanted = true;
+        v.loop ??= loop(v).then(() => {
+          v.loop = undefined;
+        });
+      } else if (!want && v.wanted) v.wanted = false;
     }
   };
 
   if (s.executor === 'ramping-vus') {
     // Re-evaluate the VU target often enough for second-scale stages; cheap (a loop over the VUs).
-    while (!runtime.aborted && performance.now() < deadline) {
+    while (!test.aborted && performance.now() < deadline) {
       setActive(targetVUsAt(s, performance.now() - t0));
-      await Promise.race([delay(Math.min(100, deadline - performance.now())), runtime.whenAborted]);
+      await Promise.race([delay(Math.min(100, deadline - performance.now())), test.whenAborted]);
     }
   } else {
     setActive(s.vus);
-    const allDone = Promise.all(vus.map((vu) => vu.loop));
-    await Promise.race([allDone, delay(s.durationMs), runtime.whenAborted]);
+    const allDone = Promise.all(vus.map((v) => v.loop));
+    await Promise.race([allDone, delay(s.durationMs), test.whenAborted]);
   }
   stopping = true;
-  await gracefulStop(run, inFlight, runtime.aborted ? 0 : s.gracefulStopMs);
+  await gracefulStop(run, inFlight, test.aborted ? 0 : s.gracefulStopMs);
 }

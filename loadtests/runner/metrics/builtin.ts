@@ -1,6 +1,6 @@
 /** k6's built-in metrics, defined up front so thresholds and the summary can name them. */
-import type { Metric, Registry } from './registry';
-import type { MetricType, ValueType } from './sinks';
+import type { Metric, Registry } from './registry.ts';
+import type { MetricType, ValueType } from './sinks.ts';
 
 const BUILTIN: [string, MetricType, ValueType][] = [
   ['vus', 'gauge', 'default'],
@@ -11,6 +11,9 @@ const BUILTIN: [string, MetricType, ValueType][] = [
   ['data_sent', 'counter', 'data'],
   ['data_received', 'counter', 'data'],
   ['checks', 'rate', 'default'],
+  ['group_duration', 'trend', 'time'],
+  // Not k6's: the engine thread's event loop lag (ms), so a saturated load generator shows.
+  ['runner_event_loop_lag', 'gauge', 'time'],
   ['http_reqs', 'counter', 'default'],
   ['http_req_failed', 'rate', 'default'],
   ['http_req_duration', 'trend', 'time'],

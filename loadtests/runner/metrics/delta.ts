@@ -2,8 +2,8 @@
  * Metric deltas between threads: a worker ships what each series gained since its last shipment;
  * the main thread merges them into its registry (exact: trends ship their raw values).
  */
-import type { Registry, Series, Tags } from './registry';
-import type { MetricType, ValueType } from './sinks';
+import type { Registry, Series, Tags } from './registry.ts';
+import type { MetricType, ValueType } from './sinks.ts';
 
 export interface SeriesDelta {
   metric: string;

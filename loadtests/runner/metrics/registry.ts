@@ -1,5 +1,5 @@
 /** Metrics by name, each split into series by tag set (what k6 calls time series). */
-import { newSink, type MetricType, type Sink, type ValueType } from './sinks';
+import { newSink, type MetricType, type Sink, type ValueType } from './sinks.ts';
 
 export type Tags = Record<string, string>;
 

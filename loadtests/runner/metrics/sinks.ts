@@ -1,5 +1,5 @@
 /** Aggregates for the four k6 metric types, and the stat names k6 gives them. */
-import { TrendValues } from './trend';
+import { TrendValues } from './trend.ts';
 
 export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
 export type ValueType = 'default' | 'time' | 'data';

@@ -3,7 +3,7 @@
  * (scenario, group, name, method, status), so building, sorting and keying them once per
  * combination keeps the per-request cost of metrics low. Bounded: it stops caching past the limit.
  */
-import { tagKey, type Tags } from './registry';
+import { tagKey, type Tags } from './registry.ts';
 
 export interface KeyedTags {
   readonly tags: Tags;

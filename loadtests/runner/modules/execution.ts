@@ -1,77 +1,70 @@
-/** The `k6/execution` module: live information about the current VU, scenario and test. */
-import type { Runtime } from '../runtime';
+/** The `k6/execution` module: the current VU, scenario and test, and test.abort(). */
+import type { Runtime, VuContext } from '../runtime.ts';
 
-export interface TestControl {
-  options: Record<string, unknown>;
-  vusActive: () => number;
-  vusInitialized: () => number;
-  iterationsCompleted: () => number;
-  iterationsInterrupted: () => number;
-}
-
-export function createExecutionModule(runtime: Runtime, control: TestControl) {
-  const current = () => runtime.vu;
+export function createExecutionModule(runtime: Runtime) {
+  const vu = (): VuContext | undefined => runtime.vu;
   return {
     vu: {
       get idInTest() {
-        return current()?.idInTest ?? 0;
+        return vu()?.idInTest ?? 0;
       },
       get idInInstance() {
-        return current()?.idInInstance ?? 0;
+        return vu()?.idInInstance ?? 0;
       },
       get iterationInInstance() {
-        return current()?.iterationInInstance ?? 0;
+        return vu()?.iterationInInstance ?? 0;
       },
       get iterationInScenario() {
-        return current()?.iterationInScenario ?? 0;
+        return vu()?.iterationInScenario ?? 0;
       },
       get tags() {
-        return current()?.tags ?? {};
+        return vu()?.tags ?? {};
       },
     },
     scenario: {
       get name() {
-        return current()?.run.scenario.name ?? '';
+        return vu()?.scenario.name ?? '';
       },
       get executor() {
-        return current()?.run.scenario.executor ?? '';
+        return vu()?.scenario.executor ?? '';
       },
       get startTime() {
-        return current()?.run.startedAt ?? 0;
+        return vu()?.scenario.startTime ?? 0;
       },
+      /** Progress when this iteration started (k6 reads it live). */
       get progress() {
-        return current()?.run.progress() ?? 0;
+        return vu()?.scenario.progress ?? 0;
       },
       get iterationInInstance() {
-        return current()?.scenarioIteration ?? 0;
+        return vu()?.iterationInTest ?? 0;
       },
       get iterationInTest() {
-        return current()?.scenarioIteration ?? 0;
+        return vu()?.iterationInTest ?? 0;
       },
     },
     instance: {
       get vusActive() {
-        return control.vusActive();
+        return vu()?.instance.vusActive ?? 0;
       },
       get vusInitialized() {
-        return control.vusInitialized();
+        return vu()?.instance.vusInitialized ?? 0;
       },
       get iterationsCompleted() {
-        return control.iterationsCompleted();
+        return vu()?.instance.iterationsCompleted ?? 0;
       },
       get iterationsInterrupted() {
-        return control.iterationsInterrupted();
+        return vu()?.instance.iterationsInterrupted ?? 0;
       },
       get currentTestRunDuration() {
         return runtime.elapsedMs();
       },
     },
     test: {
-      abort(reason = 'test aborted by the script'): void {
-        runtime.abort(reason, 108);
+      abort(reason = 'test aborted'): never {
+        return runtime.abort(reason);
       },
       get options() {
-        return control.options;
+        return runtime.options;
       },
     },
   };

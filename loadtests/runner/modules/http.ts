@@ -1,14 +1,21 @@
 /**
- * k6/http over undici: one keep-alive Pool per origin; every request records k6's http_* metrics with
- * k6's tags. Only the asynchronous API is offered: a synchronous request would block every VU on this
- * event loop. `await http.asyncRequest(...)` runs unchanged under k6.
+ * k6/http: the synchronous API k6 scripts use (`http.get` & co., `http.request`, `http.batch`), which
+ * blocks this VU's thread while the engine's thread performs the exchange, and `http.asyncRequest`,
+ * which this VU performs on its own keep-alive connections. Every request records k6's http_* metrics
+ * with k6's tags.
  */
-import { Pool } from 'undici';
-import type { KeyedTags } from '../metrics/tag-cache';
-import type { Runtime } from '../runtime';
-import { TargetGuard } from '../target-guard';
-import { exchange } from './http-transport';
-import { K6Response, type Timings } from './response';
+import type { KeyedTags } from '../metrics/tag-cache.ts';
+import type { Runtime } from '../runtime.ts';
+import { TargetGuard } from '../target-guard.ts';
+import type { WireRequest, WireResponse } from './http-transport.ts';
+import { K6Response, type Timings } from './response.ts';
+
+/** How this runtime's requests reach the network. */
+export interface HttpIo {
+  /** Blocks until every request has its response (answers in order). */
+  sync(requests: WireRequest[]): WireResponse[];
+  async(request: WireRequest): Promise<WireResponse>;
+}
 
 type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
 interface Params {
@@ -17,17 +24,25 @@ interface Params {
   timeout?: string | number;
   responseType?: 'text' | 'binary' | 'none';
   responseCallback?: ExpectedStatuses | null;
+  redirects?: number;
 }
 interface ExpectedStatuses {
   readonly ranges: { min: number; max: number }[];
 }
+type BatchItem =
+  string | [string, string, Body?, Params?] | { method: string; url: string; body?: Body; params?: Params };
+
+interface UrlTemplate {
+  readonly url: string;
+  readonly name: string;
+  toString(): string;
+}
 
 const URL_PARTS = /^(https?:\/\/[^/?#]+)([^#]*)/i;
 const USER_AGENT = 'elevation-loadtest-runner';
+/** k6's default `maxRedirects`. */
+const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_EXPECTED: ExpectedStatuses = { ranges: [{ min: 200, max: 399 }] };
-const SYNC_UNSUPPORTED =
-  'this runner runs all VUs on one event loop, so HTTP calls must be asynchronous: ' +
-  'use `await http.asyncRequest(method, url, body, params)` (k6 runs that unchanged too)';
 
 function encodeBody(body: Body, headers: Record<string, string>): string | Uint8Array | undefined {
   if (body === null || body === undefined) return undefined;
@@ -52,19 +67,59 @@ function byteLength(body: string | Uint8Array | undefined): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
-export function createHttpModule(runtime: Runtime) {
-  const pools = new Map<string, Pool>();
+/** k6's error codes for failed requests (1000 generic, 1050 timeout, 1212 connection refused). */
+function errorCodeOf(error: string): number {
+  if (/timeout/i.test(error)) return 1050;
+  if (/ECONNREFUSED/.test(error)) return 1212;
+  return 1000;
+}
+
+interface Prepared {
+  wire: WireRequest;
+  url: string;
+  verb: string;
+  params: Params;
+}
+
+export function createHttpModule(runtime: Runtime, io: HttpIo) {
   const guard = new TargetGuard(runtime.allowRemote);
   let defaultCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
   const m = runtime.builtins;
 
-  function poolFor(origin: string): Pool {
-    let pool = pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, { keepAliveTimeout: 60_000, pipelining: 1 });
-      pools.set(origin, pool);
-    }
-    return pool;
+  function prepare(method: string, target: string | UrlTemplate, body: Body, given: Params = {}): Prepared {
+    // http.url`…${id}`: the template (with ${}) becomes the name tag, so ids do not split series.
+    const template = typeof target === 'object' && target !== null ? target : undefined;
+    const url = template ? template.url : target;
+    const params =
+      template?.name && !given.tags?.name
+        ? { ...given, tags: { ...given.tags, name: template.name } }
+        : given;
+    if (runtime.inInit)
+      throw new Error('Making http requests in the init context is not supported (k6 refuses it too)');
+    const parts = URL_PARTS.exec(String(url));
+    if (!parts) throw new Error(`invalid URL "${url}"`);
+    const [, origin, pathAndQuery] = parts;
+    guard.check(origin);
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...params.headers };
+    const verb = method.toUpperCase();
+    const wire: WireRequest = {
+      method: verb,
+      origin,
+      path: pathAndQuery || '/',
+      headers,
+      body: encodeBody(body, headers),
+      timeoutMs: timeoutMs(params.timeout),
+      discardBody: params.responseType === 'none',
+    };
+    return { wire, url: String(url), verb, params };
+  }
+
+  /** Signature of the caller's extra tags (besides `name`), usually empty. */
+  function extraSignature(tags: Record<string, string> | undefined): string {
+    if (!tags) return '';
+    let sig = '';
+    for (const k in tags) if (k !== 'name') sig += `${k}\u0004${tags[k]}\u0005`;
+    return sig;
   }
 
   function recordRequest(
@@ -89,61 +144,22 @@ export function createHttpModule(runtime: Runtime) {
     runtime.record(m.data_received, received, base.tags, base.key);
   }
 
-  /** Signature of the caller's extra tags (besides `name`), usually empty. */
-  function extraSignature(tags: Record<string, string> | undefined): string {
-    if (!tags) return '';
-    let sig = '';
-    for (const k in tags) if (k !== 'name') sig += `${k}\u0004${tags[k]}\u0005`;
-    return sig;
-  }
-
-  async function asyncRequest(method: string, url: string, body?: Body, params: Params = {}) {
-    const parts = URL_PARTS.exec(url);
-    if (!parts) throw new Error(`invalid URL "${url}"`);
-    const [, origin, pathAndQuery] = parts;
-    guard.check(origin);
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...params.headers };
-    const payload = encodeBody(body, headers);
+  function complete(p: Prepared, res: WireResponse): K6Response {
+    const { params, verb, url } = p;
     const callback = params.responseCallback === undefined ? defaultCallback : params.responseCallback;
     // URL grouping: with a `name` tag, the url tag carries the name too, so random coordinates
     // never become separate series (k6's http.url template gives the same effect).
     const name = params.tags?.name ?? url;
-    const verb = method.toUpperCase();
-    const start = performance.now();
-    let headersAt = start;
-    let status = 0;
-    let text = '';
-    let error = '';
-    let errorCode = 0;
-    let received = 0;
-    let rawHeaders: Buffer[] = [];
-    try {
-      const res = await exchange(poolFor(origin), {
-        method: verb,
-        path: pathAndQuery || '/',
-        headers,
-        body: payload,
-        timeoutMs: timeoutMs(params.timeout),
-        discardBody: params.responseType === 'none',
-      });
-      headersAt = res.headersAt;
-      status = res.status;
-      text = res.body;
-      received = res.bytesReceived;
-      rawHeaders = res.rawHeaders;
-    } catch (err) {
-      error = (err as Error).message;
-      errorCode = /timeout/i.test(error) ? 1050 : 1000;
-    }
-    const end = performance.now();
+    const status = res.error ? 0 : res.status;
+    const errorCode = res.error ? errorCodeOf(res.error) : 0;
     const timings: Timings = {
-      duration: end - start,
+      duration: res.duration,
       blocked: 0,
       connecting: 0,
       tls_handshaking: 0,
       sending: 0,
-      waiting: headersAt - start,
-      receiving: end - headersAt,
+      waiting: res.waiting,
+      receiving: res.receiving,
     };
     const failed = callback ? !callback.ranges.some((r) => status >= r.min && status <= r.max) : undefined;
     const signature = `${name}\u0001${verb}\u0001${status}\u0001${failed}\u0001${errorCode}\u0001${extraSignature(params.tags)}`;
@@ -157,35 +173,112 @@ export function createHttpModule(runtime: Runtime) {
       ...(failed === undefined ? {} : { expected_response: String(!failed) }),
       ...(errorCode ? { error_code: String(errorCode) } : {}),
     }));
-    const sent = 20 + pathAndQuery.length + byteLength(payload);
-    recordRequest(keyed, timings, failed, sent, received);
-    return new K6Response(url, verb, status, text, rawHeaders, timings, error, errorCode);
+    const sent = 20 + p.wire.path.length + byteLength(p.wire.body);
+    recordRequest(keyed, timings, failed, sent, res.bytesReceived);
+    if (res.error)
+      process.stderr.write(
+        `WARN[${Math.round(runtime.elapsedMs() / 1000)}] Request Failed error="${verb} ${url}: ${res.error}"\n`,
+      );
+    const body = p.wire.discardBody ? null : res.body;
+    return new K6Response(url, verb, status, body, res.headers, timings, res.error ?? '', errorCode);
   }
 
-  const syncUnsupported = (): never => {
-    throw new Error(SYNC_UNSUPPORTED);
-  };
+  /** k6's http.url tagged template: a URL whose name tag is the template itself. */
+  function urlTemplate(strings: TemplateStringsArray, ...values: unknown[]): UrlTemplate {
+    const url = strings.reduce(
+      (out, part, i) => out + part + (i < values.length ? String(values[i]) : ''),
+      '',
+    );
+    return { url, name: strings.join('${}'), toString: () => url };
+  }
+
+  /**
+   * The request a redirect asks for, as Go's client (and so k6) follows it: 307/308 keep method and
+   * body, 301/302/303 become GET; undefined when the answer is no redirect or no hops are left.
+   */
+  function redirectOf(p: Prepared, res: K6Response, hop: number): Prepared | undefined {
+    if (![301, 302, 303, 307, 308].includes(res.status)) return undefined;
+    const limit =
+      p.params.redirects ?? (runtime.options.maxRedirects as number | undefined) ?? DEFAULT_MAX_REDIRECTS;
+    const location = res.headers.Location;
+    if (!location || hop >= limit) return undefined;
+    const keep = res.status === 307 || res.status === 308;
+    const method = keep || p.verb === 'HEAD' ? p.verb : 'GET';
+    return prepare(method, new URL(location, p.url).href, keep ? (p.wire.body as Body) : null, p.params);
+  }
+
+  function request(method: string, url: string | UrlTemplate, body?: Body, params?: Params): K6Response {
+    let p = prepare(method, url, body, params);
+    let res = complete(p, io.sync([p.wire])[0]);
+    for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+      p = next;
+      res = complete(p, io.sync([p.wire])[0]);
+    }
+    return res;
+  }
+
+  async function asyncRequest(
+    method: string,
+    url: string | UrlTemplate,
+    body?: Body,
+    params?: Params,
+  ): Promise<K6Response> {
+    let p = prepare(method, url, body, params);
+    let res = complete(p, await io.async(p.wire));
+    for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+      p = next;
+      res = complete(p, await io.async(p.wire));
+    }
+    return res;
+  }
+
+  function batchItem(item: BatchItem): Prepared {
+    if (typeof item === 'string') return prepare('GET', item, null);
+    if (Array.isArray(item)) return prepare(item[0], item[1], item[2], item[3]);
+    return prepare(item.method, item.url, item.body, item.params);
+  }
+
+  /** Parallel requests; an array in, an array of responses out (an object in, an object out), as in k6. */
+  function batch(items: BatchItem[] | Record<string, BatchItem>): K6Response[] | Record<string, K6Response> {
+    const keys = Array.isArray(items) ? null : Object.keys(items);
+    const list = Array.isArray(items) ? items : Object.values(items);
+    const prepared = list.map(batchItem);
+    const answers = io.sync(prepared.map((p) => p.wire));
+    const responses = prepared.map((first, i) => {
+      let p = first;
+      let res = complete(p, answers[i]);
+      for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+        p = next;
+        res = complete(p, io.sync([p.wire])[0]);
+      }
+      return res;
+    });
+    if (!keys) return responses;
+    return Object.fromEntries(keys.map((k, i) => [k, responses[i]]));
+  }
+
+  const bodyless = (method: string) => (url: string | UrlTemplate, params?: Params) =>
+    request(method, url, null, params);
+  const withBody = (method: string) => (url: string | UrlTemplate, body?: Body, params?: Params) =>
+    request(method, url, body, params);
 
   return {
+    request,
     asyncRequest,
-    request: syncUnsupported,
-    get: syncUnsupported,
-    post: syncUnsupported,
-    put: syncUnsupported,
-    del: syncUnsupported,
-    patch: syncUnsupported,
-    head: syncUnsupported,
-    options: syncUnsupported,
-    batch: syncUnsupported,
+    batch,
+    url: urlTemplate,
+    get: bodyless('GET'),
+    head: bodyless('HEAD'),
+    post: withBody('POST'),
+    put: withBody('PUT'),
+    patch: withBody('PATCH'),
+    del: withBody('DELETE'),
+    options: withBody('OPTIONS'),
     expectedStatuses(...specs: (number | { min: number; max: number })[]): ExpectedStatuses {
       return { ranges: specs.map((s) => (typeof s === 'number' ? { min: s, max: s } : s)) };
     },
     setResponseCallback(callback: ExpectedStatuses | null): void {
       defaultCallback = callback;
-    },
-    close: async (): Promise<void> => {
-      await Promise.all([...pools.values()].map((p) => p.destroy()));
-      pools.clear();
     },
   };
 }

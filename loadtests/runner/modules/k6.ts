@@ -1,9 +1,12 @@
 /** The `k6` module: check, group, sleep, fail, randomSeed. */
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../runtime.ts';
 
 type Checker = (value: unknown) => unknown;
 
-export function createK6Module(runtime: Runtime) {
+/** Blocks this thread for `ms` (a VU's thread: woken early when the VU is interrupted). */
+export type Block = (ms: number) => void;
+
+export function createK6Module(runtime: Runtime, block: Block) {
   const checks = runtime.builtins.checks;
 
   function check(
@@ -15,12 +18,8 @@ export function createK6Module(runtime: Runtime) {
     for (const k in tags) extra += `${k}\u0004${tags[k]}\u0005`;
     let all = true;
     for (const [name, checker] of Object.entries(sets)) {
-      let ok: boolean;
-      try {
-        ok = Boolean(typeof checker === 'function' ? checker(value) : checker);
-      } catch {
-        ok = false;
-      }
+      // As in k6, an exception in a check function propagates (the iteration fails).
+      const ok = Boolean(typeof checker === 'function' ? checker(value) : checker);
       const keyed = runtime.tagsFor(`check\u0001${name}\u0001${extra}`, () => ({ ...tags, check: name }));
       runtime.record(checks, ok ? 1 : 0, keyed.tags, keyed.key);
       if (!ok) all = false;
@@ -28,31 +27,32 @@ export function createK6Module(runtime: Runtime) {
     return all;
   }
 
-  /** Group tag `::outer::inner`, like k6; async bodies keep their group until they settle. */
+  /** Group tag `::outer::inner`, like k6, plus a group_duration sample; async bodies keep their group until they settle. */
   function group<T>(name: string, fn: () => T): T {
-    const vu = runtime.vu;
-    if (!vu) return fn();
-    const previous = vu.group;
-    vu.group = `${previous}::${name}`;
+    if (name.includes('::')) throw new Error(`group and check names may not contain '::' ("${name}")`);
+    const previous = runtime.group;
+    runtime.group = `${previous}::${name}`;
+    const start = performance.now();
+    const end = () => {
+      const keyed = runtime.tagsFor('');
+      runtime.record(runtime.builtins.group_duration, performance.now() - start, keyed.tags, keyed.key);
+      runtime.group = previous;
+    };
     let result: T;
     try {
       result = fn();
     } catch (err) {
-      vu.group = previous;
+      end();
       throw err;
     }
-    if (result instanceof Promise) {
-      return result.finally(() => {
-        vu.group = previous;
-      }) as T;
-    }
-    vu.group = previous;
+    if (result instanceof Promise) return result.finally(end) as T;
+    end();
     return result;
   }
 
-  /** Resolves after `seconds`: `await sleep(1)` pauses this VU only (in k6 `await` on it is harmless). */
-  function sleep(seconds: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  /** Blocks this VU for `seconds`, as k6 does (so `await sleep(1)` and `sleep(1)` behave alike). */
+  function sleep(seconds: number): void {
+    if (seconds > 0) block(seconds * 1000);
   }
 
   function fail(message = ''): never {

@@ -1,6 +1,6 @@
 /** The `k6/metrics` module: custom Counter, Gauge, Rate and Trend. */
-import type { MetricType } from '../metrics/sinks';
-import type { Runtime } from '../runtime';
+import type { MetricType } from '../metrics/sinks.ts';
+import type { Runtime } from '../runtime.ts';
 
 export function createMetricsModule(runtime: Runtime) {
   function metricClass(type: MetricType) {

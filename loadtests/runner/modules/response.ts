@@ -1,6 +1,4 @@
 /** The Response object k6 scripts read: status, body, headers, timings, json(). */
-import { headersObject } from './http-transport';
-
 export interface Timings {
   duration: number;
   blocked: number;
@@ -14,23 +12,32 @@ export interface Timings {
 export class K6Response {
   private parsed: unknown;
   private parsedOnce = false;
+  private headerMap?: Record<string, string>;
 
   constructor(
     readonly url: string,
     readonly method: string,
     readonly status: number,
-    readonly body: string,
-    private readonly rawHeaders: Buffer[],
+    readonly body: string | null,
+    private readonly rawHeaders: string[],
     readonly timings: Timings,
     readonly error: string,
     readonly error_code: number,
   ) {}
 
-  private headerMap?: Record<string, string>;
-
-  /** Built on first access: most scripts never read headers. */
+  /** Built on first access: most scripts never read headers. Names canonicalised as k6 (Go) does. */
   get headers(): Record<string, string> {
-    this.headerMap ??= headersObject(this.rawHeaders);
+    if (!this.headerMap) {
+      const headers: Record<string, string> = {};
+      const raw = this.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const name = raw[i]
+          .toLowerCase()
+          .replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+        headers[name] = name in headers ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1];
+      }
+      this.headerMap = headers;
+    }
     return this.headerMap;
   }
 
@@ -41,7 +48,7 @@ export class K6Response {
   /** JSON body; with a selector, a dotted path (`results.0.elevation`), a subset of k6's gjson paths. */
   json(selector?: string): unknown {
     if (!this.parsedOnce) {
-      this.parsed = JSON.parse(this.body) as unknown;
+      this.parsed = JSON.parse(this.body ?? '') as unknown;
       this.parsedOnce = true;
     }
     if (!selector) return this.parsed;

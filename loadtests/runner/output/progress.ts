@@ -1,6 +1,6 @@
 /** The live progress line: elapsed time, VUs, iterations, and a bar per scenario. */
-import { formatDuration } from '../duration';
-import type { ScenarioRun } from '../runtime';
+import { formatDuration } from '../duration.ts';
+import type { ScenarioRun } from '../test-run.ts';
 
 export class ProgressLine {
   private timer?: NodeJS.Timeout;

@@ -8,10 +8,10 @@
  */
 import { request } from 'undici';
 import { compress } from 'snappyjs';
-import { parseDuration } from '../duration';
-import type { Metric, Registry, Series } from '../metrics/registry';
-import { trendStat, type Sink } from '../metrics/sinks';
-import { encodeWriteRequest, type PromLabel, type PromSeries } from './protobuf';
+import { parseDuration } from '../duration.ts';
+import type { Metric, Registry, Series } from '../metrics/registry.ts';
+import { trendStat, type Sink } from '../metrics/sinks.ts';
+import { encodeWriteRequest, type PromLabel, type PromSeries } from './protobuf.ts';
 
 export interface RemoteWriteConfig {
   url: string;

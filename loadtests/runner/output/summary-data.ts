@@ -1,7 +1,7 @@
 /** The data object k6 hands to handleSummary(): metrics with values and thresholds, checks by group. */
-import type { Registry } from '../metrics/registry';
-import { sinkValues } from '../metrics/sinks';
-import type { ThresholdResult } from '../thresholds';
+import type { Registry } from '../metrics/registry.ts';
+import { sinkValues } from '../metrics/sinks.ts';
+import type { ThresholdResult } from '../thresholds.ts';
 
 export interface CheckSummary {
   name: string;
@@ -82,6 +82,14 @@ export function buildSummaryData(
       values: sinkValues(sink, testRunDurationMs, trendStats),
     };
   }
+  // k6 always reports the duration of expected responses beside the overall one.
+  const expected = registry.aggregate('http_req_duration', { expected_response: 'true' });
+  if (metrics.http_req_duration && expected)
+    metrics['http_req_duration{expected_response:true}'] = {
+      type: 'trend',
+      contains: 'time',
+      values: sinkValues(expected, testRunDurationMs, trendStats),
+    };
   for (const result of results) {
     const { group, threshold, ok } = result;
     if (!metrics[group.key]) {

@@ -28,19 +28,15 @@ describe('VU-based executors', () => {
     expect(names).toEqual(expected);
   }, 30_000);
 
-  it.each([['1'], ['2']])(
-    'shared-iterations runs exactly the shared count across VUs (%s thread(s))',
-    async (workers) => {
-      const r = await runScript(
-        `${header}export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 5, iterations: 53 } } };\n${body}`,
-        ['--workers', workers],
-        { BASE_URL: server.url },
-      );
-      expect(count(r.summary, 'iterations')).toBe(53);
-      expect(count(r.summary, 'http_reqs')).toBe(53);
-    },
-    30_000,
-  );
+  it('shared-iterations runs exactly the shared count across VUs', async () => {
+    const r = await runScript(
+      `${header}export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 5, iterations: 53 } } };\n${body}`,
+      [],
+      { BASE_URL: server.url },
+    );
+    expect(count(r.summary, 'iterations')).toBe(53);
+    expect(count(r.summary, 'http_reqs')).toBe(53);
+  }, 30_000);
 
   it('constant-vus keeps its VUs looping for the duration, then stops', async () => {
     const r = await runScript(`${header}export const options = { vus: 4, duration: '2s' };\n${body}`, [], {

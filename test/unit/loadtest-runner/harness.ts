@@ -58,26 +58,37 @@ export interface CliResult {
 export interface Summary {
   exitCode: number;
   abortReason: string | null;
-  elevations_per_minute: number;
   thresholds: { metric: string; threshold: string; observed: number; ok: boolean }[];
   metrics: Record<string, { type: string; values: Record<string, number> }>;
   root_group: { checks: { name: string; passes: number; fails: number }[] };
 }
 
-/** Runs `cli.ts run` on `script` (k6 script source) with extra flags and env; parses its JSON summary. */
+/** Runs `cli.ts run` on `script` (k6 script source) with extra flags and env; parses its run record. */
 export async function runScript(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  options: { fileName?: string; files?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'k6runner-'));
-  const file = path.join(dir, 'script.ts');
-  const summaryFile = path.join(dir, 'summary.json');
+  const file = path.join(dir, options.fileName ?? 'script.ts');
+  for (const [name, content] of Object.entries(options.files ?? {}))
+    writeFileSync(path.join(dir, name), content);
   writeFileSync(file, script);
+  return runFile(file, args, env);
+}
+
+/** Runs `cli.ts run` on a script file (e.g. one of loadtests/) with extra flags and env. */
+export async function runFile(
+  file: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'k6record-')), 'record.json');
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'run', '-q', '--summary-export', summaryFile, ...args, file],
+    ['--import', 'tsx', CLI, 'run', '-q', '--run-record', summaryFile, ...args, file],
     {
       cwd: ROOT,
       env: { ...process.env, ...env },
@@ -92,7 +103,7 @@ export async function runScript(
   try {
     summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
   } catch {
-    // No summary (e.g. refused before the run): callers assert on code and stderr.
+    // No record (e.g. refused before the run): callers assert on code and stderr.
   }
   return { code, stdout, stderr, elapsedMs: Date.now() - started, summary };
 }

@@ -52,6 +52,21 @@ describe('threshold expressions', () => {
     expect(group.thresholds[0]).toMatchObject({ abortOnFail: true, delayAbortEvalMs: 90_000, limit: 0.01 });
   });
 
+  it('reads threshold values as Go strconv.ParseFloat does (1e3, .5)', () => {
+    const [group] = parseThresholds({ http_req_duration: ['p(95)<1e3', 'avg>.5', 'min>=-2.5E-1'] });
+    expect(group.thresholds.map((t) => t.limit)).toEqual([1000, 0.5, -0.25]);
+    const results = evaluateThresholds(parseThresholds({ http_req_duration: ['p(95)<1e3'] }), registry, 1000);
+    expect(results[0].ok).toBe(true);
+  });
+
+  it('passes a threshold on a Rate that got no samples, as k6 does', () => {
+    const r = new Registry();
+    r.define('checks', 'rate');
+    const [result] = evaluateThresholds(parseThresholds({ checks: ['rate>0.99'] }), r, 1000);
+    expect(result.ok).toBe(true);
+    expect(result.observed).toBe(0);
+  });
+
   it('rejects malformed expressions and aggregations the metric type lacks', () => {
     expect(() => parseThresholds({ http_req_duration: ['p95 < 200'] })).toThrow(
       /invalid threshold expression/,
@@ -93,7 +108,16 @@ export default async function () {
     );
     expect(r.code).toBe(0);
     expect(r.summary.thresholds.every((t) => t.ok)).toBe(true);
-    expect(r.stdout).toMatch(/✓ http_req_duration/);
+    // k6 v1's compact summary: the THRESHOLDS block lists each expression with its observed value.
+    expect(r.stdout).toMatch(/█ THRESHOLDS[\s\S]*http_req_duration\n {4}✓ 'p\(95\)<2000' p\(95\)=/);
+  }, 30_000);
+
+  it('exits 104 (invalid config) on a malformed threshold expression, before any request', async () => {
+    const before = server.requests();
+    const r = await runScript(script(`{ http_req_duration: ['p95 < 200'] }`), [], { BASE_URL: server.url });
+    expect(r.code).toBe(104);
+    expect(r.stderr).toMatch(/invalid threshold expression "p95 < 200"/);
+    expect(server.requests()).toBe(before);
   }, 30_000);
 
   it('exits 99 and reports the crossed threshold when one fails', async () => {

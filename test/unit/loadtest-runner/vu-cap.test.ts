@@ -25,7 +25,7 @@ export default async function () { await http.asyncRequest('GET', __ENV.BASE_URL
     expect(result.summary.metrics.vus_max.values.max).toBeLessThanOrEqual(2);
   }, 60_000);
 
-  it('allocates VUs beyond preAllocatedVUs up to maxVUs instead of dropping', async () => {
+  it('initialises VUs beyond preAllocatedVUs up to maxVUs, dropping only what arrives meanwhile (as k6)', async () => {
     const result = await runScript(
       `import http from 'k6/http';
 export const options = { scenarios: { growing: { executor: 'constant-arrival-rate', rate: 20, duration: '2s',
@@ -34,7 +34,10 @@ export default async function () { await http.asyncRequest('GET', __ENV.BASE_URL
       [],
       { BASE_URL: slow.url },
     );
-    expect(count(result.summary, 'dropped_iterations')).toBe(0);
-    expect(count(result.summary, 'iterations')).toBe(40);
+    const dropped = count(result.summary, 'dropped_iterations');
+    expect(count(result.summary, 'iterations') + dropped).toBe(40);
+    // A VU thread initialises in well under a second: a few iterations dropped, then enough VUs.
+    expect(dropped).toBeLessThan(15);
+    expect(result.summary.metrics.vus_max.values.max).toBeGreaterThan(1);
   }, 60_000);
 });

@@ -10,8 +10,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runTest } from './engine';
-import { TargetGuard } from './target-guard';
+import { runTest } from '../runner/engine.ts';
+import { TargetGuard } from '../runner/target-guard.ts';
 
 const SMOKE = process.env.SMOKE === '1' || process.env.SMOKE === 'true';
 const SCRIPT = path.join(__dirname, '..', 'batch-sizes.ts');
@@ -58,22 +58,27 @@ async function trial(scenario: string, rate: number, warmUp = false): Promise<Tr
       GAP: '2s',
       // setup()'s warm-up once, in the discarded first trial; later trials find the workers warm.
       WARMUP: warmUp ? '2' : '0',
+      // VUs for 0.5 s of responses up front: a trial measures the API, not iterations dropped while
+      // new VUs initialise (k6 drops those too).
+      VUS_PER_RATE: process.env.VUS_PER_RATE ?? '0.5',
+      // The profile's own summary of each trial goes beside its run record, not into results/load.
+      SUMMARY_FILE: summaryExport.replace(/\.json$/, '-summary.json'),
     },
     tags: { testid: `capacity-${scenario}-${rate}` },
     allowRemote: false,
     overrides: {},
     outputs: process.env.K6_PROMETHEUS_RW_SERVER_URL ? ['experimental-prometheus-rw'] : [],
     progress: false,
-    workers: 1,
-    summaryExport,
+    summaryMode: 'compact',
+    runRecord: summaryExport,
     log: () => undefined,
   });
   // The scenario's own submetrics (its SLO thresholds make the summary carry them), so setup()'s
   // requests do not count; rates are per second of the trial's duration.
   const s = JSON.parse(readFileSync(summaryExport, 'utf8')) as {
     metrics: Record<string, { values: Record<string, number> } | undefined>;
-    dropped_iterations: number;
   };
+  const dropped = s.metrics.dropped_iterations?.values.count ?? 0;
   const failed = s.metrics[`http_req_failed{scenario:${scenario}}`]?.values ?? {
     rate: 1,
     passes: 0,
@@ -86,7 +91,7 @@ async function trial(scenario: string, rate: number, warmUp = false): Promise<Tr
     requests > 0 &&
     d['p(95)'] < P95_LIMIT_MS &&
     failed.rate < FAILED_LIMIT &&
-    s.dropped_iterations === 0 &&
+    dropped === 0 &&
     reqPerSec >= rate * MIN_ACHIEVED;
   const t: Trial = {
     rate,
@@ -97,7 +102,7 @@ async function trial(scenario: string, rate: number, warmUp = false): Promise<Tr
     p95: d['p(95)'] ?? NaN,
     p99: d['p(99)'] ?? NaN,
     failedRate: failed.rate,
-    dropped: s.dropped_iterations,
+    dropped,
   };
   process.stdout.write(
     `  ${scenario} @ ${rate} req/s: ${pass ? 'pass' : 'FAIL'} (p95 ${t.p95.toFixed(1)} ms, ` +

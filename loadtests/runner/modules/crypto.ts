@@ -1,0 +1,58 @@
+/** The `k6/crypto` module: hashes, HMAC and random bytes over node:crypto. */
+import { createHash, createHmac, randomBytes as nodeRandomBytes, type BinaryLike } from 'node:crypto';
+
+type Encoding = 'hex' | 'base64' | 'base64url' | 'binary';
+const ALGORITHMS: Record<string, string> = {
+  md4: 'md4',
+  md5: 'md5',
+  sha1: 'sha1',
+  sha256: 'sha256',
+  sha384: 'sha384',
+  sha512: 'sha512',
+  sha512_224: 'sha512-224',
+  sha512_256: 'sha512-256',
+  ripemd160: 'ripemd160',
+};
+
+function algorithm(name: string): string {
+  const alg = ALGORITHMS[name];
+  if (!alg) throw new Error(`unknown hash algorithm "${name}" (${Object.keys(ALGORITHMS).join(', ')})`);
+  return alg;
+}
+
+function data(input: string | ArrayBuffer): BinaryLike {
+  return typeof input === 'string' ? input : new Uint8Array(input);
+}
+
+function output(digest: Buffer, encoding: Encoding | undefined): string | ArrayBuffer {
+  if (encoding === 'binary' || encoding === undefined)
+    return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
+  return digest.toString(encoding === 'base64url' ? 'base64url' : encoding);
+}
+
+class Hasher {
+  constructor(private readonly h: ReturnType<typeof createHash>) {}
+  update(input: string | ArrayBuffer): void {
+    this.h.update(data(input));
+  }
+  digest(encoding?: Encoding): string | ArrayBuffer {
+    return output(this.h.digest(), encoding);
+  }
+}
+
+export function createCryptoModule() {
+  const hash = (name: string) => (input: string | ArrayBuffer, encoding?: Encoding) =>
+    output(createHash(algorithm(name)).update(data(input)).digest(), encoding);
+  return {
+    ...Object.fromEntries(Object.keys(ALGORITHMS).map((name) => [name, hash(name)])),
+    createHash: (name: string) => new Hasher(createHash(algorithm(name))),
+    createHMAC: (name: string, secret: string | ArrayBuffer) =>
+      new Hasher(createHmac(algorithm(name), data(secret)) as unknown as ReturnType<typeof createHash>),
+    hmac: (name: string, secret: string | ArrayBuffer, input: string | ArrayBuffer, encoding?: Encoding) =>
+      output(createHmac(algorithm(name), data(secret)).update(data(input)).digest(), encoding),
+    randomBytes: (size: number): ArrayBuffer => {
+      const b = nodeRandomBytes(size);
+      return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/** Messages between the engine and a VU's thread. */
+import type { MessagePort } from 'node:worker_threads';
+import type { SeriesDelta } from '../metrics/delta.ts';
+import type { WireRequest, WireResponse } from '../modules/http-transport.ts';
+import type { VuContext } from '../runtime.ts';
+
+export interface VuInit {
+  code: string;
+  scriptPath: string;
+  env: Record<string, string>;
+  globalTags: Record<string, string>;
+  allowRemote: boolean;
+  testStartedAt: number;
+  options: Record<string, unknown>;
+  sharedArrays: Record<string, unknown[]>;
+  /** Present when setup() has already run (VUs initialised during the test). */
+  setupData?: { value: unknown };
+  stderrIsTTY: boolean;
+  /** Int32 [0]: count of synchronous answers posted; [1]: the VU is interrupted (hard stop, abort). */
+  control: SharedArrayBuffer;
+  /** Synchronous requests go out here; their responses are read back with receiveMessageOnPort. */
+  io: MessagePort;
+  /** asyncRequest()s go out here; their responses arrive as messages. */
+  asyncIo: MessagePort;
+}
+
+/** Control slots in `VuInit.control`. */
+export const RESPONSE_READY = 0;
+export const INTERRUPTED = 1;
+
+export interface CallMessage {
+  kind: 'call';
+  fn: string;
+  /** setup() data (the VU's own copy) or `arg` as the argument. */
+  useSetupData: boolean;
+  arg?: unknown;
+  /** Return the (JSON) result: setup() and handleSummary(). */
+  wantResult: boolean;
+  vu?: VuContext;
+  group: string;
+}
+
+export type ToVu = CallMessage | { kind: 'setup-data'; data: unknown };
+
+export interface DoneMessage {
+  kind: 'done';
+  result?: unknown;
+  /** The exception that ended the call, as k6 prints it. */
+  error?: string;
+  interrupted: boolean;
+  deltas: SeriesDelta[];
+}
+
+export type FromVu =
+  { kind: 'ready' } | { kind: 'init-error'; error: string } | { kind: 'abort'; reason: string } | DoneMessage;
+
+export interface IoRequest {
+  id: number;
+  requests: WireRequest[];
+}
+export interface IoResponse {
+  id: number;
+  responses: WireResponse[];
+}

@@ -1,0 +1,67 @@
+/**
+ * A script in k6's own synchronous style runs unchanged: http.get blocks the VU, sleep(1) blocks it,
+ * module state is per VU, SharedArray comes from open(), groups and custom counters are reported.
+ * 5 VUs × 5 s with a 1 s sleep per iteration make 25 ± 2 requests in k6.
+ */
+import { runScript, startServer, type LocalServer } from './harness';
+
+const REQUEST_TOLERANCE = 2;
+
+const SCRIPT = `import http from 'k6/http';
+import { check, group, sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+import { SharedArray } from 'k6/data';
+
+const users = new SharedArray('users', function () {
+  return JSON.parse(open('./users.json'));
+});
+const pages = new Counter('pages');
+let iterationsOfThisVU = 0;
+
+export const options = { vus: 5, duration: '5s' };
+
+export default function () {
+  iterationsOfThisVU++;
+  group('home', function () {
+    const res = http.get(__ENV.BASE_URL + '/?user=' + users[__VU % users.length].name);
+    check(res, { 'status is 200': (r) => r.status === 200, 'body is JSON': (r) => r.json('status') === 'OK' });
+  });
+  pages.add(1);
+  // Per-VU module state: this VU's counter equals its own iteration number, as in k6.
+  check(iterationsOfThisVU, { 'module state is per VU': (n) => n === __ITER + 1 });
+  sleep(1);
+}
+`;
+
+describe("k6's synchronous style", () => {
+  let server: LocalServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('runs 5 VUs for 5 s with sleep(1): 25 ± 2 requests, per-VU state, group checks and a Counter', async () => {
+    const before = server.requests();
+    const r = await runScript(
+      SCRIPT,
+      [],
+      { BASE_URL: server.url },
+      {
+        files: { 'users.json': JSON.stringify([{ name: 'ada' }, { name: 'bo' }, { name: 'cy' }]) },
+      },
+    );
+    expect(r.code).toBe(0);
+    const requests = r.summary.metrics.http_reqs.values.count;
+    expect(Math.abs(requests - 25)).toBeLessThanOrEqual(REQUEST_TOLERANCE);
+    expect(server.requests() - before).toBe(requests);
+    expect(r.summary.metrics.pages.values.count).toBe(requests);
+    const checks = r.summary.metrics.checks.values;
+    expect(checks.fails).toBe(0);
+    expect(checks.passes).toBe(3 * requests);
+    const home = (
+      r.summary.root_group as unknown as { groups: { name: string; checks: { name: string }[] }[] }
+    ).groups.find((g) => g.name === 'home');
+    expect(home?.checks.map((c) => c.name).sort()).toEqual(['body is JSON', 'status is 200']);
+    expect(r.summary.metrics.iteration_duration.values.min).toBeGreaterThanOrEqual(1000);
+  }, 60_000);
+});
