@@ -20,9 +20,8 @@ export class InvalidLocationError extends InvalidRequestError {}
 
 export class TooManyLocationsError extends InvalidRequestError {}
 
-export class DatasetNotFoundError extends ElevationError {
-  readonly statusCode = 404;
-}
+/** 400, as OpenTopoData answers (its tests assert it): the dataset named in the URL is not configured. */
+export class DatasetNotFoundError extends InvalidRequestError {}
 
 /** 400: a fallback chain longer than allowed, or naming a dataset twice. */
 export class InvalidDatasetChainError extends InvalidRequestError {}

@@ -116,9 +116,9 @@ describe('OpenTopoData API over HTTP', () => {
     expect(body.error).toContain('512');
   });
 
-  it('answers an unknown dataset with 404', async () => {
+  it("answers an unknown dataset with 400, as OpenTopoData's tests expect", async () => {
     const { status, body } = await get(`/v1/no-such-dataset?locations=${HDM.lat},${HDM.lon}`);
-    expect(status).toBe(404);
+    expect(status).toBe(400);
     expect(body.status).toBe('INVALID_REQUEST');
     expect(body.error).toContain('no-such-dataset');
   });

@@ -260,26 +260,26 @@ describe('client errors', () => {
     expect(response.json).toEqual(invalid(error));
   });
 
-  it('returns 404 for an unknown dataset, listing the available ones', async () => {
+  it("returns 400 for an unknown dataset with OpenTopoData's message, listing the available ones", async () => {
     const response = await get('srtm90m', { locations: INTERIOR });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(400);
     expect(response.json).toEqual({
       status: 'INVALID_REQUEST',
       error: expect.stringMatching(
-        /^Dataset 'srtm90m' is not configured\. Available datasets: plane-point, plane-area/,
+        /^Dataset 'srtm90m' not in config\. Available datasets: plane-point, plane-area/,
       ) as unknown,
     });
   });
 
-  it('returns 404, not 500, for a malformed percent-escape in the dataset name', async () => {
+  it('returns 400, not 500, for a malformed percent-escape in the dataset name', async () => {
     const response = await get('plane-point%2', { locations: INTERIOR });
-    expect(response.status).toBe(404);
-    expect((response.json as { error: string }).error).toMatch(/^Dataset 'plane-point%2' is not configured/);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toMatch(/^Dataset 'plane-point%2' not in config/);
   });
 
-  it('returns 404 when one dataset of a chain is unknown', async () => {
+  it('returns 400 when one dataset of a chain is unknown', async () => {
     const response = await get('plane-point,nope', { locations: INTERIOR });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(400);
   });
 
   it.each(['PUT', 'DELETE', 'PATCH'])('returns 405 with an Allow header for %s', async (method) => {

@@ -144,7 +144,7 @@ describe('POST /v1/{dataset}/file options', () => {
     expect((response.json as { error: string }).error).toContain(message);
   });
 
-  it('answers 404 for an unknown dataset, before reading the file', async () => {
+  it('answers 400 for an unknown dataset, before reading the file', async () => {
     const response = await postFile(
       handlers,
       Buffer.from('not a file'),
@@ -154,7 +154,7 @@ describe('POST /v1/{dataset}/file options', () => {
         pathParameters: { dataset: 'nope' },
       },
     );
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(400);
   });
 
   it('answers 405 with Allow for GET', async () => {

@@ -52,7 +52,7 @@ export class DatasetRegistry {
     const dataset = this.datasets.get(name);
     if (!dataset) {
       throw new DatasetNotFoundError(
-        `Dataset '${name}' is not configured. Available datasets: ${this.names().join(', ')}.`,
+        `Dataset '${name.slice(0, 100)}' not in config. Available datasets: ${this.names().join(', ')}.`,
       );
     }
     return dataset;

@@ -335,7 +335,7 @@ describe('multi-dataset fallback', () => {
   it('rejects an unknown dataset in the chain, naming the available ones', () => {
     expect(() => registry.resolve('plane-point,nope')).toThrow(DatasetNotFoundError);
     expect(() => registry.resolve('nope')).toThrow(
-      "Dataset 'nope' is not configured. Available datasets: plane-point",
+      "Dataset 'nope' not in config. Available datasets: plane-point",
     );
   });
 
