@@ -8,6 +8,7 @@ import { DeadlineExceededError, ReadLimiter, type ReadContext } from '../layers/
 import { instrumentHandler, type RequestTelemetry } from '../layers/telemetry';
 import { corsOriginOrNull, getApp, type App } from './app';
 import { errorResponse, method, preflightResponse, requireMethod, type Response } from './http';
+import { finishResponse } from './response-finish';
 
 export type RouteHandler = (
   event: APIGatewayProxyEventV2,
@@ -21,14 +22,22 @@ export type RouteHandler = (
 const FALLBACK_REMAINING_MS = 28_000;
 
 export function route(name: string, methods: readonly string[], fn: RouteHandler) {
-  return instrumentHandler(name, async (event, t, context) => {
+  const run = answer(methods, fn);
+  return instrumentHandler(name, async (event, t, context) =>
+    finishResponse(event, await run(event, t, context)),
+  );
+}
+
+/** HEAD is answered as GET (body dropped by finishResponse); OPTIONS is a CORS preflight on every route. */
+function answer(methods: readonly string[], fn: RouteHandler) {
+  const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+  return async (event: APIGatewayProxyEventV2, t: RequestTelemetry, context: Context): Promise<Response> => {
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
       const app = getApp();
-      if (method(event) === 'OPTIONS' && methods.includes('OPTIONS'))
-        return preflightResponse(app.corsOrigin);
-      requireMethod(event, methods);
+      if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
+      requireMethod(event, allowed);
       const budgetMs = Math.max(0, remainingMs(context) - app.settings.deadlineMarginMs);
       // Reads stop at the deadline (the signal); the race answers 504 even if some work ignores the signal.
       const expired = new Promise<never>((_, reject) => {
@@ -51,7 +60,7 @@ export function route(name: string, methods: readonly string[], fn: RouteHandler
     } finally {
       clearTimeout(timer);
     }
-  });
+  };
 }
 
 function remainingMs(context: Context | undefined): number {

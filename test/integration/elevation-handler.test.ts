@@ -285,10 +285,10 @@ describe('client errors', () => {
   it.each(['PUT', 'DELETE', 'PATCH'])('returns 405 with an Allow header for %s', async (method) => {
     const response = await get('plane-point', { locations: INTERIOR }, { method });
     expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe('GET, POST, OPTIONS');
+    expect(response.headers.allow).toBe('GET, POST, OPTIONS, HEAD');
     expect(response.json).toEqual({
       status: 'INVALID_REQUEST',
-      error: `Method ${method} is not allowed here: use GET or POST or OPTIONS.`,
+      error: `Method ${method} is not allowed here: use GET or POST or OPTIONS or HEAD.`,
     });
   });
 

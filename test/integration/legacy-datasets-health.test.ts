@@ -49,7 +49,7 @@ describe('GET /api/elevation (the original system)', () => {
     expect((await legacy({ method: 'OPTIONS' })).status).toBe(204);
     const put = await legacy({ method: 'PUT' });
     expect(put.status).toBe(405);
-    expect(put.headers.allow).toBe('GET, POST, OPTIONS');
+    expect(put.headers.allow).toBe('GET, POST, OPTIONS, HEAD');
   });
 });
 

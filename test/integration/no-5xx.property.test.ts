@@ -125,7 +125,8 @@ function toOptions(e: Generated, path: string): EventOptions {
 async function statusOf(handler: Handlers[keyof Handlers], options: EventOptions): Promise<number> {
   const result = await handler(httpEvent(options), lambdaContext());
   const status = result.statusCode ?? 200;
-  if (status !== 204) JSON.parse(String(result.body)); // every answer but a preflight is JSON
+  // Every answer but a preflight (204) or a HEAD (headers only) is JSON.
+  if (status !== 204 && options.method !== 'HEAD') JSON.parse(String(result.body));
   return status;
 }
 

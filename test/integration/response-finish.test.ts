@@ -1,0 +1,60 @@
+/** What every answer carries: our version header; HEAD as GET without a body; gzip when accepted and worth it. */
+import fs from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { API_VERSION } from '../../functions/response-finish';
+import { invoke } from './support/api-gateway';
+import { loadHandlers } from './support/handlers';
+
+const MANY = Array.from({ length: 60 }, (_, i) => `49.${i + 10},10.1`).join('|');
+
+describe('every answer', () => {
+  it('carries x-elevation-api-version, equal to package.json', async () => {
+    const { elevation, health } = await loadHandlers();
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
+    expect(API_VERSION).toBe(pkg.version);
+    const ok = await invoke(health, { path: '/health' });
+    const bad = await invoke(elevation, {
+      path: '/v1/nope',
+      pathParameters: { dataset: 'nope' },
+      query: { locations: '1,1' },
+    });
+    expect(ok.headers['x-elevation-api-version']).toBe(API_VERSION);
+    expect(bad.headers['x-elevation-api-version']).toBe(API_VERSION);
+  });
+
+  it('answers HEAD like GET with an empty body', async () => {
+    const { elevation } = await loadHandlers();
+    const request = {
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      query: { locations: '49.9,10.1' },
+    };
+    const head = await invoke(elevation, { ...request, method: 'HEAD' });
+    const get = await invoke(elevation, request);
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+  });
+
+  it('is gzip-encoded when the client accepts gzip and the body is over 1 KB, identical once decoded', async () => {
+    const { elevation } = await loadHandlers();
+    const request = {
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      query: { locations: MANY },
+    };
+    const plain = await invoke(elevation, request);
+    const zipped = await invoke(elevation, { ...request, headers: { 'accept-encoding': 'br, gzip;q=0.8' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(Buffer.from(zipped.body, 'base64')).toString()).toBe(plain.body);
+    const refused = await invoke(elevation, { ...request, headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers OPTIONS with a preflight on a GET-only route too', async () => {
+    const { health } = await loadHandlers();
+    const preflight = await invoke(health, { path: '/health', method: 'OPTIONS' });
+    expect(preflight.status).toBe(204);
+  });
+});
