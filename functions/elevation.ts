@@ -5,7 +5,7 @@ import {
   renderElevationAnswer,
 } from '../layers/elevation/service/elevation-query';
 import { route } from './route';
-import { decodePathParameter, jsonResponse, requestParams } from './http';
+import { cacheableResponse, decodePathParameter, requestParams } from './http';
 
 export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
@@ -19,5 +19,5 @@ export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, 
     interpolation: query.options.interpolation,
   });
   const answer = await answerElevationQuery(app.registry, query, ctx);
-  return jsonResponse(200, renderElevationAnswer(answer), app.corsOrigin);
+  return cacheableResponse(event, renderElevationAnswer(answer), app.corsOrigin);
 });

@@ -29,6 +29,13 @@ export interface Settings {
   requestBlockBudgetBytes: number;
   /** Time kept back from the Lambda's remaining time, so the handler answers 504 before the platform kills it. */
   deadlineMarginMs: number;
+  s3: S3Settings;
+}
+
+/** How the S3 client is built; read at module init by the S3 source too (`data/s3-source.ts`). */
+export interface S3Settings {
+  /** `bucket` in the path (`host/bucket/key`), not the host name: for S3-compatible stores reached by address. */
+  forcePathStyle: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +50,19 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new SettingsError(`${name} must be an integer between ${min} and ${max}, got '${raw}'.`);
   }
   return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1'].includes(raw)) return true;
+  if (['false', '0'].includes(raw)) return false;
+  throw new SettingsError(`${name} must be true or false, got '${env[name]}'.`);
+}
+
+// Virtual-hosted style (bucket.host) is what AWS S3 wants; a store reached by IP or plain host name needs paths.
+export function loadS3Settings(env: Env = process.env): S3Settings {
+  return { forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', false) };
 }
 
 function text(env: Env, name: string): string | null {
@@ -78,5 +98,6 @@ export function loadSettings(env: Env = process.env): Settings {
     requestBlockBudgetBytes: integer(env, 'REQUEST_BLOCK_BUDGET_MB', 64, 4, 4096) * 1024 * 1024,
     // Rendering and telemetry after the last read take a few ms; 500 ms covers a GC pause and the log flush.
     deadlineMarginMs: integer(env, 'DEADLINE_MARGIN_MS', 500, 0, 60_000),
+    s3: loadS3Settings(env),
   };
 }
