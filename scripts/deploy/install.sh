@@ -54,4 +54,14 @@ if [ ! -f "$BIN/ric/node_modules/aws-lambda-ric/rapid-client.node" ] ||
   }
   echo "$RIC" > "$BIN/ric/.version"
 fi
+# The nodejs24.x runtime ships AWS SDK v3 on its NODE_PATH (/var/runtime/node_modules); the bundles leave it
+# out (serverless.yml: external), so the emulated runtime gets the same, at the project's pinned version.
+SDK=$(node -p 'require("./package.json").dependencies["@aws-sdk/client-s3"]')
+if [ "$(cat "$BIN/lambda-runtime/.version" 2>/dev/null)" != "$SDK" ]; then
+  echo "install.sh: @aws-sdk/client-s3@$SDK as the Lambda runtime's SDK"
+  rm -rf "$BIN/lambda-runtime" && mkdir -p "$BIN/lambda-runtime"
+  echo '{"private":true}' > "$BIN/lambda-runtime/package.json"
+  (cd "$BIN/lambda-runtime" && npm install --no-audit --no-fund --ignore-scripts --save-exact "@aws-sdk/client-s3@$SDK")
+  echo "$SDK" > "$BIN/lambda-runtime/.version"
+fi
 echo "install.sh: tools ready in .bin/"

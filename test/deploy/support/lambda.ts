@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,6 +75,7 @@ export class PackagedFunction {
         env: {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           LAMBDA_TASK_ROOT: taskRoot,
+          NODE_PATH: tools.runtimeModules,
           AWS_LAMBDA_FUNCTION_NAME: `elevation-api-deploytest-${this.name}`,
           AWS_LAMBDA_FUNCTION_TIMEOUT: '28',
           AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1769',
@@ -113,12 +115,11 @@ export class PackagedFunction {
 
   /** One invocation through the emulator (the same path as Lambda's Invoke API). */
   async invoke(event: APIGatewayProxyEventV2): Promise<LambdaAnswer> {
-    const response = await fetch(`http://127.0.0.1:${this.port}/2015-03-31/functions/function/invocations`, {
-      method: 'POST',
-      body: JSON.stringify(event),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${this.name}: invoke answered ${response.status}: ${text}`);
+    const { status, text } = await post(
+      `http://127.0.0.1:${this.port}/2015-03-31/functions/function/invocations`,
+      JSON.stringify(event),
+    );
+    if (status !== 200) throw new Error(`${this.name}: invoke answered ${status}: ${text}`);
     const result = JSON.parse(text) as Partial<LambdaAnswer> & { errorType?: string };
     if (result.statusCode === undefined) throw new Error(`${this.name}: not an HTTP answer: ${text}`);
     const body = String(result.body ?? '');
@@ -143,4 +144,19 @@ export class PackagedFunction {
 
 export function makeWorkDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** One POST on its own connection (no keep-alive pool left open when the suite ends). */
+function post(url: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }

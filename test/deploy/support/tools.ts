@@ -15,6 +15,8 @@ export const tools = {
   ric: path.join(BIN, 'ric/node_modules/aws-lambda-ric/index.mjs'),
   motoServer: path.join(BIN, 'venv/bin/moto_server'),
   cfnLint: path.join(BIN, 'venv/bin/cfn-lint'),
+  /** The runtime's own node_modules (Lambda: /var/runtime/node_modules on NODE_PATH): the AWS SDK v3. */
+  runtimeModules: path.join(BIN, 'lambda-runtime/node_modules'),
 };
 export const PACKAGE_DIR = path.resolve('.serverless');
 
