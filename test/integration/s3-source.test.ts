@@ -143,4 +143,24 @@ describe('S3 errors and settings', () => {
     expect(client.config.forcePathStyle).toBe(true);
     client.destroy();
   });
+
+  it('creates the S3 client at module init when DATA_ROOT is an s3:// URL, and not otherwise', () => {
+    const started = (dataRoot: string | undefined): boolean => {
+      const saved = process.env.DATA_ROOT;
+      if (dataRoot === undefined) delete process.env.DATA_ROOT;
+      else process.env.DATA_ROOT = dataRoot;
+      let result = false;
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const fresh = require('../../layers/elevation/data/s3-source') as { s3ClientStarted(): boolean };
+        result = fresh.s3ClientStarted();
+      });
+      if (saved === undefined) delete process.env.DATA_ROOT;
+      else process.env.DATA_ROOT = saved;
+      return result;
+    };
+    expect(started('s3://dem-bucket/dem/')).toBe(true);
+    expect(started(undefined)).toBe(false);
+    expect(started('https://example.org/dem/')).toBe(false);
+  });
 });

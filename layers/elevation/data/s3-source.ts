@@ -40,6 +40,11 @@ function initialS3(env: Record<string, string | undefined>): Promise<S3> | null 
   }
 }
 
+/** Whether the shared client exists yet (created at init, or by a first read); for tests and health checks. */
+export function s3ClientStarted(): boolean {
+  return shared !== null;
+}
+
 /** A failed load is forgotten (the next read tries again) and never an unhandled rejection. */
 function keep(s3: Promise<S3>): Promise<S3> {
   s3.catch(() => {
