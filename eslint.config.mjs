@@ -13,6 +13,7 @@ export default tseslint.config(
       '.serverless',
       'coverage',
       '.run',
+      '.bin',
       'results',
       '**/*.js',
       '**/*.mjs',

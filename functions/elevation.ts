@@ -6,7 +6,7 @@ import {
 } from '../layers/elevation/service/elevation-query';
 import { parseDatumParam } from '../layers/elevation/datum/vertical-datum';
 import { route } from './route';
-import { decodePathParameter, jsonResponse, requestParams } from './http';
+import { cacheableResponse, decodePathParameter, requestParams } from './http';
 import { heightConversion } from './geoids';
 
 export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
@@ -25,5 +25,5 @@ export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, 
   const answer = await answerElevationQuery(app.registry, query, ctx);
   const convert = heightConversion(app, datum, ctx);
   if (convert) answer.elevations = await convert(answer, query.locations);
-  return jsonResponse(200, renderElevationAnswer(answer), app.corsOrigin);
+  return cacheableResponse(event, renderElevationAnswer(answer), app.corsOrigin);
 });

@@ -3,6 +3,7 @@
  * CORS, and the one place where errors become status codes. 4xx messages go to the client as written; anything
  * else becomes a generic message, with the real error left for the wide log line.
  */
+import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
   DataSourceAccessDeniedError,
@@ -147,6 +148,27 @@ export function jsonResponse(
     headers: { 'content-type': 'application/json', ...corsHeaders(corsOrigin), ...extra },
     body: text,
   };
+}
+
+/**
+ * Heights for a given dataset version never change, so a successful answer may be kept by CDNs and browsers.
+ * A day bounds how long an answer outlives a dataset update; the ETag (a hash of the body) lets a client
+ * revalidate cheaply with If-None-Match (304, no body) and changes whenever the answer does.
+ */
+export const ANSWER_MAX_AGE_S = 86_400;
+
+export function cacheableResponse(
+  event: APIGatewayProxyEventV2,
+  text: string,
+  corsOrigin: string | null,
+): Response {
+  const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"`;
+  const headers = { 'cache-control': `public, max-age=${ANSWER_MAX_AGE_S}`, etag };
+  const ifNoneMatch = headerValue(event, 'if-none-match');
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
+    return { statusCode: 304, headers: { ...corsHeaders(corsOrigin), ...headers }, body: '' };
+  }
+  return jsonResponse(200, text, corsOrigin, headers);
 }
 
 export function preflightResponse(corsOrigin: string | null): Response {

@@ -8,7 +8,7 @@ import { parseLocations } from '../layers/elevation/request/locations';
 import { parseInterpolation } from '../layers/elevation/request/options';
 import { roundElevation } from '../layers/elevation/service/elevation-query';
 import { route } from './route';
-import { body, jsonResponse, method, parseJson } from './http';
+import { body, cacheableResponse, method, parseJson } from './http';
 
 export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const query = event.queryStringParameters ?? {};
@@ -28,5 +28,5 @@ export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event,
     longitude: l.lon,
     altitude: elevations[i] === null ? null : roundElevation(elevations[i] as number),
   }));
-  return jsonResponse(200, JSON.stringify(results), app.corsOrigin);
+  return cacheableResponse(event, JSON.stringify(results), app.corsOrigin);
 });

@@ -5,7 +5,13 @@ import { DatasetRegistry } from './dataset/registry';
 
 export * from './types';
 export * from './errors';
-export { loadSettings, SettingsError, type Settings } from './config/settings';
+export {
+  loadS3Settings,
+  loadSettings,
+  SettingsError,
+  type S3Settings,
+  type Settings,
+} from './config/settings';
 export {
   loadApiConfig,
   parseApiConfig,

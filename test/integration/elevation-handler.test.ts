@@ -51,6 +51,26 @@ describe('GET /v1/{dataset}', () => {
     });
   });
 
+  it('marks a successful answer cacheable with Cache-Control and an ETag that If-None-Match turns into a 304', async () => {
+    const first = await get('plane-point', { locations: INTERIOR });
+    expect(first.headers['cache-control']).toBe('public, max-age=86400');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{32}"$/);
+    const again = await get('plane-point', { locations: INTERIOR }, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    const other = await get('plane-point', { locations: BLOCK_EDGE }, { headers: { 'if-none-match': etag } });
+    expect(other.status).toBe(200);
+    expect(other.headers.etag).not.toBe(etag);
+  });
+
+  it('sends no Cache-Control on errors', async () => {
+    const response = await get('plane-point', { locations: '91,10' });
+    expect(response.status).toBe(400);
+    expect(response.headers['cache-control']).toBeUndefined();
+  });
+
   it.each([
     ['nearest', 1036],
     ['bilinear', 1038.4],

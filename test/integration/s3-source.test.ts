@@ -7,7 +7,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { loadDatasetRegistry, newReadStats } from '../../layers/elevation';
+import {
+  DataSourceAccessDeniedError,
+  loadDatasetRegistry,
+  loadS3Settings,
+  newReadStats,
+  SettingsError,
+} from '../../layers/elevation';
+import { createS3 } from '../../layers/elevation/data/s3-source';
 
 const FIXTURES = path.resolve('test/fixtures');
 const BUCKET = 'dem-bucket';
@@ -33,6 +40,12 @@ beforeAll(async () => {
     const file = url.pathname.startsWith(prefix)
       ? path.join(FIXTURES, url.pathname.slice(prefix.length))
       : '';
+    if (url.pathname.startsWith(`/${BUCKET}/private/`)) {
+      response
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+      return;
+    }
     if (!file || !fs.existsSync(file)) {
       response
         .writeHead(404, { 'content-type': 'application/xml' })
@@ -65,6 +78,8 @@ beforeAll(async () => {
     `datasets:
   - name: plane-point
     path: s3://${BUCKET}/plane-point.tif
+  - name: private
+    path: s3://${BUCKET}/private/plane-point.tif
   - name: copernicus
     path: s3://${BUCKET}/copernicus-2x2/
     filename_epsg: 4326
@@ -106,5 +121,46 @@ describe('s3:// datasets', () => {
         'bilinear',
       ),
     ).resolves.toEqual([1000 + 64 * -0.5 + 32 * 0.5, null]);
+  });
+});
+
+describe('S3 errors and settings', () => {
+  it('turns 403 AccessDenied into DataSourceAccessDeniedError (a 502 that says access was denied), not retried', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml'), retries: 2 });
+    const before = requests.length;
+    await expect(
+      registry.get('private').sample([{ lat: 49.9, lon: 10.1 }], 'nearest'),
+    ).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+    expect(requests.length - before).toBe(1);
+  });
+
+  it('builds a path-style client when S3_FORCE_PATH_STYLE is true, virtual-hosted by default', async () => {
+    expect(loadS3Settings({})).toEqual({ forcePathStyle: false });
+    expect(loadS3Settings({ S3_FORCE_PATH_STYLE: 'true' })).toEqual({ forcePathStyle: true });
+    expect(() => loadS3Settings({ S3_FORCE_PATH_STYLE: 'yes' })).toThrow(SettingsError);
+    expect(() => loadS3Settings({ S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+    const { client } = await createS3({ forcePathStyle: true });
+    expect(client.config.forcePathStyle).toBe(true);
+    client.destroy();
+  });
+
+  it('creates the S3 client at module init when DATA_ROOT is an s3:// URL, and not otherwise', () => {
+    const started = (dataRoot: string | undefined): boolean => {
+      const saved = process.env.DATA_ROOT;
+      if (dataRoot === undefined) delete process.env.DATA_ROOT;
+      else process.env.DATA_ROOT = dataRoot;
+      let result = false;
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const fresh = require('../../layers/elevation/data/s3-source') as { s3ClientStarted(): boolean };
+        result = fresh.s3ClientStarted();
+      });
+      if (saved === undefined) delete process.env.DATA_ROOT;
+      else process.env.DATA_ROOT = saved;
+      return result;
+    };
+    expect(started('s3://dem-bucket/dem/')).toBe(true);
+    expect(started(undefined)).toBe(false);
+    expect(started('https://example.org/dem/')).toBe(false);
   });
 });

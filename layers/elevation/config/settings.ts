@@ -37,6 +37,13 @@ export interface Settings {
   maxFileCoordinates: number;
   /** Most bytes a KMZ may unzip to (zip-bomb bound). */
   maxKmzUnzippedBytes: number;
+  s3: S3Settings;
+}
+
+/** How the S3 client is built; read at module init by the S3 source too (`data/s3-source.ts`). */
+export interface S3Settings {
+  /** `bucket` in the path (`host/bucket/key`), not the host name: for S3-compatible stores reached by address. */
+  forcePathStyle: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -51,6 +58,19 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new SettingsError(`${name} must be an integer between ${min} and ${max}, got '${raw}'.`);
   }
   return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1'].includes(raw)) return true;
+  if (['false', '0'].includes(raw)) return false;
+  throw new SettingsError(`${name} must be true or false, got '${env[name]}'.`);
+}
+
+// Virtual-hosted style (bucket.host) is what AWS S3 wants; a store reached by IP or plain host name needs paths.
+export function loadS3Settings(env: Env = process.env): S3Settings {
+  return { forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', false) };
 }
 
 function text(env: Env, name: string): string | null {
@@ -93,5 +113,6 @@ export function loadSettings(env: Env = process.env): Settings {
     maxFileCoordinates: integer(env, 'MAX_FILE_COORDINATES', 100_000, 1, 1_000_000),
     // A KMZ is a KML plus icons; 32 MiB is ~10x the largest KML a 4 MiB request can carry after heights.
     maxKmzUnzippedBytes: integer(env, 'MAX_KMZ_UNZIPPED_MB', 32, 1, 1024) * 1024 * 1024,
+    s3: loadS3Settings(env),
   };
 }

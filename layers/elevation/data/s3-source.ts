@@ -1,24 +1,62 @@
 /**
- * S3 objects by `s3://bucket/key`, through the AWS SDK v3 that the Lambda Node.js runtime ships (loaded lazily,
- * so local runs that never touch S3 never load it). Credentials come from the usual provider chain. The answer's
- * Content-Range, ETag and Last-Modified are passed up for verification (`range-answer.ts`).
+ * S3 objects by `s3://bucket/key`, through the AWS SDK v3 that the Lambda Node.js runtime ships. Credentials,
+ * region and endpoint (`AWS_ENDPOINT_URL_S3`, for S3-compatible stores) come from the SDK's usual chain;
+ * `S3_FORCE_PATH_STYLE` is ours. The answer's Content-Range, ETag and Last-Modified are passed up for
+ * verification (`range-answer.ts`). 404 is "no such tile" (needs s3:ListBucket, or S3 says 403); 401/403 is
+ * access denied: a 502 that says so, never retried.
  */
 import type { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { DataSourceUnavailableError, SourceNotFoundError } from '../errors';
+import { loadS3Settings, type S3Settings } from '../config/settings';
+import { DataSourceAccessDeniedError, DataSourceUnavailableError, SourceNotFoundError } from '../errors';
 import { TransientSourceError, type RangeReader } from './byte-source';
 import { tryParseContentRange, type RangeAnswer } from './range-answer';
 
-let client: Promise<{
+interface S3 {
   client: S3Client;
   GetObjectCommand: typeof GetObjectCommand;
-}> | null = null;
+}
 
-function s3(): NonNullable<typeof client> {
-  client ??= import('@aws-sdk/client-s3').then((sdk) => ({
-    client: new sdk.S3Client({}),
+export function createS3(settings: S3Settings): Promise<S3> {
+  return import('@aws-sdk/client-s3').then((sdk) => ({
+    client: new sdk.S3Client({ forcePathStyle: settings.forcePathStyle }),
     GetObjectCommand: sdk.GetObjectCommand,
   }));
-  return client;
+}
+
+/**
+ * Created at module init (Lambda's init phase) when DATA_ROOT is an s3:// URL: loading the SDK and building
+ * the client cost 130-230 ms that would otherwise land on each instance's first S3 request. Local runs that
+ * never touch S3 never load the SDK; s3:// paths under another DATA_ROOT get the client on first use. An
+ * invalid setting leaves it to first use, where the settings error is reported with the request.
+ */
+let shared: Promise<S3> | null = initialS3(process.env);
+
+function initialS3(env: Record<string, string | undefined>): Promise<S3> | null {
+  if (!/^s3:\/\//i.test(env.DATA_ROOT?.trim() ?? '')) return null;
+  try {
+    return keep(createS3(loadS3Settings(env)));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the shared client exists yet (created at init, or by a first read); for tests and health checks. */
+export function s3ClientStarted(): boolean {
+  return shared !== null;
+}
+
+/** A failed load is forgotten (the next read tries again) and never an unhandled rejection. */
+function keep(s3: Promise<S3>): Promise<S3> {
+  s3.catch(() => {
+    if (shared === s3) shared = null;
+  });
+  return s3;
+}
+
+/** The shared client: created at init, or now from the environment. */
+export function s3Client(): Promise<S3> {
+  shared ??= keep(createS3(loadS3Settings()));
+  return shared;
 }
 
 export class S3Source implements RangeReader {
@@ -33,9 +71,9 @@ export class S3Source implements RangeReader {
   }
 
   async readRange(offset: number, length: number, signal: AbortSignal): Promise<RangeAnswer> {
-    const { client: s3Client, GetObjectCommand } = await s3();
     try {
-      const response = await s3Client.send(
+      const { client, GetObjectCommand } = await s3Client();
+      const response = await client.send(
         new GetObjectCommand({
           Bucket: this.bucket,
           Key: this.key,
@@ -68,6 +106,11 @@ export class S3Source implements RangeReader {
       const name = (error as { name?: string }).name;
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (name === 'NoSuchKey' || status === 404) throw new SourceNotFoundError(this.url);
+      if (isAccessDenied(name, status)) {
+        throw new DataSourceAccessDeniedError(`S3 ${status ?? ''} ${name ?? ''} for ${this.url}`, {
+          cause: error,
+        });
+      }
       if (name === 'InvalidRange' || status === 416) {
         return {
           bytes: new Uint8Array(0),
@@ -82,4 +125,15 @@ export class S3Source implements RangeReader {
       throw error;
     }
   }
+}
+
+/** 403 AccessDenied (policy), InvalidAccessKeyId / SignatureDoesNotMatch (wrong keys), or no credentials at all. */
+function isAccessDenied(name: string | undefined, status: number | undefined): boolean {
+  return (
+    status === 401 ||
+    status === 403 ||
+    ['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError'].includes(
+      name ?? '',
+    )
+  );
 }
