@@ -20,7 +20,7 @@ export {
 } from './config/dataset-config';
 export { DatasetRegistry } from './dataset/registry';
 export { configureBlockCache, blockCache } from './dataset/block-store';
-export { ReadLimiter } from './data/read-limiter';
+export { ConcurrencyLimit, ReadLimiter } from './data/read-limiter';
 export { fullContext } from './dataset/raster-dataset';
 
 export interface RegistryLoadOptions {

@@ -4,12 +4,12 @@
  *  - Every answer is JSON: oversized URLs (414) and headers (431), malformed requests (400), unknown routes (404,
  *    listing the routes), and serverless-offline's own error answers (a thrown handler or a Lambda timeout came
  *    back as HTTP 200 with a stack trace and file paths) become 500/504 with a generic message.
- *  - Concurrency per function is bounded with a queue (function-slots.ts), so a burst costs queueing, not a
+ *  - Concurrency per function is bounded with a queue (a ConcurrencyLimit per function), so a burst costs queueing, not a
  *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FunctionSlots } from './function-slots';
+import { ConcurrencyLimit } from '../../layers/elevation';
 import { describeRoutes, matchRoute, type ApiRoute } from './routes';
 
 export interface GatewayOptions {
@@ -46,10 +46,10 @@ export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 const PARSER_HEADER_BYTES = 1024 * 1024;
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const slots = new Map<string, FunctionSlots>();
-  const slotsOf = (fn: string): FunctionSlots => {
+  const slots = new Map<string, ConcurrencyLimit>();
+  const slotsOf = (fn: string): ConcurrencyLimit => {
     let s = slots.get(fn);
-    if (!s) slots.set(fn, (s = new FunctionSlots(options.maxConcurrent, options.maxQueued)));
+    if (!s) slots.set(fn, (s = new ConcurrencyLimit(options.maxConcurrent, options.maxQueued)));
     return s;
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -161,7 +161,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
     load: () =>
-      Object.fromEntries([...slots].map(([fn, s]) => [fn, { running: s.running, queued: s.queued }])),
+      Object.fromEntries([...slots].map(([fn, s]) => [fn, { running: s.inFlight, queued: s.queued }])),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

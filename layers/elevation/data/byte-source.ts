@@ -97,6 +97,7 @@ export class RetryingSource implements ByteSource {
   }
 
   async read(offset: number, length: number, io: ReadIo = {}): Promise<Uint8Array> {
+    // An unbounded queue never answers null: the read waits for a slot or for the deadline.
     const release = io.limiter ? await io.limiter.acquire(io.signal).catch(this.deadline(io)) : undefined;
     try {
       return await this.readWithRetries(offset, length, io);

@@ -1,20 +1,26 @@
 /**
- * A counting semaphore for one request's range reads: 512 points in 512 cold blocks must not open 512 sockets
- * and hold 512 compressed bodies at once. Waiters queue in order; a waiter whose signal fires leaves the queue.
+ * A counting semaphore with an optional bound on its queue. As `ReadLimiter` it caps one request's range reads
+ * (512 points in 512 cold blocks must not open 512 sockets and hold 512 compressed bodies at once); the local
+ * gateway uses it as Lambda's per-function concurrency (scripts/gateway). Waiters are served in order; a waiter
+ * whose signal fires leaves the queue; with a full queue `acquire` answers null at once.
  */
-export class ReadLimiter {
+export class ConcurrencyLimit {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(readonly maxConcurrent: number) {}
+  constructor(
+    readonly maxConcurrent: number,
+    readonly maxQueued = Infinity,
+  ) {}
 
-  /** Resolves with a release function once a slot is free; rejects with the signal's reason if it fires first. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  /** A release function once a slot is free; null when the queue is full; rejects if the signal fires first. */
+  acquire(signal?: AbortSignal): Promise<(() => void) | null> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (this.active < this.maxConcurrent) {
       this.active++;
       return Promise.resolve(this.releaser());
     }
+    if (this.waiting.length >= this.maxQueued) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       const grant = (): void => {
         signal?.removeEventListener('abort', onAbort);
@@ -35,6 +41,10 @@ export class ReadLimiter {
     return this.active;
   }
 
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   private releaser(): () => void {
     let released = false;
     return () => {
@@ -45,3 +55,6 @@ export class ReadLimiter {
     };
   }
 }
+
+/** One request's cap on concurrent range reads (MAX_CONCURRENT_READS); its queue is unbounded. */
+export class ReadLimiter extends ConcurrencyLimit {}

@@ -14,7 +14,7 @@ describe('ReadLimiter', () => {
         order.push(i);
         await new Promise((resolve) => setTimeout(resolve, 5));
         running--;
-        release();
+        release?.();
       }),
     );
     expect(peak).toBe(2);
@@ -29,8 +29,8 @@ describe('ReadLimiter', () => {
     const waiting = limiter.acquire(controller.signal);
     controller.abort(new Error('deadline'));
     await expect(waiting).rejects.toThrow('deadline');
-    release();
+    release?.();
     expect(limiter.inFlight).toBe(0);
-    (await limiter.acquire())();
+    (await limiter.acquire())?.();
   });
 });

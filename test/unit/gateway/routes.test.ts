@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { offlineErrorOf } from '../../../scripts/gateway/gateway';
-import { FunctionSlots } from '../../../scripts/gateway/function-slots';
+import { ConcurrencyLimit } from '../../../layers/elevation';
 import { loadRoutes, matchRoute } from '../../../scripts/gateway/routes';
 
 const routes = loadRoutes(path.resolve(__dirname, '../../../serverless.yml'));
@@ -40,17 +40,17 @@ describe('offlineErrorOf', () => {
   });
 });
 
-describe('FunctionSlots', () => {
+describe('ConcurrencyLimit as per-function slots', () => {
   it('queues beyond its concurrency and refuses beyond its queue', async () => {
-    const slots = new FunctionSlots(1, 1);
+    const slots = new ConcurrencyLimit(1, 1);
     const first = await slots.acquire();
     const second = slots.acquire();
     expect(await slots.acquire()).toBeNull(); // queue of one is full
     expect(slots.queued).toBe(1);
     first?.();
     const granted = await second;
-    expect(slots.running).toBe(1);
+    expect(slots.inFlight).toBe(1);
     granted?.();
-    expect(slots.running).toBe(0);
+    expect(slots.inFlight).toBe(0);
   });
 });
