@@ -35,13 +35,12 @@ export function getApp(): App {
   });
   checkDefaultDataset(settings, registry);
   configureBlockCache(settings.blockCacheBytes);
+  const maxLocations = settings.maxLocations ?? registry.config.maxLocationsPerRequest;
   app = {
     settings,
     registry,
-    limits: {
-      maxLocations: settings.maxLocations ?? registry.config.maxLocationsPerRequest,
-      maxSamples: settings.maxSamples,
-    },
+    // As OpenTopoData: `samples` is bounded by the locations limit too (a path sampled is that many locations).
+    limits: { maxLocations, maxSamples: Math.min(settings.maxSamples, maxLocations) },
     corsOrigin: settings.corsOrigin ?? registry.config.accessControlAllowOrigin,
   };
   return app;

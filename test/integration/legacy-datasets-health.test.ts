@@ -188,10 +188,23 @@ describe('settings from the environment', () => {
     );
   });
 
-  it('MAX_SAMPLES bounds samples', async () => {
-    expect((await v1({ locations: '1,1|2,2', samples: '5' })).status).toBe(200);
-    const response = await v1({ locations: '1,1|2,2', samples: '6' });
+  it('bounds samples by the locations limit too, as OpenTopoData does (MAX_LOCATIONS 2 < MAX_SAMPLES 5)', async () => {
+    expect((await v1({ locations: '1,1|2,2', samples: '2' })).status).toBe(200);
+    const response = await v1({ locations: '1,1|2,2', samples: '3' });
     expect((response.json as { error: string }).error).toBe(
+      "Invalid samples '3': use a whole number from 2 to 2.",
+    );
+  });
+
+  it('MAX_SAMPLES bounds samples below the locations limit', async () => {
+    const { elevation } = await loadHandlers({ MAX_SAMPLES: '5' });
+    const request = (samples: string) => ({
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      query: { locations: '1,1|2,2', samples },
+    });
+    expect((await invoke(elevation, request('5'))).status).toBe(200);
+    expect(((await invoke(elevation, request('6'))).json as { error: string }).error).toBe(
       "Invalid samples '6': use a whole number from 2 to 5.",
     );
   });
