@@ -83,8 +83,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         `The request headers are larger than ${MAX_HEADER_BYTES} bytes.`,
       );
     }
-    const path = url.split('?')[0];
+    const [path, query] = url.split('?');
     const route = matchRoute(options.routes, method, path);
+    // API Gateway matches `/v1/` to the route `/v1`; serverless-offline's router does not: forward it without the slash.
+    const forwardPath =
+      route && path.length > 1 && path.endsWith('/') && !route.path.endsWith('/')
+        ? path.replace(/\/+$/, '') + (query === undefined ? '' : `?${query}`)
+        : url;
     if (!route) {
       request.resume();
       return sendJson(
@@ -122,7 +127,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           'The request timed out waiting for a free function instance.',
         );
       }
-      const answer = await forward(agent, upstream, request, body, remaining);
+      const answer = await forward(agent, upstream, request, forwardPath, body, remaining);
       if (answer === 'timeout') return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
       if (answer === 'failed')
         return sendJson(response, 502, 'SERVER_ERROR', 'The function could not be invoked.');
@@ -183,6 +188,7 @@ function forward(
   agent: http.Agent,
   upstream: URL,
   request: http.IncomingMessage,
+  path: string,
   body: Buffer,
   timeoutMs: number,
 ): Promise<Answer | 'timeout' | 'failed'> {
@@ -196,7 +202,7 @@ function forward(
         host: upstream.hostname,
         port: upstream.port,
         method: request.method,
-        path: request.url,
+        path,
         headers,
         agent,
       },

@@ -184,6 +184,15 @@ describe('the local gateway answers every error as JSON', () => {
     });
   });
 
+  test.each(['/', '/v1/', '/v1'])("GET %s answers OpenTopoData's help message (404 JSON)", async (url) => {
+    const response = await fetch(`${stack.baseUrl}${url}`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      status: 'INVALID_REQUEST',
+      error: expect.stringMatching(/^No dataset name provided/) as string,
+    });
+  });
+
   test('a JSON body nested 100,000 deep answers 400 quickly', async () => {
     const started = Date.now();
     const response = await fetch(`${stack.baseUrl}/v1/sample`, {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { API_VERSION } from '../../functions/response-finish';
-import { invoke } from './support/api-gateway';
+import { invoke, type Handler } from './support/api-gateway';
 import { loadHandlers } from './support/handlers';
 
 const MANY = Array.from({ length: 60 }, (_, i) => `49.${i + 10},10.1`).join('|');
@@ -56,5 +56,23 @@ describe('every answer', () => {
     const { health } = await loadHandlers();
     const preflight = await invoke(health, { path: '/health', method: 'OPTIONS' });
     expect(preflight.status).toBe(204);
+  });
+});
+
+describe("OpenTopoData's help answer", () => {
+  it('answers GET / with 404 INVALID_REQUEST and an example URL on a configured dataset', async () => {
+    let help: Handler | undefined;
+    await jest.isolateModulesAsync(async () => {
+      help = (await import('../../functions/help')).handler;
+    });
+    await loadHandlers(); // the same environment the other handlers get
+    const response = await invoke(help as Handler, { path: '/' });
+    expect(response.status).toBe(404);
+    expect(response.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error: expect.stringMatching(
+        /^No dataset name provided\. Try a url like '\/v1\/[\w.-]+\?locations=/,
+      ) as string,
+    });
   });
 });

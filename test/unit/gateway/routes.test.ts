@@ -11,10 +11,11 @@ describe('routes from serverless.yml', () => {
     expect(matchRoute(routes, 'GET', '/v1/srtm90m')?.functionName).toBe('elevation');
     expect(matchRoute(routes, 'DELETE', '/v1/srtm90m')?.functionName).toBe('elevation'); // ANY: the handler says 405
     expect(matchRoute(routes, 'GET', '/health')?.functionName).toBe('health');
+    expect(matchRoute(routes, 'GET', '/')?.functionName).toBe('help');
+    expect(matchRoute(routes, 'GET', '/v1/')?.functionName).toBe('help');
   });
 
   it('finds no route for unknown paths or methods a route does not take', () => {
-    expect(matchRoute(routes, 'GET', '/v1')).toBeNull();
     expect(matchRoute(routes, 'GET', '/v1/a/b/c/d')).toBeNull();
     expect(matchRoute(routes, 'DELETE', '/health')).toBeNull();
   });
