@@ -1,12 +1,20 @@
 /**
  * `GET /v1/datasets`: every configured dataset with bounds, resolution, CRS, pixel type and tile count. A dataset
  * that cannot be opened is listed as unavailable (details in the log) instead of failing the whole list.
+ * `GET /datasets`: OpenTopoData's shape, names and child datasets from the config (no data is read).
  */
 import { route } from './route';
 import { jsonResponse } from './http';
 
-export const handler = route('datasets', ['GET'], async (_event, t, app) => {
+export const handler = route('datasets', ['GET'], async (event, t, app) => {
   const names = app.registry.names();
+  if (event.rawPath.replace(/\/+$/, '') === '/datasets') {
+    const results = app.registry.config.datasets.map((d) => ({
+      name: d.name,
+      child_datasets: d.childDatasets ?? [],
+    }));
+    return jsonResponse(200, JSON.stringify({ status: 'OK', results }), app.corsOrigin);
+  }
   const settled = await t.phase('describe', () =>
     Promise.allSettled(names.map((name) => app.registry.get(name).describe())),
   );

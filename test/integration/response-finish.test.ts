@@ -76,3 +76,15 @@ describe("OpenTopoData's help answer", () => {
     });
   });
 });
+
+describe("OpenTopoData's /datasets", () => {
+  it('lists names and child datasets from the config, in its shape', async () => {
+    const { datasets } = await loadHandlers();
+    const response = await invoke(datasets, { path: '/datasets' });
+    expect(response.status).toBe(200);
+    const body = response.json as { status: string; results: { name: string; child_datasets: string[] }[] };
+    expect(body.status).toBe('OK');
+    expect(body.results[0]).toEqual({ name: 'plane-point', child_datasets: [] });
+    expect(body.results.every((r) => Array.isArray(r.child_datasets))).toBe(true);
+  });
+});
