@@ -36,6 +36,7 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://s3.local');
     requests.push({ path: url.pathname, range: request.headers.range });
+    if (url.searchParams.get('list-type') === '2') return listObjects(url, response);
     const prefix = `/${BUCKET}/`;
     const file = url.pathname.startsWith(prefix)
       ? path.join(FIXTURES, url.pathname.slice(prefix.length))
@@ -85,6 +86,10 @@ beforeAll(async () => {
     filename_epsg: 4326
     filename_tile_size: 1
     tile_template: "Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif"
+  - name: copernicus-listed
+    path: s3://${BUCKET}/copernicus-2x2/
+  - name: private-folder
+    path: s3://${BUCKET}/private/
 `,
   );
 });
@@ -123,6 +128,56 @@ describe('s3:// datasets', () => {
     ).resolves.toEqual([1000 + 64 * -0.5 + 32 * 0.5, null]);
   });
 });
+
+describe('s3:// folders are listed (ListObjectsV2) where s3:ListBucket allows', () => {
+  it('discovers corner-named tiles under a prefix without filename_tile_size or tile_template', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+    const before = requests.length;
+    const values = await registry.get('copernicus-listed').sample([{ lat: 34.5, lon: -118.5 }], 'bilinear');
+    expect(values).toEqual([1000 + 64 * -0.5 + 32 * 0.5]);
+    expect(
+      requests.slice(before).filter((r) => r.path === `/${BUCKET}` || r.path === `/${BUCKET}/`),
+    ).toHaveLength(3); // 5 keys, 2 a page
+    expect((await registry.get('copernicus-listed').describe()).tileCount).toBe(5);
+  });
+
+  it('answers a folder it may not list (403) with a message saying what to configure', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+    await expect(
+      registry.get('private-folder').sample([{ lat: 49.9, lon: 10.1 }], 'nearest'),
+    ).rejects.toThrow(/cannot be listed; name the file in `path`/);
+  });
+});
+
+/** ListObjectsV2 over the fixtures folder, two keys a page so pagination is exercised; 403 under private/. */
+function listObjects(url: URL, response: http.ServerResponse): void {
+  const prefix = url.searchParams.get('prefix') ?? '';
+  if (prefix.startsWith('private/')) {
+    response
+      .writeHead(403, { 'content-type': 'application/xml' })
+      .end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+    return;
+  }
+  const folder = path.join(FIXTURES, prefix);
+  const keys = fs.existsSync(folder)
+    ? fs
+        .readdirSync(folder)
+        .sort()
+        .map((name) => prefix + name)
+    : [];
+  const start = Number(url.searchParams.get('continuation-token') ?? 0);
+  const page = keys.slice(start, start + 2);
+  const truncated = start + 2 < keys.length;
+  response
+    .writeHead(200, { 'content-type': 'application/xml' })
+    .end(
+      `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${BUCKET}</Name><Prefix>${prefix}</Prefix>` +
+        `<KeyCount>${page.length}</KeyCount><MaxKeys>2</MaxKeys><IsTruncated>${truncated}</IsTruncated>` +
+        (truncated ? `<NextContinuationToken>${start + 2}</NextContinuationToken>` : '') +
+        page.map((key) => `<Contents><Key>${key}</Key><Size>1</Size></Contents>`).join('') +
+        '</ListBucketResult>',
+    );
+}
 
 describe('S3 errors and settings', () => {
   it('turns 403 AccessDenied into DataSourceAccessDeniedError (a 502 that says access was denied), not retried', async () => {

@@ -1,11 +1,45 @@
 /**
  * Lists the files under a dataset folder wherever listing exists: a local folder (recursive readdir, as
- * OpenTopoData does) or this project's data layer (`GET /_list/<folder>/`, see scripts/data-server). Other
- * origins (plain HTTPS, S3 without ListBucket) cannot be listed: null, and names are computed instead.
+ * OpenTopoData does), this project's data layer (`GET /_list/<folder>/`, see scripts/data-server) and S3
+ * (ListObjectsV2 under the prefix, paginated; needs s3:ListBucket). Other origins (plain HTTPS, S3 without
+ * ListBucket) cannot be listed: null, and names are computed instead.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DatasetConfigError } from '../errors';
+import { DatasetConfigError, DataSourceUnavailableError } from '../errors';
+import { s3Client } from './s3-source';
+
+/** Most keys one listing reads: a folder of 1° tiles for the whole world has 64,800. */
+const MAX_LISTED_KEYS = 100_000;
+
+async function listS3(location: string): Promise<string[] | null> {
+  const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(location);
+  if (!match) return null;
+  const bucket = match[1];
+  const prefix = match[2] === '' || match[2].endsWith('/') ? match[2] : `${match[2]}/`;
+  const [{ client }, { ListObjectsV2Command }] = await Promise.all([
+    s3Client(),
+    import('@aws-sdk/client-s3'),
+  ]);
+  const files: string[] = [];
+  let token: string | undefined;
+  try {
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        { abortSignal: AbortSignal.timeout(LISTING_TIMEOUT_MS) },
+      );
+      for (const object of page.Contents ?? []) if (object.Key) files.push(object.Key.slice(prefix.length));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token && files.length < MAX_LISTED_KEYS);
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    // Without s3:ListBucket (403), or a store without listing: compute names instead, as for plain HTTPS.
+    if (status === 403 || status === 405 || status === 501) return null;
+    throw new DataSourceUnavailableError(`Cannot list ${location}: ${String(error)}`, { cause: error });
+  }
+  return files.filter((f) => f !== '').sort();
+}
 
 /** What our data layer answers at `/_list/…`. */
 interface Listing {
@@ -17,7 +51,7 @@ const LISTING_TIMEOUT_MS = 5000;
 
 /** Paths relative to the folder ('/'-separated), sorted; null when this kind of location cannot be listed. */
 export async function listFolder(location: string): Promise<string[] | null> {
-  if (/^s3:\/\//i.test(location)) return null;
+  if (/^s3:\/\//i.test(location)) return listS3(location);
   if (/^https?:\/\//i.test(location)) return listDataLayer(location);
   let entries: string[];
   try {
