@@ -142,6 +142,127 @@ describeIfAvailable(
       expect(await response.json()).toMatchObject({ results: [{ elevation: null }] });
     });
 
+    // OpenTopoData's tests/test_api.py, the expectations visible over HTTP, against its own config.
+    describe("OpenTopoData's API tests (tests/test_api.py), over HTTP", () => {
+      const ETOPO = 'etopo1-1deg/ETOPO1_Ice_g_geotiff.resampled-1deg.tif';
+      const get = async (url: string) => {
+        const response = await fetch(`${stack.baseUrl}${url}`);
+        return {
+          status: response.status,
+          text: await response.clone().text(),
+          json: (await response.json()) as Record<string, unknown>,
+        };
+      };
+      type Results = {
+        results: { elevation: number | null; location: { lat: number; lng: number }; dataset?: string }[];
+      };
+
+      test('test_single_location: 90,-180 is pixel (0,0)', async () => {
+        const { status, json } = await get('/v1/etopo1deg?locations=90,-180');
+        expect(status).toBe(200);
+        const [r] = (json as unknown as Results).results;
+        expect(r.location).toEqual({ lat: 90, lng: -180 });
+        expect(r.elevation).toBeCloseTo(gdalNearest(ETOPO, 90, -180) ?? NaN, 3);
+      });
+
+      test('test_post: a form body answers as the query string does', async () => {
+        const response = await fetch(`${stack.baseUrl}/v1/etopo1deg`, {
+          method: 'POST',
+          body: new URLSearchParams({ locations: '90,-180' }),
+        });
+        expect(response.status).toBe(200);
+        const [r] = ((await response.json()) as Results).results;
+        expect(r.elevation).toBeCloseTo(gdalNearest(ETOPO, 90, -180) ?? NaN, 3);
+      });
+
+      test('test_repeated_locations: the same point twice gives the same result twice', async () => {
+        const { json } = await get('/v1/etopo1deg?locations=1.5,0.1|1.5,0.1&interpolation=cubic');
+        const { results } = json as unknown as Results;
+        expect(results).toHaveLength(2);
+        expect(results[0]).toEqual(results[1]);
+      });
+
+      test('test_polyline_latlon_equivalence', async () => {
+        const latlon = await get('/v1/etopo1deg?locations=-90,180|1.5,0.1');
+        const polyline = await get('/v1/etopo1deg?locations=~bidP_gsia@_bnmP~u_ia@');
+        expect(latlon.status).toBe(200);
+        expect(polyline.json).toEqual(latlon.json);
+      });
+
+      test.each(['nearest', 'bilinear', 'cubic'])('test_interpolation_methods: %s', async (method) => {
+        expect((await get(`/v1/etopo1deg?locations=-10.1,0.001|90,180&interpolation=${method}`)).status).toBe(
+          200,
+        );
+      });
+
+      test('test_invalid_interpolation_method: 400 INVALID_REQUEST', async () => {
+        const { status, json } = await get(
+          '/v1/etopo1deg?locations=-10.1,0.001|90,180&interpolation=bad_value',
+        );
+        expect(status).toBe(400);
+        expect(json.status).toBe('INVALID_REQUEST');
+      });
+
+      test('test_default_interpolation_method: bilinear', async () => {
+        const plain = await get('/v1/etopo1deg?locations=-90,-180|-10.12345,50.67');
+        const bilinear = await get('/v1/etopo1deg?locations=-90,-180|-10.12345,50.67&interpolation=bilinear');
+        expect(plain.text).toBe(bilinear.text);
+      });
+
+      test('test_too_many_points: 101 locations is a 400 (the config says 100)', async () => {
+        const { status, json } = await get(`/v1/etopo1deg?locations=${Array(101).fill('0,0').join('|')}`);
+        expect(status).toBe(400);
+        expect(json.status).toBe('INVALID_REQUEST');
+      });
+
+      test('test_invalid_dataset: 400 INVALID_REQUEST', async () => {
+        const { status, json } = await get('/v1/invalid_dataset_name?locations=1,1');
+        expect(status).toBe(400);
+        expect(json.status).toBe('INVALID_REQUEST');
+      });
+
+      test.each([
+        ['', null],
+        ['&nodata_value=null', null],
+        ['&nodata_value=-9999', -9999],
+      ])('test_*_nodata: nodata%s answers %s', async (param, expected) => {
+        const { status, json } = await get(`/v1/nodata?locations=0,1${param}`);
+        expect(status).toBe(200);
+        expect((json as unknown as Results).results[0].elevation).toBe(expected);
+      });
+
+      test('test_nan_nodata: nodata_value=nan answers NaN', async () => {
+        const response = await fetch(`${stack.baseUrl}/v1/nodata?locations=0,1&nodata_value=nan`);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain('"elevation":NaN');
+      });
+
+      test('test_null_in_json: a point outside srtm90subset is null', async () => {
+        const { status, json } = await get('/v1/srtm90subset?locations=50,100');
+        expect(status).toBe(200);
+        expect((json as unknown as Results).results[0].elevation).toBeNull();
+      });
+
+      test('test_comma_dataset_name: each point from the first dataset that has it', async () => {
+        const { status, json } = await get(
+          '/v1/nodata,eudemsubset,etopo1deg?locations=47.625765,9.418759|-70,-170|0,1',
+        );
+        expect(status).toBe(200);
+        expect((json as unknown as Results).results.map((r) => r.dataset)).toEqual([
+          'eudemsubset',
+          'etopo1deg',
+          'etopo1deg',
+        ]);
+      });
+
+      test.each(['/', '/v1/'])('TestGetHelpMessage: %s answers 404 INVALID_REQUEST', async (url) => {
+        const { status, json } = await get(url);
+        expect(status).toBe(404);
+        expect(json.status).toBe('INVALID_REQUEST');
+        expect(json.error).toEqual(expect.any(String));
+      });
+    });
+
     test('read every dataset through the data layer with range requests', () => {
       const files = Object.keys(stack.dataServer.stats().files);
       for (const folder of Object.keys(LAYOUT))
