@@ -15,6 +15,8 @@ export interface DatasetDefinition {
   tileTemplate: string | null;
   childDatasets: string[] | null;
   verticalDatum: string | null;
+  /** OpenTopoData's `wgs84_bounds`: points outside [west, south, east, north] are null without any read. */
+  wgs84Bounds: [number, number, number, number] | null;
 }
 
 export interface ApiConfig {
@@ -95,6 +97,7 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
       tileTemplate: null,
       childDatasets: children as string[],
       verticalDatum: null,
+      wgs84Bounds: null,
     };
   }
   if (typeof entry.path !== 'string' || entry.path.trim() === '')
@@ -121,7 +124,23 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
     tileTemplate: template as string | null,
     childDatasets: null,
     verticalDatum: typeof entry.vertical_datum === 'string' ? entry.vertical_datum : null,
+    wgs84Bounds: parseBounds(entry.wgs84_bounds, name, fail),
   };
+}
+
+/** `wgs84_bounds: {left, right, bottom, top}` in degrees, as OpenTopoData writes it. */
+function parseBounds(
+  raw: unknown,
+  name: string,
+  fail: (message: string) => never,
+): [number, number, number, number] | null {
+  if (raw === undefined || raw === null) return null;
+  const b = isRecord(raw) ? raw : {};
+  const [left, bottom, right, top] = [b.left, b.bottom, b.right, b.top].map(Number);
+  if (![left, bottom, right, top].every(Number.isFinite) || left >= right || bottom >= top) {
+    return fail(`dataset '${name}': wgs84_bounds needs numeric left < right and bottom < top (degrees)`);
+  }
+  return [left, bottom, right, top];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -43,6 +43,8 @@ export interface RasterDatasetOptions {
   filenameEpsg: number;
   /** How long a folder listing is trusted before it is listed again (tiles added later are found). */
   relistMs: number;
+  /** Points outside these WGS84 bounds [west, south, east, north] are null without any read. */
+  wgs84Bounds?: [number, number, number, number] | null;
 }
 
 /** Concurrent range reads per request when the caller sets no limiter (the API sets MAX_CONCURRENT_READS). */
@@ -85,6 +87,38 @@ export class RasterDataset extends DatasetBase {
     ctx?: Partial<ReadContext>,
   ): Promise<SampleResult> {
     const context = fullContext(ctx);
+    const bounds = this.options.wgs84Bounds;
+    if (bounds) return this.sampleWithin(bounds, points, interpolation, context);
+    return this.sampleReopening(points, interpolation, context);
+  }
+
+  /** OpenTopoData's `wgs84_bounds`: only the points inside are sampled; the others are null, read-free. */
+  private async sampleWithin(
+    [west, south, east, north]: [number, number, number, number],
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    context: ReadContext,
+  ): Promise<SampleResult> {
+    const inside = points.flatMap((p, i) =>
+      p.lon >= west && p.lon <= east && p.lat >= south && p.lat <= north ? [i] : [],
+    );
+    const elevations: Elevation[] = new Array<Elevation>(points.length).fill(null);
+    if (inside.length > 0) {
+      const answer = await this.sampleReopening(
+        inside.map((i) => points[i]),
+        interpolation,
+        context,
+      );
+      inside.forEach((pointIndex, k) => (elevations[pointIndex] = answer.elevations[k]));
+    }
+    return { elevations, datasets: new Array<string>(points.length).fill(this.name) };
+  }
+
+  private async sampleReopening(
+    points: readonly LatLon[],
+    interpolation: Interpolation,
+    context: ReadContext,
+  ): Promise<SampleResult> {
     const reopened = new Set<string>();
     for (;;) {
       try {

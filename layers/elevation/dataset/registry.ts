@@ -97,6 +97,7 @@ function rasterDataset(
       ? { filenameEpsg: def.filenameEpsg, tileSize: def.filenameTileSize, template: def.tileTemplate }
       : null,
     verticalDatum: def.verticalDatum,
+    wgs84Bounds: def.wgs84Bounds,
     opener,
     filenameEpsg: def.filenameEpsg,
     relistMs: options.missingTtlMs,

@@ -27,6 +27,7 @@ datasets:
         tileTemplate: null,
         childDatasets: null,
         verticalDatum: null,
+        wgs84Bounds: null,
       },
       {
         name: 'sample',
@@ -36,6 +37,7 @@ datasets:
         tileTemplate: null,
         childDatasets: null,
         verticalDatum: null,
+        wgs84Bounds: null,
       },
     ]);
   });

@@ -5,7 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatasetConfigError, DatasetUnavailableError, loadDatasetRegistry } from '../../../layers/elevation';
+import {
+  DatasetConfigError,
+  DatasetUnavailableError,
+  loadDatasetRegistry,
+  newReadStats,
+} from '../../../layers/elevation';
 
 const FIXTURES = path.resolve('test/fixtures');
 let workDir: string;
@@ -55,6 +60,13 @@ beforeAll(() => {
     path: ${path.join(FIXTURES, 'plane-point.tif')}
   - name: area-then-point
     child_datasets: [area, point]
+  - name: bounded
+    path: ${path.join(FIXTURES, 'plane-point.tif')}
+    wgs84_bounds:
+      left: 10
+      right: 10.3
+      bottom: 49.5
+      top: 50
 `,
   );
 });
@@ -144,6 +156,22 @@ describe('dataset layouts', () => {
     expect(await chain.describe()).toMatchObject({ name: 'area-then-point', children: ['area', 'point'] });
   });
 
+  it('answers null outside wgs84_bounds without reading, and as usual inside', async () => {
+    const stats = newReadStats();
+    const bounded = registry().get('bounded');
+    await expect(bounded.sample([{ lat: 49.39, lon: 10.61 }], 'nearest', { stats })).resolves.toEqual([null]);
+    expect(stats.rangeRequests).toBe(0);
+    await expect(
+      bounded.sample(
+        [
+          { lat: 49.9, lon: 10.1 },
+          { lat: 49.39, lon: 10.61 },
+        ],
+        'nearest',
+      ),
+    ).resolves.toEqual([1036, null]);
+  });
+
   it('names every configured dataset in config order', () => {
     expect(registry().names()).toEqual([
       'folder-with-one-file',
@@ -157,6 +185,7 @@ describe('dataset layouts', () => {
       'area',
       'point',
       'area-then-point',
+      'bounded',
     ]);
   });
 });
