@@ -215,7 +215,12 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((err: Error) => {
-  process.stderr.write(`capacity search failed: ${err.message}\n`);
-  process.exit(1);
-});
+// Exit explicitly once the results are written: the runner's keep-alive sockets and VU threads would otherwise
+// keep the process alive after the search (CI waited on it).
+main().then(
+  () => process.exit(0),
+  (err: Error) => {
+    process.stderr.write(`capacity search failed: ${err.message}\n`);
+    process.exit(1);
+  },
+);
