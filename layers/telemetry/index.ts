@@ -13,6 +13,7 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { setStreamingThreshold, type Subsegment } from 'aws-xray-sdk-core';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './constants';
+import { dataAnswerDocuments } from './data-answers';
 import { coldStartDocument, EmfAgentSink, parseAgentEndpoint } from './emf-agent';
 import {
   DaemonSender,
@@ -24,9 +25,11 @@ import {
   type TraceHeader,
 } from './offline-trace';
 import {
+  BoundedValues,
   datasetOf,
   logLevelOf,
   outcomeOf,
+  pathTemplateOf,
   requestMetrics,
   wideLogFields,
   type FinishedRequest,
@@ -37,6 +40,7 @@ import type { XraySegment } from './trace-spans';
 import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
 
 export type { RequestTelemetry, RequestFields } from './request-telemetry';
+export { chainDimension } from './constants';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME;
 const namespace = process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE;
@@ -68,11 +72,16 @@ const onDemand = process.env.AWS_LAMBDA_INITIALIZATION_TYPE?.trim() === 'on-dema
 const samplingRate = samplingRateFromEnv(process.env.POWERTOOLS_LOGGER_SAMPLE_RATE);
 // Dev mode indents JSON and a non-UTC TZ changes timestamps: then Powertools writes the wide line itself.
 const fastWideLine = process.env.POWERTOOLS_DEV !== 'true' && isUtc(process.env.TZ);
+// Where Powertools would stay silent (dev mode, metrics disabled), the data-answer documents stay silent too.
+const stdoutMetrics =
+  process.env.POWERTOOLS_DEV !== 'true' && process.env.POWERTOOLS_METRICS_DISABLED !== 'true';
+const datasetValues = new BoundedValues();
 
+const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 const INTERNAL_ERROR: APIGatewayProxyStructuredResultV2 = {
   statusCode: 500,
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ status: 'SERVER_ERROR', error: 'Internal server error' }),
+  body: JSON.stringify({ status: 'SERVER_ERROR', error: INTERNAL_ERROR_MESSAGE }),
 };
 
 export function instrumentHandler(
@@ -107,10 +116,13 @@ export function instrumentHandler(
     } catch (error) {
       thrown = error;
       result = INTERNAL_ERROR;
+      state.set({ errorCode: 'InternalError', errorMessage: INTERNAL_ERROR_MESSAGE });
     }
     const status = result.statusCode ?? 200;
     const finished: FinishedRequest = {
       route,
+      method: (event.requestContext?.http?.method ?? 'GET').toUpperCase(),
+      pathTemplate: pathTemplateOf(event.routeKey, 'unknown'),
       status,
       durationMs: performance.now() - started,
       coldStart: wasColdStart,
@@ -146,11 +158,9 @@ const UNIT = { Count: MetricUnit.Count, Milliseconds: MetricUnit.Milliseconds, B
 
 /** One EMF document per request, on every path (the dimension set is the same for all its metrics). */
 function publishMetrics(finished: FinishedRequest): void {
-  metrics.addDimensions({
-    route: finished.route,
-    dataset: datasetOf(finished.state),
-    outcome: outcomeOf(finished.status),
-  });
+  const dataset = datasetValues.admit(datasetOf(finished.state));
+  metrics.addDimensions({ route: finished.route, dataset, outcome: outcomeOf(finished.status) });
+  publishDataAnswers(dataset, finished.state.stats.dataAnswers);
   for (const point of requestMetrics(finished)) metrics.addMetric(point.name, UNIT[point.unit], point.value);
   if (!emfAgent) {
     metrics.publishStoredMetrics();
@@ -161,6 +171,16 @@ function publishMetrics(finished: FinishedRequest): void {
   metrics.clearMetrics();
   metrics.clearDimensions();
   metrics.clearMetadata();
+}
+
+function publishDataAnswers(
+  dataset: string,
+  answers: FinishedRequest['state']['stats']['dataAnswers'],
+): void {
+  for (const document of dataAnswerDocuments(namespace, serviceName, dataset, answers, Date.now())) {
+    if (emfAgent) emfAgent.send(document);
+    else if (stdoutMetrics) process.stdout.write(`${JSON.stringify(document)}\n`);
+  }
 }
 
 function writeWideLog(

@@ -84,6 +84,7 @@ describe('dashboard lint rules', () => {
       'elevation_api_range_bytes_total',
       'elevation_api_range_latency_seconds',
       'elevation_api_decode_seconds',
+      'elevation_api_data_source_answers_total',
     ].join('\n');
     const problems = lintDashboard(api(), { metricCatalogue: catalogue });
     expect(problems.map((p) => p.message)).toEqual([
