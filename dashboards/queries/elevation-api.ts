@@ -71,6 +71,17 @@ export const elevationApiPanels = {
     ],
     slo: { value: ERROR_RATIO, label: 'SLO 1% errors', bad: 'above' },
   }),
+  // Beside the API's own errors: a throttling or failing data layer shows as a line of its own (throttled, denied,
+  // server_error…) before, or without, turning into 5xx answers (throttled reads are retried with backoff).
+  dataSourceAnswers: metric({
+    key: 'api-data-source-answers',
+    title: 'Data layer answers per second by outcome',
+    description:
+      'Range-read attempts per second by how the data layer answered: ok (206), missing (404), denied (401/403), throttled (429, 503 SlowDown), server_error (other 5xx), timeout, verification_failed, failed (network). Every retry is an attempt.',
+    unit: 'reqps',
+    width: 12,
+    queries: [{ expr: sumRate(api.dataSourceAnswers, DS, ['answer']), legend: '{{answer}}' }],
+  }),
   cacheHitRatio: metric({
     key: 'api-block-cache-hit-ratio',
     title: 'Block cache hit ratio',
@@ -200,7 +211,14 @@ export const elevationApiDashboard: DashboardDefinition = {
   rows: [
     {
       title: 'Service',
-      panels: [p.elevationsPerMinute, p.requestsByRoute, p.latency, p.errorRatio, p.latencyByRoute],
+      panels: [
+        p.elevationsPerMinute,
+        p.requestsByRoute,
+        p.latency,
+        p.latencyByRoute,
+        p.errorRatio,
+        p.dataSourceAnswers,
+      ],
     },
     {
       title: 'Data layer',

@@ -14,6 +14,7 @@ export const api = {
   rangeLatency: 'elevation_api_range_latency_seconds',
   decode: 'elevation_api_decode_seconds',
   coldStarts: 'elevation_api_cold_starts_total',
+  dataSourceAnswers: 'elevation_api_data_source_answers_total',
 } as const;
 
 /** k6 remote-write names: counters get `_total`, rates `_rate`, trends one gauge per stat (seconds). */
