@@ -12,6 +12,7 @@ import {
   stackUp,
   type ObservabilityStack,
 } from './support/observability-stack';
+import { prepareE2eDatasets, type E2eDatasets } from './support/datasets';
 import { startStack, type Stack } from './support/stack';
 
 const JAEGER_BIN = path.join(REPO_ROOT, '.bin', 'jaeger');
@@ -21,10 +22,12 @@ const TOTAL_POINTS = POINT_COUNTS.reduce((a, b) => a + b, 0);
 const SCRAPE_WAIT_MS = 30_000; // scrape interval 5 s + bridge + Prometheus ingestion
 const TRACE_WAIT_MS = 30_000;
 const SAMPLING_GAP_MS = 1100;
+const DISTINCT_CHAINS = 200;
 
 interface WideLogLine {
   message: string;
   route: string;
+  dataset?: string;
   points?: number;
   status: number;
   xray_trace_id?: string;
@@ -46,13 +49,18 @@ interface JaegerTrace {
 
 let obs: ObservabilityStack;
 let api: Stack;
+let datasets: E2eDatasets;
 let pidsAtStart: number[] = [];
 
 beforeAll(async () => {
   if (!existsSync(JAEGER_BIN)) throw new Error(`${JAEGER_BIN} missing: run \`npm run stack:install\` first`);
   obs = await stackUp();
   pidsAtStart = obs.pids();
+  // Every fixture as a dataset too: fallback chains need several configured names.
+  datasets = prepareE2eDatasets();
   api = await startStack({
+    configPath: datasets.configPath,
+    dataDir: datasets.dataDir,
     env: { ...obs.functionEnv, POWERTOOLS_LOG_LEVEL: 'INFO', XRAY_SAMPLE_RATE: '1' },
   });
 }, 240_000);
@@ -61,7 +69,39 @@ afterAll(async () => {
   await api?.stop();
   // Normally already down (the last test); this is the safety net when an earlier test failed.
   await obs?.down().catch(() => undefined);
+  datasets?.cleanup();
 });
+
+/**
+ * Chains sent before the series are first counted: for every dataset a pair and a triple led by it, so every
+ * behaviour a chain can show (a tile missing, a block decoded, each chain length) has made its series already.
+ */
+function warmUpChains(names: string[]): string[] {
+  return names.flatMap((a, i) => {
+    const [b, c] = [names[(i + 1) % names.length], names[(i + 2) % names.length]];
+    return [`${a},${b}`, `${a},${b},${c}`];
+  });
+}
+
+/** `count` ordered pairs and triples of distinct configured names not in `exclude`: "a,b", "a,b,c", … */
+function chains(names: string[], count: number, exclude: string[]): string[] {
+  const out: string[] = [];
+  for (const a of names)
+    for (const b of names) {
+      if (b === a) continue;
+      out.push(`${a},${b}`);
+      for (const c of names) if (c !== a && c !== b) out.push(`${a},${b},${c}`);
+    }
+  return out.filter((chain) => !exclude.includes(chain)).slice(0, count);
+}
+
+async function promVector(query: string): Promise<Record<string, string>[]> {
+  const url = `${obs.prometheusUrl}/api/v1/query?query=${encodeURIComponent(query)}`;
+  const body = (await (await fetch(url)).json()) as {
+    data: { result: { metric: Record<string, string> }[] };
+  };
+  return body.data.result.map((r) => r.metric);
+}
 
 function locations(count: number): string {
   return Array.from(
@@ -115,10 +155,14 @@ it('Prometheus reports exactly the number of elevations computed', async () => {
   expect(await promValue('sum(elevation_api_points_per_request_count)')).toBe(POINT_COUNTS.length);
   expect((await promValue('sum(telemetry_bridge_emf_lines_total{result="malformed"})')) ?? 0).toBe(0);
   expect(await promValue('up{job="node"}')).toBe(1);
+  // The data layer's answers: the first requests read the sample's header and blocks (HTTP 206).
+  expect(
+    await promValue('sum(elevation_api_data_source_answers_total{answer="ok",dataset="sample"})'),
+  ).toBeGreaterThan(0);
 });
 
 it('every request has one wide log line whose trace id leads to a complete trace in Jaeger', async () => {
-  const lines = wideLogLines(api.output()).filter((l) => l.route !== 'health');
+  const lines = wideLogLines(api.output()).filter((l) => l.route === 'v1' && l.dataset === 'sample');
   for (const count of POINT_COUNTS) {
     const line = lines.find((l) => l.points === count);
     expect(line).toMatchObject({ status: 200, points: count, correlation_id: expect.any(String) });
@@ -150,6 +194,35 @@ it('every request has one wide log line whose trace id leads to a complete trace
     expect(tags).toMatchObject({ dataset: 'sample', points: count });
     expect(typeof tags.interpolation).toBe('string');
   }
+});
+
+it(`keeps the series count flat over ${DISTINCT_CHAINS} distinct fallback chains`, async () => {
+  const warmUp = warmUpChains(datasets.names);
+  const rest = chains(datasets.names, DISTINCT_CHAINS - warmUp.length, warmUp);
+  const all = [...warmUp, ...rest];
+  expect(new Set(all).size).toBe(DISTINCT_CHAINS);
+  const chainRequests = 'sum(elevation_api_requests_total{dataset=~"chain:.*"})';
+  const series = 'count({__name__=~"elevation_api_.*"})';
+  const send = async (list: string[]) => {
+    for (const chain of list) {
+      const response = await fetch(`${api.baseUrl}/v1/${chain}?locations=48.75,9.15`);
+      expect(response.status).toBe(200);
+    }
+  };
+  const scraped = (total: number) =>
+    eventually(
+      async () => ((await promValue(chainRequests)) === total ? total : undefined),
+      SCRAPE_WAIT_MS,
+      `${chainRequests} == ${total}`,
+    );
+  await send(warmUp);
+  await scraped(warmUp.length);
+  const before = await promValue(series);
+  await send(rest);
+  await scraped(DISTINCT_CHAINS);
+  expect(await promValue(series)).toBe(before);
+  const values = new Set((await promVector('elevation_api_requests_total')).map((m) => m.dataset));
+  for (const value of values) expect([...datasets.names, 'chain:2', 'chain:3', 'none']).toContain(value);
 });
 
 it('stack:down stops every process it started', async () => {
