@@ -35,7 +35,7 @@ import {
   type FinishedRequest,
 } from './request-record';
 import { RequestState, type RequestTelemetry } from './request-telemetry';
-import { subtreeDocuments } from './segment-documents';
+import { rootWithSubtree, subtreeDocuments } from './segment-documents';
 import type { XraySegment } from './trace-spans';
 import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
 
@@ -128,10 +128,11 @@ export function instrumentHandler(
       coldStart: wasColdStart,
       state,
     };
-    if (root && handlerSegment) closeHandlerSegment(root, handlerSegment, status, thrown);
+    const subtree = root && handlerSegment ? closeHandlerSegment(root, handlerSegment, status, thrown) : [];
     publishMetrics(finished);
     writeWideLog(finished, thrown, context, header?.root);
-    if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart);
+    if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart, subtree);
+    else for (const document of subtree) daemon?.sendJson(document);
     return result;
   };
 }
@@ -144,14 +145,21 @@ function openHandlerSegment(root: XraySegment, route: string): Subsegment {
   return segment;
 }
 
-function closeHandlerSegment(root: XraySegment, segment: Subsegment, status: number, thrown: unknown): void {
+/** Closes the handler subsegment and returns its documents (sent with the root offline, on their own in AWS). */
+function closeHandlerSegment(
+  root: XraySegment,
+  segment: Subsegment,
+  status: number,
+  thrown: unknown,
+): string[] {
   if (thrown !== undefined) segment.addError(toError(thrown));
   if (status >= 500) segment.addFaultFlag();
   else if (status >= 400) segment.addErrorFlag();
   segment.close();
   tracer.setSegment(root);
-  for (const document of subtreeDocuments(segment)) daemon?.sendJson(document);
+  const documents = subtreeDocuments(segment);
   root.removeSubsegment(segment);
+  return documents;
 }
 
 const UNIT = { Count: MetricUnit.Count, Milliseconds: MetricUnit.Milliseconds, Bytes: MetricUnit.Bytes };
@@ -226,8 +234,9 @@ function sendRootSegment(
   startMs: number,
   status: number,
   wasColdStart: boolean,
+  subtree: readonly string[],
 ): void {
-  daemon?.send(
+  const rootJson = JSON.stringify(
     rootSegmentDocument({
       header,
       functionName: context.functionName,
@@ -240,6 +249,7 @@ function sendRootSegment(
       coldStart: wasColdStart,
     }),
   );
+  for (const document of rootWithSubtree(rootJson, subtree)) daemon?.sendJson(document);
 }
 
 /**

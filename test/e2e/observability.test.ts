@@ -1,9 +1,10 @@
 /**
- * Observability end to end: the real stack (Prometheus, Jaeger v2, the bridge, node exporter) on free
+ * Observability end to end: the real stack (Prometheus, Jaeger v2, the OpenTelemetry Collector, the EMF bridge,
+ * node exporter) on free
  * ports, serverless-offline with the real handlers sending EMF and X-Ray to the bridge, then the
  * question a developer would ask: do Prometheus and Jaeger show exactly what was sent?
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   eventually,
@@ -14,6 +15,8 @@ import {
 } from './support/observability-stack';
 import { prepareE2eDatasets, type E2eDatasets } from './support/datasets';
 import { startStack, type Stack } from './support/stack';
+import { udpDrops } from '../../stack/bridge/udp-drops';
+import { metricSum, rssMiB, sendTraces, SPANS_PER_TRACE } from './support/xray-sender';
 
 const JAEGER_BIN = path.join(REPO_ROOT, '.bin', 'jaeger');
 /** Distinct point counts, so each request's log line (and through it its trace) is identifiable. */
@@ -23,6 +26,13 @@ const SCRAPE_WAIT_MS = 30_000; // scrape interval 5 s + bridge + Prometheus inge
 const TRACE_WAIT_MS = 30_000;
 const SAMPLING_GAP_MS = 1100;
 const DISTINCT_CHAINS = 200;
+const LOAD_TRACES_PER_S = 800;
+const LOAD_SECONDS = 40;
+const MAX_TRACE_LOSS = 0.001;
+/** The memory_limiter limits in stack/otelcol/config.yaml and stack/jaeger/config.yaml (their defaults). */
+const RSS_CAP_MIB = { collector: 192, jaeger: 384 };
+/** Traces Jaeger's memory store keeps (stack/jaeger/config.yaml): only the newest sampled ids can be looked up. */
+const JAEGER_MAX_TRACES = 10_000;
 
 interface WideLogLine {
   message: string;
@@ -184,7 +194,9 @@ it('every request has one wide log line whose trace id leads to a complete trace
     const roots = trace.spans.filter((s) => s.references.length === 0);
     expect(roots).toHaveLength(1);
     for (const span of trace.spans) for (const ref of span.references) expect(ids.has(ref.spanID)).toBe(true);
-    expect(trace.processes[roots[0].processID].serviceName).toBe(roots[0].operationName);
+    // One service for the API, whatever the function or subsegment (the collector's transform processor).
+    const services = new Set(trace.spans.map((s) => trace.processes[s.processID].serviceName));
+    expect(services).toEqual(new Set(['elevation-api']));
     expect(roots[0].operationName).toMatch(/elevation/);
 
     const names = trace.spans.map((s) => s.operationName);
@@ -225,8 +237,64 @@ it(`keeps the series count flat over ${DISTINCT_CHAINS} distinct fallback chains
   for (const value of values) expect([...datasets.names, 'chain:2', 'chain:3', 'none']).toContain(value);
 });
 
+it(`loses at most ${MAX_TRACE_LOSS * 100}% of traces at ${LOAD_TRACES_PER_S} traces/s for ${LOAD_SECONDS} s, within the memory caps`, async () => {
+  const acceptedByJaeger = async () =>
+    metricSum(
+      await (await fetch(`${obs.jaegerMetricsUrl}/metrics`)).text(),
+      'otelcol_receiver_accepted_spans',
+    );
+  await new Promise((r) => setTimeout(r, 3000)); // the earlier tests' traces are in Jaeger by now
+  const before = await acceptedByJaeger();
+  const peak = { collector: 0, jaeger: 0 };
+  const pids = { collector: obs.pidOf('collector'), jaeger: obs.pidOf('jaeger') };
+  const sampleRss = () => {
+    for (const name of ['collector', 'jaeger'] as const)
+      peak[name] = Math.max(peak[name], rssMiB(pids[name], (f) => readFileSync(f, 'utf8')) || 0);
+  };
+  const sampler = setInterval(sampleRss, 500);
+  let sent;
+  try {
+    sent = await sendTraces(obs.xrayPort, LOAD_TRACES_PER_S, LOAD_SECONDS);
+    const expected = before + sent.spans;
+    // Batches and retries drain within seconds; stop waiting once every span is in.
+    await eventually(
+      async () => ((await acceptedByJaeger()) >= expected ? true : undefined),
+      TRACE_WAIT_MS,
+      `${sent.spans} spans accepted by Jaeger`,
+    ).catch(() => undefined);
+  } finally {
+    clearInterval(sampler);
+  }
+  sampleRss();
+  const received = (await acceptedByJaeger()) - before;
+  const lostSpans = sent.spans - received;
+  const collector = await (await fetch(`${obs.collectorUrl}/metrics`)).text();
+  console.log(
+    `trace load: ${sent.traces} traces (${sent.spans} spans) sent, ${received} spans in Jaeger, ${lostSpans} lost; ` +
+      `collector accepted ${metricSum(collector, 'otelcol_receiver_accepted_spans')}, refused ${metricSum(collector, 'otelcol_receiver_refused_spans')}, ` +
+      `export failed ${metricSum(collector, 'otelcol_exporter_send_failed_spans')}; kernel drops at the collector's socket ${udpDrops(readFileSync('/proc/net/udp', 'utf8'), obs.xrayPort)}; ` +
+      `peak RSS collector ${peak.collector.toFixed(0)} MiB, Jaeger ${peak.jaeger.toFixed(0)} MiB`,
+  );
+  expect(sent.sendErrors).toBe(0);
+  // Every lost trace lost at least one span, so lost spans bound lost traces from above.
+  expect(lostSpans).toBeLessThanOrEqual(Math.floor(sent.traces * MAX_TRACE_LOSS));
+  // The newest sampled traces are still in Jaeger's bounded store: each is complete, under the one service.
+  const recent = sent.sampleIds.slice(-Math.floor(JAEGER_MAX_TRACES / 1000 / 2));
+  for (const id of recent) {
+    const response = await fetch(`${obs.jaegerUrl}/api/traces/${id}`);
+    const trace = ((await response.json()) as { data: JaegerTrace[] }).data[0];
+    expect(trace?.spans).toHaveLength(SPANS_PER_TRACE);
+    expect(new Set(Object.values(trace.processes).map((p) => p.serviceName))).toEqual(
+      new Set(['elevation-api']),
+    );
+  }
+  expect(peak.collector).toBeGreaterThan(0);
+  expect(peak.collector).toBeLessThan(RSS_CAP_MIB.collector);
+  expect(peak.jaeger).toBeLessThan(RSS_CAP_MIB.jaeger);
+}, 180_000);
+
 it('stack:down stops every process it started', async () => {
-  expect(pidsAtStart).toHaveLength(4);
+  expect(pidsAtStart).toHaveLength(5);
   expect(pidsAtStart.every(isAlive)).toBe(true);
   await obs.down();
   expect(pidsAtStart.filter(isAlive)).toEqual([]);
