@@ -105,6 +105,24 @@ function chains(names: string[], count: number, exclude: string[]): string[] {
   return out.filter((chain) => !exclude.includes(chain)).slice(0, count);
 }
 
+function tagsOf(span: JaegerSpan | undefined): Record<string, unknown> {
+  return Object.fromEntries((span?.tags ?? []).map((t) => [t.key, t.value]));
+}
+
+/** The trace from Jaeger once its root is there (the function sends it at the end of the invocation). */
+function completeTrace(traceId: string): Promise<JaegerTrace> {
+  return eventually(
+    async () => {
+      const response = await fetch(`${obs.jaegerUrl}/api/traces/${traceId}`);
+      if (!response.ok) return undefined;
+      const found = ((await response.json()) as { data: JaegerTrace[] }).data[0];
+      return found?.spans.some((s) => s.references.length === 0) ? found : undefined;
+    },
+    TRACE_WAIT_MS,
+    `trace ${traceId} in Jaeger`,
+  );
+}
+
 async function promVector(query: string): Promise<Record<string, string>[]> {
   const url = `${obs.prometheusUrl}/api/v1/query?query=${encodeURIComponent(query)}`;
   const body = (await (await fetch(url)).json()) as {
@@ -179,17 +197,7 @@ it('every request has one wide log line whose trace id leads to a complete trace
     const traceId = (line?.xray_trace_id ?? '').replace(/^1-/, '').replace('-', '');
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
 
-    const trace = await eventually(
-      async () => {
-        const response = await fetch(`${obs.jaegerUrl}/api/traces/${traceId}`);
-        if (!response.ok) return undefined;
-        const found = ((await response.json()) as { data: JaegerTrace[] }).data[0];
-        // Complete = the root (sent last by the function) is there.
-        return found?.spans.some((s) => s.references.length === 0) ? found : undefined;
-      },
-      TRACE_WAIT_MS,
-      `trace ${traceId} in Jaeger`,
-    );
+    const trace = await completeTrace(traceId);
     const ids = new Set(trace.spans.map((s) => s.spanID));
     const roots = trace.spans.filter((s) => s.references.length === 0);
     expect(roots).toHaveLength(1);
@@ -198,6 +206,13 @@ it('every request has one wide log line whose trace id leads to a complete trace
     const services = new Set(trace.spans.map((s) => trace.processes[s.processID].serviceName));
     expect(services).toEqual(new Set(['elevation-api']));
     expect(roots[0].operationName).toMatch(/elevation/);
+    // OpenTelemetry's HTTP names (not the receiver's older http.method/http.status_code/http.url).
+    expect(tagsOf(roots[0])).toMatchObject({
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+      'url.path': '/v1/sample',
+    });
+    expect(tagsOf(roots[0])).not.toHaveProperty('http.method');
 
     const names = trace.spans.map((s) => s.operationName);
     expect(names).toEqual(expect.arrayContaining([roots[0].operationName, '## v1', 'parse']));
@@ -206,6 +221,23 @@ it('every request has one wide log line whose trace id leads to a complete trace
     expect(tags).toMatchObject({ dataset: 'sample', points: count });
     expect(typeof tags.interpolation).toBe('string');
   }
+});
+
+it('traces a 4xx as a server span whose status stays unset, with its status code', async () => {
+  const response = await fetch(`${api.baseUrl}/v1/sample?locations=91,9`);
+  expect(response.status).toBe(400);
+  const line = await eventually(
+    async () =>
+      wideLogLines(api.output()).find((l) => l.status === 400 && l.route === 'v1' && l.dataset === undefined),
+    5000,
+    'the 400 wide log line',
+  );
+  const trace = await completeTrace((line.xray_trace_id ?? '').replace(/^1-/, '').replace('-', ''));
+  const root = trace.spans.find((s) => s.references.length === 0);
+  const tags = tagsOf(root);
+  expect(tags).toMatchObject({ 'http.response.status_code': 400, 'span.kind': 'server' });
+  expect(tags).not.toHaveProperty('error');
+  expect(tags).not.toHaveProperty('otel.status_code');
 });
 
 it(`keeps the series count flat over ${DISTINCT_CHAINS} distinct fallback chains`, async () => {
