@@ -133,6 +133,9 @@ export const runOpenMetrics = (from: number, to: number, step: number, testid: s
       logistic(0.008),
     );
   }
+  // The data layer's answers: mostly 206, a few throttled (retried) attempts.
+  om.series('elevation_api_data_source_answers_total', { ...api, answer: 'ok' }, times, (i) => (i + 1) * 8);
+  om.series('elevation_api_data_source_answers_total', { ...api, answer: 'throttled' }, times, (i) => i);
   om.series(
     'elevation_api_cold_starts_total',
     { service: 'elevation-api', function_name: 'elevation-api-local-elevation' },
