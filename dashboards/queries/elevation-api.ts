@@ -1,6 +1,6 @@
 // Elevation API dashboard: what the service does (elevations/min, requests, latency, errors) and
 // why (block cache, range reads, decode, cold starts, CPU and memory of processes and host).
-import { api, host } from './metric-names';
+import { api, host, runtime } from './metric-names';
 import { orZero, quantile, rate, sumRate } from './promql';
 import { ERROR_RATIO, LATENCY_P95_SECONDS } from './slo';
 import type { DashboardDefinition, MetricPanel } from './types';
@@ -158,6 +158,53 @@ export const elevationApiPanels = {
       },
     ],
   }),
+  // Runtime health, beside the request metrics: tells a latency rise caused by GC, a blocked event loop or a full
+  // block cache from one caused by the data layer. Sampled every 10 s per function (last value per function).
+  runtimeLoopDelay: metric({
+    key: 'runtime-event-loop-delay',
+    title: 'Event-loop delay p50 / p99 by function',
+    description:
+      'How late the event loop ran timers over the last 10 s, per function: a blocked loop (decode, GC) delays every request in that environment.',
+    unit: 's',
+    width: 12,
+    queries: [
+      { expr: `max by (function_name) (${runtime.loopDelayP99})`, legend: '{{function_name}} p99' },
+      { expr: `max by (function_name) (${runtime.loopDelayP50})`, legend: '{{function_name}} p50' },
+    ],
+  }),
+  runtimeGc: metric({
+    key: 'runtime-gc-pause',
+    title: 'GC pause (share of wall clock) by function',
+    description: 'Seconds per second the garbage collector paused JavaScript, per function.',
+    unit: 'percentunit',
+    width: 12,
+    queries: [{ expr: sumRate(runtime.gcPause, '', ['function_name']), legend: '{{function_name}}' }],
+  }),
+  runtimeHeap: metric({
+    key: 'runtime-heap',
+    title: 'V8 heap used and limit by function',
+    description: 'Heap in use and the heap size limit of each function’s environment (last sample).',
+    unit: 'bytes',
+    width: 12,
+    queries: [
+      { expr: `max by (function_name) (${runtime.heapUsed})`, legend: '{{function_name}} used' },
+      { expr: `max by (function_name) (${runtime.heapLimit})`, legend: '{{function_name}} limit' },
+    ],
+  }),
+  runtimeBlockCache: metric({
+    key: 'runtime-block-cache',
+    title: 'Block cache bytes by function',
+    description:
+      'Decoded bytes held by the block cache of each function (bounded by BLOCK_CACHE_MB; entries and active handles are in the same document).',
+    unit: 'bytes',
+    width: 12,
+    queries: [
+      {
+        expr: `max by (function_name) (${runtime.blockCacheBytes})`,
+        legend: '{{function_name}} cache bytes',
+      },
+    ],
+  }),
   processCpu: metric({
     key: 'host-process-cpu',
     title: 'Process CPU (1.0 = one core)',
@@ -231,6 +278,10 @@ export const elevationApiDashboard: DashboardDefinition = {
         p.pointsPerRequest,
         p.coldStarts,
       ],
+    },
+    {
+      title: 'Runtime (per function, every 10 s)',
+      panels: [p.runtimeLoopDelay, p.runtimeGc, p.runtimeHeap, p.runtimeBlockCache],
     },
     { title: 'Processes and host', panels: [p.processCpu, p.processMemory, p.hostCpu, p.hostMemory] },
   ],

@@ -17,6 +17,18 @@ export const api = {
   dataSourceAnswers: 'elevation_api_data_source_answers_total',
 } as const;
 
+/** Runtime health of the execution environments (layers/telemetry/runtime-health.ts), every 10 s per function. */
+export const runtime = {
+  loopDelayP50: 'elevation_api_runtime_event_loop_delay_p50_seconds',
+  loopDelayP99: 'elevation_api_runtime_event_loop_delay_p99_seconds',
+  heapUsed: 'elevation_api_runtime_heap_used_bytes',
+  heapLimit: 'elevation_api_runtime_heap_limit_bytes',
+  gcPause: 'elevation_api_runtime_gc_pause_seconds_total',
+  activeHandles: 'elevation_api_runtime_active_handles',
+  blockCacheBytes: 'elevation_api_runtime_block_cache_bytes',
+  blockCacheEntries: 'elevation_api_runtime_block_cache_entries',
+} as const;
+
 /** k6 remote-write names: counters get `_total`, rates `_rate`, trends one gauge per stat (seconds). */
 export const k6 = {
   httpReqs: 'k6_http_reqs_total',

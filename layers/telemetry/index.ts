@@ -13,6 +13,7 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { setStreamingThreshold, type Subsegment } from 'aws-xray-sdk-core';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './constants';
+import { blockCache } from '../elevation/dataset/block-store';
 import { dataAnswerDocuments } from './data-answers';
 import { coldStartDocument, EmfAgentSink, parseAgentEndpoint } from './emf-agent';
 import {
@@ -35,6 +36,7 @@ import {
   type FinishedRequest,
 } from './request-record';
 import { RequestState, type RequestTelemetry } from './request-telemetry';
+import { RuntimeHealth, runtimeDocument, runtimeIntervalMs } from './runtime-health';
 import { rootWithSubtree, subtreeDocuments } from './segment-documents';
 import type { XraySegment } from './trace-spans';
 import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
@@ -76,6 +78,10 @@ const fastWideLine = process.env.POWERTOOLS_DEV !== 'true' && isUtc(process.env.
 const stdoutMetrics =
   process.env.POWERTOOLS_DEV !== 'true' && process.env.POWERTOOLS_METRICS_DISABLED !== 'true';
 const datasetValues = new BoundedValues();
+const runtimeHealth = new RuntimeHealth(
+  runtimeIntervalMs(process.env.RUNTIME_METRICS_INTERVAL_S),
+  Date.now(),
+);
 
 const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 const INTERNAL_ERROR: APIGatewayProxyStructuredResultV2 = {
@@ -130,6 +136,7 @@ export function instrumentHandler(
     };
     const subtree = root && handlerSegment ? closeHandlerSegment(root, handlerSegment, status, thrown) : [];
     publishMetrics(finished);
+    publishRuntimeHealth(context.functionName);
     writeWideLog(finished, thrown, context, header?.root);
     if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart, subtree);
     else for (const document of subtree) daemon?.sendJson(document);
@@ -179,6 +186,16 @@ function publishMetrics(finished: FinishedRequest): void {
   metrics.clearMetrics();
   metrics.clearDimensions();
   metrics.clearMetadata();
+}
+
+/** At most one runtime-health document per interval (runtime-health.ts); a time comparison otherwise. */
+function publishRuntimeHealth(functionName: string): void {
+  const now = Date.now();
+  const sample = runtimeHealth.due(now, blockCache());
+  if (!sample) return;
+  const document = runtimeDocument(namespace, serviceName, functionName, sample, now);
+  if (emfAgent) emfAgent.send(document);
+  else if (stdoutMetrics) process.stdout.write(`${JSON.stringify(document)}\n`);
 }
 
 function publishDataAnswers(
