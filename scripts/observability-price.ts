@@ -14,7 +14,8 @@
  * machine. Ratios are medians over rounds of full ÷ none within the round, printed with their quartiles:
  * single rounds still differ by ±20%, so read the result as an estimate with that spread.
  * Settings: PRICE_ROUNDS (12), PRICE_SLICE_S (3 s of load per configuration and round), PRICE_WARMUP_S (3),
- * PRICE_CONCURRENCY (4), PRICE_POINTS (50). X-Ray datagrams go to a counting stand-in daemon on a free port.
+ * PRICE_CONCURRENCY (4), PRICE_POINTS (50). Ports: BRIDGE_METRICS_PORT, XRAY_PORT (a stand-in daemon that counts
+ * X-Ray datagrams), EMF_PORT, as for the stack; unset ones are free ports.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -22,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startDataServer } from './data-server';
 import { runPostLoad, type LoadResult } from './observability-price/post-load';
-import { freePort } from './start/free-port';
+import { freePort, parsePort } from './start/free-port';
 import { spawnServerlessOffline } from './start/serverless-offline';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -232,7 +233,14 @@ async function startBridgeChild(): Promise<{
   emfPort: number;
   xrayDocuments(): Promise<number>;
 }> {
-  const [metricsPort, xrayPort, emfPort] = [await freePort(), await freePort(), await freePort()];
+  // The stack's variables choose the ports when set (e.g. to stay clear of a running stack); free ones otherwise.
+  const fromEnv = async (name: string): Promise<number> =>
+    parsePort(name, process.env[name], 0) || (await freePort());
+  const [metricsPort, xrayPort, emfPort] = [
+    await fromEnv('BRIDGE_METRICS_PORT'),
+    await fromEnv('XRAY_PORT'),
+    await fromEnv('EMF_PORT'),
+  ];
   let datagrams = 0;
   const daemon = createSocket('udp4').on('message', () => (datagrams += 1));
   await new Promise<void>((resolve) => daemon.bind(xrayPort, '127.0.0.1', resolve));

@@ -15,6 +15,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 missing=()
 command -v prometheus >/dev/null || missing+=(prometheus)
 command -v prometheus-node-exporter >/dev/null || missing+=(prometheus-node-exporter)
+# Headless Chromium renders the run report's PNGs (npm run report); Debian's package, no browser download.
+command -v chromium >/dev/null || missing+=(chromium)
 if ((${#missing[@]})); then
   SUDO=""; [[ $(id -u) -eq 0 ]] || SUDO="sudo"
   echo "stack: installing ${missing[*]} with apt-get"
