@@ -208,18 +208,26 @@ export const elevationApiPanels = {
   processCpu: metric({
     key: 'host-process-cpu',
     title: 'Process CPU (1.0 = one core)',
-    description: 'CPU used by each scraped process (bridge, Prometheus, exporters), in cores.',
+    description:
+      'CPU used by each scraped process, in cores, labelled by job: elevation-api = the EMF bridge, otel-collector, jaeger, prometheus, node. The API (serverless-offline and its workers) exposes no process metrics: see host CPU.',
     unit: 'percentunit',
     width: 12,
-    queries: [{ expr: `sum by (job) (${rate(host.processCpu)})`, legend: '{{job}}' }],
+    queries: [
+      { expr: `sum by (job) (${rate(host.processCpu)})`, legend: '{{job}}' },
+      { expr: `sum by (job) (${rate(host.collectorCpu)})`, legend: '{{job}}' },
+    ],
   }),
   processMemory: metric({
     key: 'host-process-memory',
     title: 'Process resident memory',
-    description: 'Resident set size of each scraped process.',
+    description:
+      'Resident set size of each scraped process, labelled by job (elevation-api = the EMF bridge, otel-collector, jaeger, prometheus).',
     unit: 'bytes',
     width: 12,
-    queries: [{ expr: `sum by (job) (${host.processMemory})`, legend: '{{job}}' }],
+    queries: [
+      { expr: `sum by (job) (${host.processMemory})`, legend: '{{job}}' },
+      { expr: `sum by (job) (${host.collectorMemory})`, legend: '{{job}}' },
+    ],
   }),
   hostCpu: metric({
     key: 'host-cpu',

@@ -52,4 +52,7 @@ export const host = {
   memAvailable: 'node_memory_MemAvailable_bytes',
   processCpu: 'process_cpu_seconds_total',
   processMemory: 'process_resident_memory_bytes',
+  /** The same for the OpenTelemetry Collector and Jaeger (collector distributions prefix them otelcol_). */
+  collectorCpu: 'otelcol_process_cpu_seconds_total',
+  collectorMemory: 'otelcol_process_memory_rss_bytes',
 } as const;
