@@ -175,10 +175,15 @@ export function preflightResponse(corsOrigin: string | null): Response {
   return { statusCode: 204, headers: corsHeaders(corsOrigin), body: '' };
 }
 
-/** Maps any error to a response; 5xx details go to the wide log line via `t`, never to the client. */
+/**
+ * Maps any error to a response. The wide log line gets the error's code and the exact text the client got; for
+ * a 5xx also the internal error with its cause, which never reaches the client.
+ */
 export function errorResponse(error: unknown, corsOrigin: string | null, t: RequestTelemetry): Response {
   const status = error instanceof ElevationError ? error.statusCode : 500;
+  const errorCode = error instanceof ElevationError ? error.name : 'InternalError';
   if (status < 500 && error instanceof Error) {
+    t.set({ errorCode, errorMessage: error.message });
     const extra = error instanceof MethodNotAllowedError ? { allow: error.allowed.join(', ') } : undefined;
     return jsonResponse(
       status,
@@ -187,7 +192,6 @@ export function errorResponse(error: unknown, corsOrigin: string | null, t: Requ
       extra,
     );
   }
-  t.set({ error: describeError(error) });
   const message =
     error instanceof DatasetUnavailableError
       ? error.publicMessage
@@ -198,6 +202,7 @@ export function errorResponse(error: unknown, corsOrigin: string | null, t: Requ
           : status === 502
             ? 'The elevation data store is unavailable. Please retry.'
             : 'Internal server error.';
+  t.set({ errorCode, errorMessage: message, error: describeError(error) });
   return jsonResponse(status, JSON.stringify({ status: 'SERVER_ERROR', error: message }), corsOrigin);
 }
 

@@ -14,15 +14,16 @@
  * machine. Ratios are medians over rounds of full ÷ none within the round, printed with their quartiles:
  * single rounds still differ by ±20%, so read the result as an estimate with that spread.
  * Settings: PRICE_ROUNDS (12), PRICE_SLICE_S (3 s of load per configuration and round), PRICE_WARMUP_S (3),
- * PRICE_CONCURRENCY (4), PRICE_POINTS (50), OTLP_HTTP_ENDPOINT (where the bridge sends spans; default: a
- * closed port, so export fails fast and is counted — the API-side cost is the same).
+ * PRICE_CONCURRENCY (4), PRICE_POINTS (50). Ports: BRIDGE_METRICS_PORT, XRAY_PORT (a stand-in daemon that counts
+ * X-Ray datagrams), EMF_PORT, as for the stack; unset ones are free ports.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startDataServer } from './data-server';
 import { runPostLoad, type LoadResult } from './observability-price/post-load';
-import { freePort } from './start/free-port';
+import { freePort, parsePort } from './start/free-port';
 import { spawnServerlessOffline } from './start/serverless-offline';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(instances.map((i) => i.stop()));
-    bridge.child.kill('SIGTERM');
+    bridge.stop();
     await dataServer.close();
   }
   report(aggregate(slices), pairedRatios(slices), { sliceMs, concurrency, points, rounds });
@@ -221,38 +222,46 @@ function processCpuMs(pid: number): number {
   }
 }
 
-/** The telemetry bridge as its own process (as in the stack), on free ports. */
+/**
+ * The EMF bridge as its own process (as in the stack), on free ports, and a stand-in X-Ray daemon that only
+ * counts datagrams (what the collector does with them costs the collector, not the function being priced).
+ */
 async function startBridgeChild(): Promise<{
   child: ChildProcess;
+  stop(): void;
   xrayPort: number;
   emfPort: number;
   xrayDocuments(): Promise<number>;
 }> {
-  const [metricsPort, xrayPort, emfPort, closedPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
+  // The stack's variables choose the ports when set (e.g. to stay clear of a running stack); free ones otherwise.
+  const fromEnv = async (name: string): Promise<number> =>
+    parsePort(name, process.env[name], 0) || (await freePort());
+  const [metricsPort, xrayPort, emfPort] = [
+    await fromEnv('BRIDGE_METRICS_PORT'),
+    await fromEnv('XRAY_PORT'),
+    await fromEnv('EMF_PORT'),
   ];
+  let datagrams = 0;
+  const daemon = createSocket('udp4').on('message', () => (datagrams += 1));
+  await new Promise<void>((resolve) => daemon.bind(xrayPort, '127.0.0.1', resolve));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'stack/bridge/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
       BRIDGE_METRICS_PORT: String(metricsPort),
-      XRAY_PORT: String(xrayPort),
       EMF_PORT: String(emfPort),
-      OTLP_HTTP_ENDPOINT: process.env.OTLP_HTTP_ENDPOINT || `http://127.0.0.1:${closedPort}`,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const xrayDocuments = async (): Promise<number> => {
-    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    return Number(/telemetry_bridge_xray_documents_total\{result="accepted"\} (\d+)/.exec(text)?.[1] ?? 0);
+  const xrayDocuments = (): Promise<number> => Promise.resolve(datagrams);
+  const stop = (): void => {
+    child.kill('SIGTERM');
+    daemon.close();
   };
   for (let i = 0; ; i++) {
     if (
-      await xrayDocuments().then(
-        () => true,
+      await fetch(`http://127.0.0.1:${metricsPort}/health`).then(
+        (r) => r.ok,
         () => false,
       )
     )
@@ -260,7 +269,7 @@ async function startBridgeChild(): Promise<{
     if (i > 100) throw new Error('bridge did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { child, xrayPort, emfPort, xrayDocuments };
+  return { child, stop, xrayPort, emfPort, xrayDocuments };
 }
 
 function report(

@@ -13,6 +13,7 @@ import { loadDatasetRegistry } from '../layers/elevation';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
 import { startLocalApi, type LocalApi } from './start/local-api';
+import { OfflineLogWriter } from './start/offline-log';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const DEFAULT_CONFIG_PATH = 'layers/dem-sample/config.yaml';
@@ -61,10 +62,15 @@ async function main(): Promise<void> {
     );
   }
   const started = Date.now();
+  const logs = {
+    stdout: new OfflineLogWriter((line) => process.stdout.write(line)),
+    stderr: new OfflineLogWriter((line) => process.stderr.write(line)),
+  };
   const api = await startLocalApi({
     serviceDir: REPO_ROOT,
     httpPort,
     lambdaPort,
+    output: env.START_RAW_OUTPUT === '1' ? 'inherit' : (text, stream) => logs[stream].push(text),
     // Up to LOCAL_CONCURRENCY workers per function each hold a block cache: 4 x 128 MiB by default here.
     env: { DATA_ROOT: dataRoot, CONFIG_PATH: configPath, BLOCK_CACHE_MB: env.BLOCK_CACHE_MB || '128' },
   });

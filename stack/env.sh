@@ -8,13 +8,18 @@ export JAEGER_OTLP_GRPC_PORT="${JAEGER_OTLP_GRPC_PORT:-4317}"
 export JAEGER_OTLP_HTTP_PORT="${JAEGER_OTLP_HTTP_PORT:-4318}"
 export BRIDGE_METRICS_PORT="${BRIDGE_METRICS_PORT:-9464}"
 export XRAY_PORT="${XRAY_PORT:-2000}"
+# The collector's X-Ray sampling proxy (TCP) and its self-metrics (Prometheus scrapes them).
+export XRAY_PROXY_PORT="${XRAY_PROXY_PORT:-2001}"
+export COLLECTOR_METRICS_PORT="${COLLECTOR_METRICS_PORT:-8888}"
+export JAEGER_METRICS_PORT="${JAEGER_METRICS_PORT:-8889}"
 export EMF_PORT="${EMF_PORT:-25888}"
 # One folder holds PID files, logs, generated config and Prometheus data (gitignored).
 export STACK_RUN_DIR="${STACK_RUN_DIR:-$ROOT/.run}"
 JAEGER_BIN="${JAEGER_BIN:-$ROOT/.bin/jaeger}"
+OTELCOL_BIN="${OTELCOL_BIN:-$ROOT/.bin/otelcol-elevation}"
 PROMETHEUS_BIN="${PROMETHEUS_BIN:-$(command -v prometheus || echo /usr/bin/prometheus)}"
 NODE_EXPORTER_BIN="${NODE_EXPORTER_BIN:-$(command -v prometheus-node-exporter || echo /usr/bin/prometheus-node-exporter)}"
 PIDS="$STACK_RUN_DIR/pids"
 LOGS="$STACK_RUN_DIR/logs"
 # Stop order is the reverse of start order.
-SERVICES=(node-exporter jaeger bridge prometheus)
+SERVICES=(node-exporter jaeger collector bridge prometheus)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run stack:up — starts node exporter, Jaeger v2, the telemetry bridge and Prometheus as user
+# npm run stack:up — starts node exporter, Jaeger v2, the OpenTelemetry Collector, the EMF bridge and Prometheus as user
 # processes bound to 127.0.0.1, waits until each answers, and leaves PID files and logs in
 # $STACK_RUN_DIR (default .run/). Idempotent: a service whose PID is alive is left alone.
 set -euo pipefail
@@ -32,15 +32,16 @@ wait_http() {
   echo "stack: $name up ($url)"
 }
 
-for bin in "$PROMETHEUS_BIN" "$NODE_EXPORTER_BIN" "$JAEGER_BIN"; do
+for bin in "$PROMETHEUS_BIN" "$NODE_EXPORTER_BIN" "$JAEGER_BIN" "$OTELCOL_BIN"; do
   [[ -x "$bin" ]] || { echo "stack: $bin missing; run npm run stack:install" >&2; exit 1; }
 done
 
 sed -e "s|@RULES_DIR@|$ROOT/stack/prometheus/rules|" -e "s/@PROMETHEUS_PORT@/$PROMETHEUS_PORT/" -e "s/@BRIDGE_METRICS_PORT@/$BRIDGE_METRICS_PORT/" \
-  -e "s/@NODE_EXPORTER_PORT@/$NODE_EXPORTER_PORT/" "$ROOT/stack/prometheus/prometheus.yml.tmpl" >"$STACK_RUN_DIR/prometheus.yml"
+  -e "s/@NODE_EXPORTER_PORT@/$NODE_EXPORTER_PORT/" -e "s/@COLLECTOR_METRICS_PORT@/$COLLECTOR_METRICS_PORT/" -e "s/@JAEGER_METRICS_PORT@/$JAEGER_METRICS_PORT/" "$ROOT/stack/prometheus/prometheus.yml.tmpl" >"$STACK_RUN_DIR/prometheus.yml"
 
 start node-exporter "$NODE_EXPORTER_BIN" --web.listen-address="127.0.0.1:$NODE_EXPORTER_PORT"
 start jaeger "$JAEGER_BIN" --config "$ROOT/stack/jaeger/config.yaml"
+start collector "$OTELCOL_BIN" --config "$ROOT/stack/otelcol/config.yaml"
 # node --import tsx (not the tsx CLI): one process, so the PID file names the process that listens.
 start bridge node --import tsx "$ROOT/stack/bridge/main.ts"
 start prometheus "$PROMETHEUS_BIN" \
@@ -54,12 +55,14 @@ start prometheus "$PROMETHEUS_BIN" \
 wait_http node-exporter "http://127.0.0.1:$NODE_EXPORTER_PORT/metrics"
 wait_http bridge "http://127.0.0.1:$BRIDGE_METRICS_PORT/health"
 wait_http jaeger "http://127.0.0.1:$JAEGER_QUERY_PORT/api/services"
+wait_http collector "http://127.0.0.1:$COLLECTOR_METRICS_PORT/metrics"
 wait_http prometheus "http://127.0.0.1:$PROMETHEUS_PORT/-/ready"
 cat <<INFO
 stack: ready
   Prometheus   http://127.0.0.1:$PROMETHEUS_PORT
   Jaeger API   http://127.0.0.1:$JAEGER_QUERY_PORT/api/v3/services   (OTLP 127.0.0.1:$JAEGER_OTLP_GRPC_PORT grpc, :$JAEGER_OTLP_HTTP_PORT http)
-  Bridge       http://127.0.0.1:$BRIDGE_METRICS_PORT/metrics  (EMF udp/tcp :$EMF_PORT, X-Ray udp :$XRAY_PORT)
+  Collector    X-Ray udp 127.0.0.1:$XRAY_PORT → Jaeger OTLP; self-metrics http://127.0.0.1:$COLLECTOR_METRICS_PORT/metrics
+  Bridge       http://127.0.0.1:$BRIDGE_METRICS_PORT/metrics  (EMF udp/tcp :$EMF_PORT)
   Functions    export AWS_XRAY_DAEMON_ADDRESS=127.0.0.1:$XRAY_PORT AWS_EMF_AGENT_ENDPOINT=udp://127.0.0.1:$EMF_PORT
   Logs, PIDs   $STACK_RUN_DIR
 INFO

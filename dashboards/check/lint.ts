@@ -12,8 +12,8 @@ export interface Problem {
 type Json = Record<string, unknown>;
 
 const FIXED_UIDS = new Set(['prometheus', 'jaeger']);
-/** Families documented by their own projects (node exporter, client defaults, k6's remote write). */
-export const EXTERNAL_METRIC_PREFIXES = ['node_', 'process_', 'k6_'];
+/** Families documented by their own projects (node exporter, client defaults, k6's remote write, the collector's). */
+export const EXTERNAL_METRIC_PREFIXES = ['node_', 'process_', 'k6_', 'otelcol_'];
 /** Grafana keeps uids to 40 characters; readable = lower-case words and dashes. */
 const UID_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
 

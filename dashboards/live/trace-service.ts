@@ -1,5 +1,5 @@
-// The trace service name depends on the stage (function name `elevation-api-<stage>-elevation`);
-// outside Grafana we can ask Jaeger which services exist and pick the elevation function's.
+// The collector names the API's service `elevation-api`; traces recorded before it (one service per function,
+// `elevation-api-<stage>-elevation`) are still found: outside Grafana we can ask Jaeger which services exist.
 import { listServices } from './jaeger';
 
 export const resolveTraceService = async (jaegerUrl: string, preferred: string): Promise<string> => {

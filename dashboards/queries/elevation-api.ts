@@ -1,6 +1,6 @@
 // Elevation API dashboard: what the service does (elevations/min, requests, latency, errors) and
 // why (block cache, range reads, decode, cold starts, CPU and memory of processes and host).
-import { api, host } from './metric-names';
+import { api, host, runtime } from './metric-names';
 import { orZero, quantile, rate, sumRate } from './promql';
 import { ERROR_RATIO, LATENCY_P95_SECONDS } from './slo';
 import type { DashboardDefinition, MetricPanel } from './types';
@@ -70,6 +70,17 @@ export const elevationApiPanels = {
       },
     ],
     slo: { value: ERROR_RATIO, label: 'SLO 1% errors', bad: 'above' },
+  }),
+  // Beside the API's own errors: a throttling or failing data layer shows as a line of its own (throttled, denied,
+  // server_error…) before, or without, turning into 5xx answers (throttled reads are retried with backoff).
+  dataSourceAnswers: metric({
+    key: 'api-data-source-answers',
+    title: 'Data layer answers per second by outcome',
+    description:
+      'Range-read attempts per second by how the data layer answered: ok (206), missing (404), denied (401/403), throttled (429, 503 SlowDown), server_error (other 5xx), timeout, verification_failed, failed (network). Every retry is an attempt.',
+    unit: 'reqps',
+    width: 12,
+    queries: [{ expr: sumRate(api.dataSourceAnswers, DS, ['answer']), legend: '{{answer}}' }],
   }),
   cacheHitRatio: metric({
     key: 'api-block-cache-hit-ratio',
@@ -147,21 +158,76 @@ export const elevationApiPanels = {
       },
     ],
   }),
+  // Runtime health, beside the request metrics: tells a latency rise caused by GC, a blocked event loop or a full
+  // block cache from one caused by the data layer. Sampled every 10 s per function (last value per function).
+  runtimeLoopDelay: metric({
+    key: 'runtime-event-loop-delay',
+    title: 'Event-loop delay p50 / p99 by function',
+    description:
+      'How late the event loop ran timers over the last 10 s, per function: a blocked loop (decode, GC) delays every request in that environment.',
+    unit: 's',
+    width: 12,
+    queries: [
+      { expr: `max by (function_name) (${runtime.loopDelayP99})`, legend: '{{function_name}} p99' },
+      { expr: `max by (function_name) (${runtime.loopDelayP50})`, legend: '{{function_name}} p50' },
+    ],
+  }),
+  runtimeGc: metric({
+    key: 'runtime-gc-pause',
+    title: 'GC pause (share of wall clock) by function',
+    description: 'Seconds per second the garbage collector paused JavaScript, per function.',
+    unit: 'percentunit',
+    width: 12,
+    queries: [{ expr: sumRate(runtime.gcPause, '', ['function_name']), legend: '{{function_name}}' }],
+  }),
+  runtimeHeap: metric({
+    key: 'runtime-heap',
+    title: 'V8 heap used and limit by function',
+    description: 'Heap in use and the heap size limit of each function’s environment (last sample).',
+    unit: 'bytes',
+    width: 12,
+    queries: [
+      { expr: `max by (function_name) (${runtime.heapUsed})`, legend: '{{function_name}} used' },
+      { expr: `max by (function_name) (${runtime.heapLimit})`, legend: '{{function_name}} limit' },
+    ],
+  }),
+  runtimeBlockCache: metric({
+    key: 'runtime-block-cache',
+    title: 'Block cache bytes by function',
+    description:
+      'Decoded bytes held by the block cache of each function (bounded by BLOCK_CACHE_MB; entries and active handles are in the same document).',
+    unit: 'bytes',
+    width: 12,
+    queries: [
+      {
+        expr: `max by (function_name) (${runtime.blockCacheBytes})`,
+        legend: '{{function_name}} cache bytes',
+      },
+    ],
+  }),
   processCpu: metric({
     key: 'host-process-cpu',
     title: 'Process CPU (1.0 = one core)',
-    description: 'CPU used by each scraped process (bridge, Prometheus, exporters), in cores.',
+    description:
+      'CPU used by each scraped process, in cores, labelled by job: elevation-api = the EMF bridge, otel-collector, jaeger, prometheus, node. The API (serverless-offline and its workers) exposes no process metrics: see host CPU.',
     unit: 'percentunit',
     width: 12,
-    queries: [{ expr: `sum by (job) (${rate(host.processCpu)})`, legend: '{{job}}' }],
+    queries: [
+      { expr: `sum by (job) (${rate(host.processCpu)})`, legend: '{{job}}' },
+      { expr: `sum by (job) (${rate(host.collectorCpu)})`, legend: '{{job}}' },
+    ],
   }),
   processMemory: metric({
     key: 'host-process-memory',
     title: 'Process resident memory',
-    description: 'Resident set size of each scraped process.',
+    description:
+      'Resident set size of each scraped process, labelled by job (elevation-api = the EMF bridge, otel-collector, jaeger, prometheus).',
     unit: 'bytes',
     width: 12,
-    queries: [{ expr: `sum by (job) (${host.processMemory})`, legend: '{{job}}' }],
+    queries: [
+      { expr: `sum by (job) (${host.processMemory})`, legend: '{{job}}' },
+      { expr: `sum by (job) (${host.collectorMemory})`, legend: '{{job}}' },
+    ],
   }),
   hostCpu: metric({
     key: 'host-cpu',
@@ -200,7 +266,14 @@ export const elevationApiDashboard: DashboardDefinition = {
   rows: [
     {
       title: 'Service',
-      panels: [p.elevationsPerMinute, p.requestsByRoute, p.latency, p.errorRatio, p.latencyByRoute],
+      panels: [
+        p.elevationsPerMinute,
+        p.requestsByRoute,
+        p.latency,
+        p.latencyByRoute,
+        p.errorRatio,
+        p.dataSourceAnswers,
+      ],
     },
     {
       title: 'Data layer',
@@ -213,6 +286,10 @@ export const elevationApiDashboard: DashboardDefinition = {
         p.pointsPerRequest,
         p.coldStarts,
       ],
+    },
+    {
+      title: 'Runtime (per function, every 10 s)',
+      panels: [p.runtimeLoopDelay, p.runtimeGc, p.runtimeHeap, p.runtimeBlockCache],
     },
     { title: 'Processes and host', panels: [p.processCpu, p.processMemory, p.hostCpu, p.hostMemory] },
   ],

@@ -14,6 +14,19 @@ export const api = {
   rangeLatency: 'elevation_api_range_latency_seconds',
   decode: 'elevation_api_decode_seconds',
   coldStarts: 'elevation_api_cold_starts_total',
+  dataSourceAnswers: 'elevation_api_data_source_answers_total',
+} as const;
+
+/** Runtime health of the execution environments (layers/telemetry/runtime-health.ts), every 10 s per function. */
+export const runtime = {
+  loopDelayP50: 'elevation_api_runtime_event_loop_delay_p50_seconds',
+  loopDelayP99: 'elevation_api_runtime_event_loop_delay_p99_seconds',
+  heapUsed: 'elevation_api_runtime_heap_used_bytes',
+  heapLimit: 'elevation_api_runtime_heap_limit_bytes',
+  gcPause: 'elevation_api_runtime_gc_pause_seconds_total',
+  activeHandles: 'elevation_api_runtime_active_handles',
+  blockCacheBytes: 'elevation_api_runtime_block_cache_bytes',
+  blockCacheEntries: 'elevation_api_runtime_block_cache_entries',
 } as const;
 
 /** k6 remote-write names: counters get `_total`, rates `_rate`, trends one gauge per stat (seconds). */
@@ -39,4 +52,7 @@ export const host = {
   memAvailable: 'node_memory_MemAvailable_bytes',
   processCpu: 'process_cpu_seconds_total',
   processMemory: 'process_resident_memory_bytes',
+  /** The same for the OpenTelemetry Collector and Jaeger (collector distributions prefix them otelcol_). */
+  collectorCpu: 'otelcol_process_cpu_seconds_total',
+  collectorMemory: 'otelcol_process_memory_rss_bytes',
 } as const;

@@ -3,10 +3,10 @@
 import type { DashboardDefinition, TracePanel } from './types';
 
 /**
- * Jaeger service of the elevation function: the bridge names a trace's service after the root
- * segment, i.e. the Lambda function name `<service>-<stage>-<function>` (`npm start` uses stage local).
+ * Jaeger service of the API: the collector (stack/otelcol/config.yaml) gives every span the one service name
+ * (POWERTOOLS_SERVICE_NAME); the Lambda function is the resource attribute faas.name.
  */
-export const DEFAULT_TRACE_SERVICE = 'elevation-api-local-elevation';
+export const DEFAULT_TRACE_SERVICE = 'elevation-api';
 
 const trace = (p: Omit<TracePanel, 'datasource' | 'style'>): TracePanel => ({
   datasource: 'jaeger',

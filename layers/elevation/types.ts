@@ -22,7 +22,27 @@ export interface ReadStats {
   rangeBytes: number;
   rangeMs: number;
   decodeMs: number;
+  /** Range-read attempts by how the data layer answered (byte-source.ts); keys from DATA_ANSWERS only. */
+  dataAnswers: Partial<Record<DataAnswer, number>>;
 }
+
+/**
+ * How the data layer answered one range-read attempt: a closed set, so it can be a metric label.
+ * ok = 206 (or 416 past the end, a file read); missing = 404; denied = 401/403; throttled = 429 or 503 (S3's
+ * SlowDown); server_error = other 5xx; timeout = no answer within RANGE_TIMEOUT_MS; verification_failed = an
+ * answer that failed the checks in range-answer.ts; failed = anything else (connection refused, reset).
+ */
+export const DATA_ANSWERS = [
+  'ok',
+  'missing',
+  'denied',
+  'throttled',
+  'server_error',
+  'timeout',
+  'verification_failed',
+  'failed',
+] as const;
+export type DataAnswer = (typeof DATA_ANSWERS)[number];
 
 export function newReadStats(): ReadStats {
   return {
@@ -33,6 +53,7 @@ export function newReadStats(): ReadStats {
     rangeBytes: 0,
     rangeMs: 0,
     decodeMs: 0,
+    dataAnswers: {},
   };
 }
 

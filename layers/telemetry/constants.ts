@@ -14,7 +14,14 @@ export const METRIC = {
   rangeBytes: 'RangeBytes',
   rangeLatency: 'RangeLatency',
   decodeTime: 'DecodeTime',
+  /** Own documents with dimension `answer` (data-answers.ts). */
+  dataSourceAnswers: 'DataSourceAnswers',
 } as const;
+
+/** The `dataset` dimension of a request that named a fallback chain: `chain:<number of datasets>`. */
+export function chainDimension(length: number): string {
+  return `chain:${length}`;
+}
 
 /** Dimension value used when a request never named a dataset (health, datasets list, early 4xx). */
 export const NO_DATASET = 'none';

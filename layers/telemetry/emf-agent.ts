@@ -3,7 +3,8 @@
  * e.g. udp://127.0.0.1:25888, the variable aws-embedded-metrics uses) instead of stdout, so the
  * bridge gets metrics however serverless-offline was started. In AWS, Powertools writes EMF to stdout.
  */
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
+import { senderSocket } from './udp-socket';
 
 export function parseAgentEndpoint(value: string | undefined): { host: string; port: number } | undefined {
   if (value === undefined || value.trim() === '') return undefined;
@@ -20,7 +21,7 @@ export class EmfAgentSink {
   constructor(private readonly address: { host: string; port: number }) {}
 
   send(document: unknown): void {
-    this.socket ??= createSocket('udp4').unref();
+    this.socket ??= senderSocket(this.address.host);
     // Newline-terminated like the agent's line protocol; a lost datagram loses one request's metrics.
     this.socket.send(`${JSON.stringify(document)}\n`, this.address.port, this.address.host, () => undefined);
   }

@@ -13,6 +13,8 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { setStreamingThreshold, type Subsegment } from 'aws-xray-sdk-core';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './constants';
+import { blockCache } from '../elevation/dataset/block-store';
+import { dataAnswerDocuments } from './data-answers';
 import { coldStartDocument, EmfAgentSink, parseAgentEndpoint } from './emf-agent';
 import {
   DaemonSender,
@@ -24,19 +26,23 @@ import {
   type TraceHeader,
 } from './offline-trace';
 import {
+  BoundedValues,
   datasetOf,
   logLevelOf,
   outcomeOf,
+  pathTemplateOf,
   requestMetrics,
   wideLogFields,
   type FinishedRequest,
 } from './request-record';
 import { RequestState, type RequestTelemetry } from './request-telemetry';
-import { subtreeDocuments } from './segment-documents';
+import { RuntimeHealth, runtimeDocument, runtimeIntervalMs } from './runtime-health';
+import { rootWithSubtree, subtreeDocuments } from './segment-documents';
 import type { XraySegment } from './trace-spans';
 import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
 
 export type { RequestTelemetry, RequestFields } from './request-telemetry';
+export { chainDimension } from './constants';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME;
 const namespace = process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE;
@@ -68,11 +74,20 @@ const onDemand = process.env.AWS_LAMBDA_INITIALIZATION_TYPE?.trim() === 'on-dema
 const samplingRate = samplingRateFromEnv(process.env.POWERTOOLS_LOGGER_SAMPLE_RATE);
 // Dev mode indents JSON and a non-UTC TZ changes timestamps: then Powertools writes the wide line itself.
 const fastWideLine = process.env.POWERTOOLS_DEV !== 'true' && isUtc(process.env.TZ);
+// Where Powertools would stay silent (dev mode, metrics disabled), the data-answer documents stay silent too.
+const stdoutMetrics =
+  process.env.POWERTOOLS_DEV !== 'true' && process.env.POWERTOOLS_METRICS_DISABLED !== 'true';
+const datasetValues = new BoundedValues();
+const runtimeHealth = new RuntimeHealth(
+  runtimeIntervalMs(process.env.RUNTIME_METRICS_INTERVAL_S),
+  Date.now(),
+);
 
+const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 const INTERNAL_ERROR: APIGatewayProxyStructuredResultV2 = {
   statusCode: 500,
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ status: 'SERVER_ERROR', error: 'Internal server error' }),
+  body: JSON.stringify({ status: 'SERVER_ERROR', error: INTERNAL_ERROR_MESSAGE }),
 };
 
 export function instrumentHandler(
@@ -107,19 +122,24 @@ export function instrumentHandler(
     } catch (error) {
       thrown = error;
       result = INTERNAL_ERROR;
+      state.set({ errorCode: 'InternalError', errorMessage: INTERNAL_ERROR_MESSAGE });
     }
     const status = result.statusCode ?? 200;
     const finished: FinishedRequest = {
       route,
+      method: (event.requestContext?.http?.method ?? 'GET').toUpperCase(),
+      pathTemplate: pathTemplateOf(event.routeKey, 'unknown'),
       status,
       durationMs: performance.now() - started,
       coldStart: wasColdStart,
       state,
     };
-    if (root && handlerSegment) closeHandlerSegment(root, handlerSegment, status, thrown);
+    const subtree = root && handlerSegment ? closeHandlerSegment(root, handlerSegment, status, thrown) : [];
     publishMetrics(finished);
+    publishRuntimeHealth(context.functionName);
     writeWideLog(finished, thrown, context, header?.root);
-    if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart);
+    if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart, subtree);
+    else for (const document of subtree) daemon?.sendJson(document);
     return result;
   };
 }
@@ -132,25 +152,30 @@ function openHandlerSegment(root: XraySegment, route: string): Subsegment {
   return segment;
 }
 
-function closeHandlerSegment(root: XraySegment, segment: Subsegment, status: number, thrown: unknown): void {
+/** Closes the handler subsegment and returns its documents (sent with the root offline, on their own in AWS). */
+function closeHandlerSegment(
+  root: XraySegment,
+  segment: Subsegment,
+  status: number,
+  thrown: unknown,
+): string[] {
   if (thrown !== undefined) segment.addError(toError(thrown));
   if (status >= 500) segment.addFaultFlag();
   else if (status >= 400) segment.addErrorFlag();
   segment.close();
   tracer.setSegment(root);
-  for (const document of subtreeDocuments(segment)) daemon?.sendJson(document);
+  const documents = subtreeDocuments(segment);
   root.removeSubsegment(segment);
+  return documents;
 }
 
 const UNIT = { Count: MetricUnit.Count, Milliseconds: MetricUnit.Milliseconds, Bytes: MetricUnit.Bytes };
 
 /** One EMF document per request, on every path (the dimension set is the same for all its metrics). */
 function publishMetrics(finished: FinishedRequest): void {
-  metrics.addDimensions({
-    route: finished.route,
-    dataset: datasetOf(finished.state),
-    outcome: outcomeOf(finished.status),
-  });
+  const dataset = datasetValues.admit(datasetOf(finished.state));
+  metrics.addDimensions({ route: finished.route, dataset, outcome: outcomeOf(finished.status) });
+  publishDataAnswers(dataset, finished.state.stats.dataAnswers);
   for (const point of requestMetrics(finished)) metrics.addMetric(point.name, UNIT[point.unit], point.value);
   if (!emfAgent) {
     metrics.publishStoredMetrics();
@@ -161,6 +186,26 @@ function publishMetrics(finished: FinishedRequest): void {
   metrics.clearMetrics();
   metrics.clearDimensions();
   metrics.clearMetadata();
+}
+
+/** At most one runtime-health document per interval (runtime-health.ts); a time comparison otherwise. */
+function publishRuntimeHealth(functionName: string): void {
+  const now = Date.now();
+  const sample = runtimeHealth.due(now, blockCache());
+  if (!sample) return;
+  const document = runtimeDocument(namespace, serviceName, functionName, sample, now);
+  if (emfAgent) emfAgent.send(document);
+  else if (stdoutMetrics) process.stdout.write(`${JSON.stringify(document)}\n`);
+}
+
+function publishDataAnswers(
+  dataset: string,
+  answers: FinishedRequest['state']['stats']['dataAnswers'],
+): void {
+  for (const document of dataAnswerDocuments(namespace, serviceName, dataset, answers, Date.now())) {
+    if (emfAgent) emfAgent.send(document);
+    else if (stdoutMetrics) process.stdout.write(`${JSON.stringify(document)}\n`);
+  }
 }
 
 function writeWideLog(
@@ -206,8 +251,9 @@ function sendRootSegment(
   startMs: number,
   status: number,
   wasColdStart: boolean,
+  subtree: readonly string[],
 ): void {
-  daemon?.send(
+  const rootJson = JSON.stringify(
     rootSegmentDocument({
       header,
       functionName: context.functionName,
@@ -220,6 +266,7 @@ function sendRootSegment(
       coldStart: wasColdStart,
     }),
   );
+  for (const document of rootWithSubtree(rootJson, subtree)) daemon?.sendJson(document);
 }
 
 /**

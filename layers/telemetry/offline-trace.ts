@@ -4,7 +4,8 @@
  * the X-Ray SDK never sends itself (it only streams subsegments whose parent is that root).
  */
 import { randomBytes } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
+import { senderSocket } from './udp-socket';
 
 export interface TraceHeader {
   /** `1-<8 hex epoch seconds>-<24 hex random>` */
@@ -139,7 +140,7 @@ export class DaemonSender {
 
   /** A document already serialised (the SDK's `format()`). */
   sendJson(json: string): void {
-    this.socket ??= createSocket('udp4').unref();
+    this.socket ??= senderSocket(this.address.host);
     // Errors (nobody listening, oversize) are dropped: tracing must never fail a request.
     this.socket.send(DAEMON_HEADER + json, this.address.port, this.address.host, () => undefined);
   }

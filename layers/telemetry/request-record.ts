@@ -9,6 +9,10 @@ export type MetricUnitName = 'Count' | 'Milliseconds' | 'Bytes';
 
 export interface FinishedRequest {
   route: string;
+  /** HTTP method as the client sent it (upper case). */
+  method: string;
+  /** The route's path template (`/v1/{dataset}`), never the path with its values. */
+  pathTemplate: string;
   status: number;
   durationMs: number;
   coldStart: boolean;
@@ -28,6 +32,32 @@ export function datasetOf(state: RequestState): string {
   return typeof dataset === 'string' && dataset !== '' ? dataset : NO_DATASET;
 }
 
+/** Most distinct `dataset` dimension values one execution environment emits; the rest become OTHER_VALUE. */
+export const MAX_DIMENSION_VALUES = 64;
+export const OTHER_VALUE = 'other';
+
+/**
+ * A safety net under the handlers' rule (dataset = a configured name or `chain:<n>`): whatever a handler sets,
+ * one environment never emits more than `limit` distinct values, so no client can mint series.
+ */
+export class BoundedValues {
+  private readonly seen = new Set<string>();
+  constructor(private readonly limit = MAX_DIMENSION_VALUES) {}
+
+  admit(value: string): string {
+    if (this.seen.has(value)) return value;
+    if (this.seen.size >= this.limit) return OTHER_VALUE;
+    this.seen.add(value);
+    return value;
+  }
+}
+
+/** The request path with its values replaced by the template's names: `/v1/{dataset}`. */
+export function pathTemplateOf(routeKey: string | undefined, fallback: string): string {
+  const template = routeKey?.split(' ')[1];
+  return template && template.startsWith('/') ? template : fallback;
+}
+
 export function pointsOf(state: RequestState): number {
   const points = state.fields.points;
   return typeof points === 'number' && Number.isFinite(points) ? points : 0;
@@ -38,7 +68,9 @@ export function wideLogFields(r: FinishedRequest): Record<string, unknown> {
   const s = r.state.stats;
   return {
     ...r.state.fields,
+    method: r.method,
     route: r.route,
+    pathTemplate: r.pathTemplate,
     status: r.status,
     durationMs: roundMs(r.durationMs),
     phases: r.state.phases,
@@ -47,7 +79,7 @@ export function wideLogFields(r: FinishedRequest): Record<string, unknown> {
     cacheMisses: s.blockCacheMisses,
     rangeRequests: s.rangeRequests,
     rangeBytes: s.rangeBytes,
-    coldStart: r.coldStart,
+    dataAnswers: s.dataAnswers,
   };
 }
 

@@ -16,6 +16,21 @@ export interface SubsegmentNode {
 /** The daemon takes datagrams up to 64 KiB, header line included; keep clear of it. */
 export const MAX_DOCUMENT_BYTES = 60 * 1024;
 
+/**
+ * Offline, the root segment and the handler's subtree as the daemon documents to send: one document with the
+ * subtree embedded when it fits (one datagram per trace, and the whole trace arrives or none of it), else the
+ * subtree's documents followed by the root. `rootJson` is a serialised JSON object.
+ */
+export function rootWithSubtree(
+  rootJson: string,
+  subtree: readonly string[],
+  maxBytes = MAX_DOCUMENT_BYTES,
+): string[] {
+  if (subtree.length !== 1) return [...subtree, rootJson];
+  const embedded = `${rootJson.slice(0, -1)},"subsegments":[${subtree[0]}]}`;
+  return Buffer.byteLength(embedded) <= maxBytes ? [embedded] : [subtree[0], rootJson];
+}
+
 export function subtreeDocuments(node: SubsegmentNode, maxBytes = MAX_DOCUMENT_BYTES): string[] {
   const whole = node.format();
   const children = node.subsegments;

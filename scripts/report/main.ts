@@ -8,9 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { selectRun } from '../dashboards/cli-args';
+import { CHROMIUM } from './chromium';
 import { collectReport } from './collect';
 import { renderHtml } from './html';
 import { writePngs } from './png';
+import { checkPrerequisites } from './prerequisites';
 import { findResultTable, loadSummaryOf, type Table } from './tables';
 
 const RESULTS = 'results';
@@ -19,6 +21,15 @@ const main = async (): Promise<void> => {
   const run = selectRun(process.argv.slice(2), { useNewestSummary: true, padSeconds: 30 });
   const outDir = run.flags.get('out') ?? path.join(RESULTS, 'report');
   const resultsDir = run.flags.get('results') ?? RESULTS;
+  const missing = await checkPrerequisites(
+    run.sources.prometheusUrl,
+    CHROMIUM,
+    run.flags.get('no-png') !== 'true',
+  );
+  if (missing.length > 0) {
+    for (const line of missing) console.error(`report: ${line}`);
+    process.exit(1);
+  }
   const tables = [
     findResultTable(resultsDir, 'capacity', 'Capacity (highest rate within the SLOs, per scenario)'),
     findResultTable(resultsDir, 'observability-price', 'The price of observability (tracing × logging)'),

@@ -13,6 +13,8 @@ export PROMETHEUS_PORT="${PROMETHEUS_PORT:-19490}" NODE_EXPORTER_PORT="${NODE_EX
 export JAEGER_QUERY_PORT="${JAEGER_QUERY_PORT:-19486}" JAEGER_QUERY_GRPC_PORT="${JAEGER_QUERY_GRPC_PORT:-19485}"
 export JAEGER_OTLP_GRPC_PORT="${JAEGER_OTLP_GRPC_PORT:-19417}" JAEGER_OTLP_HTTP_PORT="${JAEGER_OTLP_HTTP_PORT:-19418}"
 export BRIDGE_METRICS_PORT="${BRIDGE_METRICS_PORT:-19464}" XRAY_PORT="${XRAY_PORT:-19420}" EMF_PORT="${EMF_PORT:-19488}"
+export XRAY_PROXY_PORT="${XRAY_PROXY_PORT:-19421}" COLLECTOR_METRICS_PORT="${COLLECTOR_METRICS_PORT:-19478}"
+export JAEGER_METRICS_PORT="${JAEGER_METRICS_PORT:-19489}"
 API_PORT="${API_PORT:-19430}"
 export PROMETHEUS_URL="http://127.0.0.1:$PROMETHEUS_PORT" JAEGER_URL="http://127.0.0.1:$JAEGER_QUERY_PORT"
 mkdir -p "$STACK_RUN_DIR/logs" results/load
@@ -53,7 +55,7 @@ summary="results/load/report-smoke-$(date -u +%Y%m%dT%H%M%SZ).json"
 SMOKE=1 BASE_URL="http://127.0.0.1:$API_PORT" K6_PROMETHEUS_RW_SERVER_URL="$PROMETHEUS_URL/api/v1/write" \
   bash loadtests/k6.sh loadtests/baseline.ts -e SUMMARY_FILE="$summary"
 
-# Two scrapes of the bridge (5 s interval) and the bridge's trace batches reach Prometheus and Jaeger.
+# Two scrapes of the bridge (5 s interval) and the collector's trace batches reach Prometheus and Jaeger.
 sleep 12
 status=0
 npx tsx scripts/dashboards/panel-data.ts --summary "$summary" || status=$?

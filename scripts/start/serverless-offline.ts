@@ -15,7 +15,7 @@ export interface OfflineOptions {
   /** Extra environment for osls; serverless.yml passes the settings on to the handlers. */
   env?: Record<string, string>;
   /** 'inherit' prints to our stdout/stderr; a function receives the output instead. */
-  output?: 'inherit' | ((text: string) => void);
+  output?: 'inherit' | ((text: string, stream: 'stdout' | 'stderr') => void);
   startTimeoutMs?: number;
 }
 
@@ -59,8 +59,8 @@ export function spawnServerlessOffline(options: OfflineOptions): OfflineProcess 
     stdio: ['ignore', output === 'inherit' ? 'inherit' : 'pipe', output === 'inherit' ? 'inherit' : 'pipe'],
   });
   if (typeof output === 'function') {
-    child.stdout?.on('data', (chunk: Buffer) => output(chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => output(chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => output(chunk.toString(), 'stdout'));
+    child.stderr?.on('data', (chunk: Buffer) => output(chunk.toString(), 'stderr'));
   }
   const pid = child.pid;
   if (pid === undefined) throw new Error('could not spawn osls offline');

@@ -1,66 +1,33 @@
 /**
  * The telemetry bridge as a set of listeners around the pure pieces: EMF intake (UDP+TCP, optional
- * stdin) → prom-client registry → GET /metrics; X-Ray daemon UDP → trace assembler → OTLP exporter.
+ * stdin) → prom-client registry → GET /metrics. Traces do not pass through here: the OpenTelemetry
+ * Collector's awsxray receiver takes the functions' X-Ray segments (stack/otelcol/).
  */
 import { createSocket, type Socket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import type { BridgeConfig } from './config';
 import { EmfIngest, MAX_LINE_BYTES } from './emf-ingest';
 import { EmfRegistry } from './emf-registry';
-import { OtlpExporter } from './otlp-exporter';
-import { DEFAULT_ASSEMBLER, TraceAssembler } from './trace-assembler';
-import { parseDatagram } from './xray';
+import { udpDrops } from './udp-drops';
 
 export interface RunningBridge {
-  ports: { metrics: number; emf: number; xray: number };
+  ports: { metrics: number; emf: number };
   registry: Registry;
-  exporter: OtlpExporter;
-  assembler: TraceAssembler;
   ingest: EmfIngest;
-  /** Releases pending traces and drains the export queue (tests call it before asserting on Jaeger). */
-  flush(): Promise<void>;
   close(): Promise<void>;
 }
-
-const TICK_MS = 100;
 
 export async function startBridge(config: BridgeConfig): Promise<RunningBridge> {
   const registry = new Registry();
   const ingest = new EmfIngest(new EmfRegistry(registry), registry);
-  const exporter = new OtlpExporter({
-    endpoint: config.otlpEndpoint,
-    maxQueue: config.maxQueue,
-    batchSize: config.batchSize,
-    timeoutMs: 5000,
-  });
-  const assembler = new TraceAssembler(
-    (service, spans) => exporter.enqueue(service, spans),
-    DEFAULT_ASSEMBLER,
-  );
-  const segments = new Counter({
-    name: 'telemetry_bridge_xray_documents_total',
-    help: 'X-Ray daemon datagrams by result',
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  selfMetrics(registry, exporter, assembler);
-
-  const timer = setInterval(() => {
-    assembler.tick(Date.now());
-    void exporter.flush();
-  }, TICK_MS);
-
-  const xray = await bindUdp(config.host, config.xrayPort, (msg) => {
-    const parsed = parseDatagram(msg.toString('utf8'));
-    segments.inc({ result: parsed.ok ? 'accepted' : 'malformed' });
-    if (parsed.ok) assembler.add(parsed.spans, Date.now());
-  });
-  const emfUdp = await bindUdp(config.host, config.emfPort, (msg) =>
+  const emfUdp = await bindUdp(config.host, config.emfPort, config.udpReceiveBufferBytes, (msg) =>
     ingest.text(msg.toString('utf8'), 'udp'),
   );
+  kernelDrops(registry, emfUdp.address().port);
   // TCP on the port UDP got, so an ephemeral EMF port (0, in tests) is one number for both.
   const emfTcp = await listenTcp(config.host, emfUdp.address().port, ingest);
   const http = await listenHttp(config.host, config.metricsPort, registry);
@@ -70,47 +37,53 @@ export async function startBridge(config: BridgeConfig): Promise<RunningBridge> 
     );
   }
 
-  const flush = async (): Promise<void> => {
-    assembler.tick(Date.now(), true);
-    await exporter.drain();
-  };
   return {
-    ports: { metrics: portOf(http), emf: emfUdp.address().port, xray: xray.address().port },
+    ports: { metrics: portOf(http), emf: emfUdp.address().port },
     registry,
-    exporter,
-    assembler,
     ingest,
-    flush,
     async close() {
-      clearInterval(timer);
-      xray.close();
       emfUdp.close();
-      await flush();
       await Promise.all([closeServer(emfTcp), closeServer(http)]);
     },
   };
 }
 
-function selfMetrics(registry: Registry, exporter: OtlpExporter, assembler: TraceAssembler): void {
-  new Gauge({
-    name: 'telemetry_bridge_spans',
-    help: 'Spans handled by the X-Ray → OTLP path, by state (cumulative except queued/pending_traces)',
-    labelNames: ['state'],
+/**
+ * Datagrams the kernel dropped for the EMF socket (receive buffer full): lost metrics the bridge never saw, read
+ * from /proc/net/udp at scrape time and exposed as a counter (the kernel's count only grows while the socket lives).
+ */
+function kernelDrops(registry: Registry, port: number): void {
+  let reported = 0;
+  new Counter({
+    name: 'telemetry_bridge_udp_kernel_drops_total',
+    help: 'EMF datagrams dropped by the kernel before the bridge read them (/proc/net/udp drops)',
     registers: [registry],
     collect() {
-      this.set({ state: 'exported' }, exporter.counts.exported);
-      this.set({ state: 'dropped_queue_full' }, exporter.counts.droppedQueueFull);
-      this.set({ state: 'export_failed' }, exporter.counts.failed);
-      this.set({ state: 'dropped_trace_too_large' }, assembler.droppedSpans);
-      this.set({ state: 'queued' }, exporter.queued);
-      this.set({ state: 'pending_traces' }, assembler.pendingTraces);
+      const drops = udpDrops(readProcNetUdp(), port);
+      if (drops === null || drops <= reported) return;
+      this.inc(drops - reported);
+      reported = drops;
     },
   });
 }
 
-function bindUdp(host: string, port: number, onMessage: (msg: Buffer) => void): Promise<Socket> {
+function readProcNetUdp(): string {
+  try {
+    return readFileSync('/proc/net/udp', 'utf8');
+  } catch {
+    return ''; // not Linux: no drops to report
+  }
+}
+
+function bindUdp(
+  host: string,
+  port: number,
+  recvBufferSize: number,
+  onMessage: (msg: Buffer) => void,
+): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
+    // The kernel caps the size at net.core.rmem_max; asking for more is not an error.
+    const socket = createSocket({ type: 'udp4', recvBufferSize });
     socket.once('error', reject);
     socket.on('message', (msg) => onMessage(msg));
     socket.bind(port, host, () => {

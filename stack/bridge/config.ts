@@ -3,10 +3,7 @@ export interface BridgeConfig {
   host: string;
   metricsPort: number;
   emfPort: number;
-  xrayPort: number;
-  otlpEndpoint: string;
-  maxQueue: number;
-  batchSize: number;
+  udpReceiveBufferBytes: number;
   readStdin: boolean;
 }
 
@@ -27,17 +24,14 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 }
 
 export function bridgeConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): BridgeConfig {
-  const otlpBase = env.OTLP_HTTP_ENDPOINT || `http://127.0.0.1:${port(env, 'JAEGER_OTLP_HTTP_PORT', 4318)}`;
   return {
-    // Loopback only: the bridge accepts unauthenticated metrics and traces.
+    // Loopback only: the bridge accepts unauthenticated metrics.
     host: env.BRIDGE_HOST || '127.0.0.1',
     metricsPort: port(env, 'BRIDGE_METRICS_PORT', 9464),
     emfPort: port(env, 'EMF_PORT', 25888),
-    xrayPort: port(env, 'XRAY_PORT', 2000),
-    otlpEndpoint: `${otlpBase.replace(/\/$/, '')}/v1/traces`,
-    // 20k spans × ~1 KB ≈ 20 MB worst case while Jaeger is away.
-    maxQueue: positive(env, 'BRIDGE_MAX_QUEUED_SPANS', 20000),
-    batchSize: positive(env, 'BRIDGE_BATCH_SPANS', 512),
+    // 8 MiB: ~8,000 EMF datagrams of ~1 KB in flight while the event loop is busy (the default ~200 KB holds
+    // ~200, a burst of one load-test second); the kernel caps it at net.core.rmem_max.
+    udpReceiveBufferBytes: positive(env, 'BRIDGE_UDP_RECV_BUFFER_BYTES', 8 * 1024 * 1024),
     readStdin: argv.includes('--stdin'),
   };
 }

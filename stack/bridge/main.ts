@@ -1,5 +1,6 @@
 /**
- * `npm run bridge` — EMF → Prometheus and X-Ray → Jaeger for local runs (see docs/observability.md).
+ * `npm run bridge` — EMF → Prometheus for local runs (see docs/observability.md); traces go through the
+ * OpenTelemetry Collector (stack/otelcol/).
  * `--stdin` also reads EMF lines from stdin, e.g. `sls offline | npm run bridge -- --stdin`.
  */
 import { startBridge } from './bridge';
@@ -8,9 +9,9 @@ import { bridgeConfig } from './config';
 async function main(): Promise<void> {
   const config = bridgeConfig(process.env, process.argv.slice(2));
   const bridge = await startBridge(config);
-  const { metrics, emf, xray } = bridge.ports;
+  const { metrics, emf } = bridge.ports;
   process.stderr.write(
-    `bridge: /metrics http://${config.host}:${metrics}/metrics · EMF udp+tcp ${config.host}:${emf} · X-Ray udp ${config.host}:${xray} → ${config.otlpEndpoint}\n`,
+    `bridge: /metrics http://${config.host}:${metrics}/metrics · EMF udp+tcp ${config.host}:${emf}\n`,
   );
   const stop = (): void => {
     bridge.close().then(

@@ -20,10 +20,19 @@ export const POINTS_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 512, 1000];
 
 const TIME_SCALE: Record<string, number> = { Seconds: 1, Milliseconds: 1e-3, Microseconds: 1e-6 };
 
-/** Per-metric exceptions to the unit rules (a Count that is a distribution, irregular plurals). */
-const OVERRIDES: Record<string, { type: PromType; base: string; buckets?: number[] }> = {
+/** Per-metric exceptions to the unit rules (a Count that is a distribution, irregular plurals, levels). */
+const OVERRIDES: Record<string, { type: PromType; base: string; buckets?: number[]; scale?: number }> = {
   PointsPerRequest: { type: 'histogram', base: 'points_per_request', buckets: POINTS_BUCKETS },
   ColdStart: { type: 'counter', base: 'cold_starts' },
+  // Runtime health (layers/telemetry/runtime-health.ts): levels sampled every 10 s are gauges, GC time a counter.
+  RuntimeEventLoopDelayP50: { type: 'gauge', base: 'runtime_event_loop_delay_p50_seconds', scale: 1e-3 },
+  RuntimeEventLoopDelayP99: { type: 'gauge', base: 'runtime_event_loop_delay_p99_seconds', scale: 1e-3 },
+  RuntimeHeapUsed: { type: 'gauge', base: 'runtime_heap_used_bytes' },
+  RuntimeHeapLimit: { type: 'gauge', base: 'runtime_heap_limit_bytes' },
+  RuntimeGcPause: { type: 'counter', base: 'runtime_gc_pause_seconds', scale: 1e-3 },
+  RuntimeActiveHandles: { type: 'gauge', base: 'runtime_active_handles' },
+  RuntimeBlockCacheBytes: { type: 'gauge', base: 'runtime_block_cache_bytes' },
+  RuntimeBlockCacheEntries: { type: 'gauge', base: 'runtime_block_cache_entries' },
 };
 
 export function snakeCase(name: string): string {
@@ -49,7 +58,7 @@ export function promSpec(namespace: string, emfName: string, unit: string): Prom
       name: `${prefix}_${override.base}${suffix}`,
       type: override.type,
       help,
-      scale: 1,
+      scale: override.scale ?? 1,
       buckets: override.buckets,
     };
   }

@@ -133,6 +133,16 @@ export const runOpenMetrics = (from: number, to: number, step: number, testid: s
       logistic(0.008),
     );
   }
+  const fn = { service: 'elevation-api', function_name: 'elevation-api-local-elevation' };
+  om.series('elevation_api_runtime_event_loop_delay_p50_seconds', fn, times, (i) => 0.011 + (i % 5) * 1e-4);
+  om.series('elevation_api_runtime_event_loop_delay_p99_seconds', fn, times, (i) => 0.02 + (i % 7) * 1e-3);
+  om.series('elevation_api_runtime_heap_used_bytes', fn, times, (i) => 60e6 + (i % 30) * 1e6);
+  om.series('elevation_api_runtime_heap_limit_bytes', fn, times, () => 2.1e9);
+  om.series('elevation_api_runtime_gc_pause_seconds_total', fn, times, (i) => i * 0.004);
+  om.series('elevation_api_runtime_block_cache_bytes', fn, times, (i) => Math.min(i, 40) * 4 * 1024 * 1024);
+  // The data layer's answers: mostly 206, a few throttled (retried) attempts.
+  om.series('elevation_api_data_source_answers_total', { ...api, answer: 'ok' }, times, (i) => (i + 1) * 8);
+  om.series('elevation_api_data_source_answers_total', { ...api, answer: 'throttled' }, times, (i) => i);
   om.series(
     'elevation_api_cold_starts_total',
     { service: 'elevation-api', function_name: 'elevation-api-local-elevation' },

@@ -234,7 +234,7 @@ describe('npm run report over a load run in a real Prometheus', () => {
     const args = ['tsx', 'scripts/dashboards/panel-data.ts', '--summary', summary, '--scrape-interval', '5'];
     const api = await exec('npx', [...args, '--dashboard', 'elevation-api'], { cwd: ROOT, env });
     const load = await exec('npx', [...args, '--dashboard', 'load-test'], { cwd: ROOT, env });
-    expect(api.stdout).toContain('16/16 panels returned data');
+    expect(api.stdout).toContain('21/21 panels returned data');
     expect(load.stdout).toContain('8/8 panels returned data');
     const traces = await exec('npx', [...args, '--dashboard', 'elevation-traces'], { cwd: ROOT, env });
     expect(traces.stdout).toContain('2/2 panels returned data');

@@ -5,13 +5,14 @@
  * every reader is checked and counted the same way.
  */
 import {
+  DataSourceAccessDeniedError,
   DataSourceTimeoutError,
   DataSourceUnavailableError,
   DeadlineExceededError,
   ObjectChangedError,
   SourceNotFoundError,
 } from '../errors';
-import type { ReadStats } from '../types';
+import type { DataAnswer, ReadStats } from '../types';
 import { FileSource } from './file-source';
 import { HttpSource } from './http-source';
 import {
@@ -52,7 +53,15 @@ export interface RetryPolicy {
   retries: number;
 }
 
-export class TransientSourceError extends Error {}
+/** Worth another attempt; `status` is the HTTP status when the data layer answered one (429, 5xx). */
+export class TransientSourceError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export function isRemote(location: string): boolean {
   return /^(https?|s3):\/\//i.test(location);
@@ -124,9 +133,11 @@ export class RetryingSource implements ByteSource {
           );
           const bytes = verifyRangeAnswer(this.url, offset, length, answer, this.pinned);
           this.pinned ??= { identity: answer.identity, total: answer.total };
+          if (stats) countAnswer(stats, 'ok');
           if (stats) stats.rangeBytes += bytes.byteLength;
           return bytes;
         } catch (error) {
+          if (stats && !signal?.aborted) countAnswer(stats, answerOf(error));
           if (signal?.aborted) break;
           // The object vanished after we read it: its header and blocks are stale, as when it changed.
           if (error instanceof SourceNotFoundError && this.pinned)
@@ -163,6 +174,27 @@ export class RetryingSource implements ByteSource {
 
 function unavailable(url: string, cause: unknown): DataSourceUnavailableError {
   return new DataSourceUnavailableError(`Reading ${url} failed: ${String(cause)}`, { cause });
+}
+
+function countAnswer(stats: ReadStats, answer: DataAnswer): void {
+  stats.dataAnswers[answer] = (stats.dataAnswers[answer] ?? 0) + 1;
+}
+
+/** The closed-set name of a failed attempt (types.ts, DATA_ANSWERS). */
+export function answerOf(error: unknown): DataAnswer {
+  if (error instanceof SourceNotFoundError) return 'missing';
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+  if (error instanceof DataSourceAccessDeniedError || status === 401 || status === 403) return 'denied';
+  if (error instanceof TransientSourceError && error.status !== undefined)
+    return error.status === 429 || error.status === 503 ? 'throttled' : 'server_error';
+  if (isTimeout(error)) return 'timeout';
+  if (
+    error instanceof RangeVerificationError ||
+    error instanceof ObjectChangedError ||
+    error instanceof TransientSourceError
+  )
+    return 'verification_failed';
+  return 'failed';
 }
 
 /** By name only: fetch rejects with a DOMException, which is not `instanceof Error` in every realm (jest's vm). */

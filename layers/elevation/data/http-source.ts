@@ -82,7 +82,7 @@ function answerOf(url: string, offset: number, length: number, response: RangeRe
   }
   if (status === 404) throw new SourceNotFoundError(url);
   if (status === 401 || status === 403) throw new DataSourceAccessDeniedError(`HTTP ${status} from ${url}`);
-  if (status >= 500 || status === 429) throw new TransientSourceError(`HTTP ${status} from ${url}`);
+  if (status >= 500 || status === 429) throw new TransientSourceError(`HTTP ${status} from ${url}`, status);
   throw new DataSourceUnavailableError(`HTTP ${status} from ${url}`);
 }
 

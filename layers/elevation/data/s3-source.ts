@@ -120,7 +120,7 @@ export class S3Source implements RangeReader {
         };
       }
       if (status !== undefined && (status >= 500 || status === 429)) {
-        throw new TransientSourceError(`S3 ${status} for ${this.url}`);
+        throw new TransientSourceError(`S3 ${status} for ${this.url}`, status);
       }
       throw error;
     }

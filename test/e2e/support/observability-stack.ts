@@ -16,11 +16,19 @@ export interface ObservabilityStack {
   prometheusUrl: string;
   jaegerUrl: string;
   bridgeUrl: string;
+  /** The OpenTelemetry Collector's self-metrics (`/metrics`). */
+  collectorUrl: string;
+  /** Jaeger's self-metrics (`/metrics`). */
+  jaegerMetricsUrl: string;
+  /** Where X-Ray segment documents go (the collector's awsxray receiver, UDP). */
+  xrayPort: number;
   /** What the functions need to reach the bridge (AWS_* variables pass through serverless-offline). */
   functionEnv: Record<string, string>;
   runDir: string;
   /** PIDs from the PID files, read after start-up. */
   pids(): number[];
+  /** The PID of one service (`jaeger`, `collector`, …) from its PID file. */
+  pidOf(service: string): number;
   down(): Promise<string>;
 }
 
@@ -31,6 +39,9 @@ export async function stackUp(): Promise<ObservabilityStack> {
     'JAEGER_OTLP_HTTP_PORT',
     'BRIDGE_METRICS_PORT',
     'XRAY_PORT',
+    'XRAY_PROXY_PORT',
+    'COLLECTOR_METRICS_PORT',
+    'JAEGER_METRICS_PORT',
     'EMF_PORT',
   );
   const env: Record<string, string> = { STACK_RUN_DIR: path.join(REPO_ROOT, '.run', `e2e-${process.pid}`) };
@@ -49,12 +60,16 @@ export async function stackUp(): Promise<ObservabilityStack> {
     prometheusUrl: `http://127.0.0.1:${env.PROMETHEUS_PORT}`,
     jaegerUrl: `http://127.0.0.1:${env.JAEGER_QUERY_PORT}`,
     bridgeUrl: `http://127.0.0.1:${env.BRIDGE_METRICS_PORT}`,
+    collectorUrl: `http://127.0.0.1:${env.COLLECTOR_METRICS_PORT}`,
+    jaegerMetricsUrl: `http://127.0.0.1:${env.JAEGER_METRICS_PORT}`,
+    xrayPort: Number(env.XRAY_PORT),
     functionEnv: {
       AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${env.XRAY_PORT}`,
       AWS_EMF_AGENT_ENDPOINT: `udp://127.0.0.1:${env.EMF_PORT}`,
     },
     runDir: env.STACK_RUN_DIR,
     pids: () => readdirSync(pidDir).map((f) => Number(readFileSync(path.join(pidDir, f), 'utf8').trim())),
+    pidOf: (service) => Number(readFileSync(path.join(pidDir, `${service}.pid`), 'utf8').trim()),
     down: async () => (await run('bash', ['stack/down.sh'], options)).stdout,
   };
 }

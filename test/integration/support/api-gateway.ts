@@ -4,6 +4,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 export interface EventOptions {
   method?: string;
   path: string;
+  /** The route's path template as API Gateway puts it in routeKey (`/v1/{dataset}`); default: `path`. */
+  template?: string;
   query?: Record<string, string>;
   pathParameters?: Record<string, string>;
   body?: string;
@@ -19,9 +21,10 @@ export function httpEvent(options: EventOptions): APIGatewayProxyEventV2 {
   const method = options.method ?? 'GET';
   const rawQueryString = options.rawQueryString ?? new URLSearchParams(options.query ?? {}).toString();
   const requestId = `test-${++counter}`;
+  const routeKey = `${method} ${options.template ?? options.path}`;
   return {
     version: '2.0',
-    routeKey: `${method} ${options.path}`,
+    routeKey,
     rawPath: options.path,
     rawQueryString,
     headers: { host: 'localhost', 'user-agent': 'jest', ...(options.headers ?? {}) },
@@ -34,7 +37,7 @@ export function httpEvent(options: EventOptions): APIGatewayProxyEventV2 {
       domainPrefix: 'localhost',
       http: { method, path: options.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' },
       requestId,
-      routeKey: `${method} ${options.path}`,
+      routeKey,
       stage: '$default',
       time: new Date().toISOString(),
       timeEpoch: Date.now(),

@@ -1,40 +1,18 @@
 /** The bridge as a process would run it: real UDP/TCP/HTTP on loopback ephemeral ports. */
 import { createSocket } from 'node:dgram';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { startBridge, type RunningBridge } from '../../../stack/bridge/bridge';
 import { bridgeConfig } from '../../../stack/bridge/config';
-import { recordedDatagrams, recordedOutputLines } from './recorded';
+import { recordedOutputLines } from './recorded';
 
-interface OtlpBody {
-  resourceSpans: {
-    resource: { attributes: { key: string; value: { stringValue: string } }[] };
-    scopeSpans: { spans: { name: string; traceId: string }[] }[];
-  }[];
-}
-
-let receiver: Server;
-const received: OtlpBody[] = [];
 let bridge: RunningBridge;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      received.push(JSON.parse(body) as OtlpBody);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const otlp = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const env = { BRIDGE_METRICS_PORT: '0', EMF_PORT: '0', XRAY_PORT: '0', OTLP_HTTP_ENDPOINT: otlp };
-  bridge = await startBridge(bridgeConfig(env, []));
+  bridge = await startBridge(bridgeConfig({ BRIDGE_METRICS_PORT: '0', EMF_PORT: '0' }, []));
 });
 
 afterAll(async () => {
   await bridge.close();
-  await new Promise((resolve) => receiver.close(resolve));
 });
 
 function sendUdp(port: number, messages: string[]): Promise<void> {
@@ -88,31 +66,6 @@ it('accepts newline-delimited EMF over TCP like the CloudWatch agent', async () 
   );
 });
 
-it('posts recorded X-Ray segments to OTLP/HTTP as complete traces named after the function', async () => {
-  await sendUdp(bridge.ports.xray, [...recordedDatagrams(), 'not a segment']);
-  await until(() => bridge.exporter.counts.exported === 11);
-  const services = received.flatMap((b) =>
-    b.resourceSpans.map(
-      (r) => r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue,
-    ),
-  );
-  expect(new Set(services)).toEqual(new Set(['elevation-api-dev-elevation']));
-  const names = received.flatMap((b) =>
-    b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => span.name))),
-  );
-  expect(names.sort()).toEqual(
-    [
-      '## elevation',
-      '## elevation',
-      '## legacy',
-      'parse',
-      'read-block',
-      'read-block',
-      'resolve-tiles',
-      'sample',
-    ]
-      .concat(Array(3).fill('elevation-api-dev-elevation'))
-      .sort(),
-  );
-  expect(await scrape()).toContain('telemetry_bridge_xray_documents_total{result="malformed"} 1');
+it('exposes the kernel drop counter of its EMF socket', async () => {
+  expect(await scrape()).toMatch(/^# TYPE telemetry_bridge_udp_kernel_drops_total counter$/m);
 });

@@ -84,6 +84,13 @@ describe('dashboard lint rules', () => {
       'elevation_api_range_bytes_total',
       'elevation_api_range_latency_seconds',
       'elevation_api_decode_seconds',
+      'elevation_api_data_source_answers_total',
+      'elevation_api_runtime_event_loop_delay_p99_seconds',
+      'elevation_api_runtime_event_loop_delay_p50_seconds',
+      'elevation_api_runtime_gc_pause_seconds_total',
+      'elevation_api_runtime_heap_used_bytes',
+      'elevation_api_runtime_heap_limit_bytes',
+      'elevation_api_runtime_block_cache_bytes',
     ].join('\n');
     const problems = lintDashboard(api(), { metricCatalogue: catalogue });
     expect(problems.map((p) => p.message)).toEqual([

@@ -1,7 +1,10 @@
 import { RequestState } from '../../../layers/telemetry/request-telemetry';
 import {
+  BoundedValues,
   logLevelOf,
+  OTHER_VALUE,
   outcomeOf,
+  pathTemplateOf,
   requestMetrics,
   wideLogFields,
 } from '../../../layers/telemetry/request-record';
@@ -9,7 +12,15 @@ import {
 function finished(status: number, fill?: (s: RequestState) => void) {
   const state = new RequestState(undefined);
   fill?.(state);
-  return { route: 'elevation', status, durationMs: 12.3456, coldStart: false, state };
+  return {
+    route: 'elevation',
+    method: 'GET',
+    pathTemplate: '/v1/{dataset}',
+    status,
+    durationMs: 12.3456,
+    coldStart: false,
+    state,
+  };
 }
 
 describe('request record', () => {
@@ -33,8 +44,11 @@ describe('request record', () => {
       rangeRequests: 1,
       rangeBytes: 4096,
     });
+    state.stats.dataAnswers.ok = 1;
     const fields = wideLogFields({
       route: 'elevation',
+      method: 'POST',
+      pathTemplate: '/v1/{dataset}',
       status: 200,
       durationMs: 12.3456,
       coldStart: true,
@@ -52,8 +66,12 @@ describe('request record', () => {
       cacheMisses: 1,
       rangeRequests: 1,
       rangeBytes: 4096,
-      coldStart: true,
+      method: 'POST',
+      pathTemplate: '/v1/{dataset}',
+      dataAnswers: { ok: 1 },
     });
+    // Cold start is Powertools' `cold_start` key of the line, not a second field.
+    expect(fields).not.toHaveProperty('coldStart');
     expect(fields.phases).toEqual({ parseMs: expect.any(Number) });
   });
 
@@ -79,5 +97,28 @@ describe('request record', () => {
     expect(read).toContainEqual({ name: 'RangeLatency', unit: 'Milliseconds', value: 3.33 });
     expect(read).toContainEqual({ name: 'DecodeTime', unit: 'Milliseconds', value: 1.5 });
     expect(read).toContainEqual({ name: 'RequestLatency', unit: 'Milliseconds', value: 12.35 });
+  });
+});
+
+describe('metric dimension values', () => {
+  it('admits at most its limit of distinct values and maps the rest to "other"', () => {
+    const values = new BoundedValues(3);
+    expect(['a', 'b', 'c', 'd', 'a', 'e'].map((v) => values.admit(v))).toEqual([
+      'a',
+      'b',
+      'c',
+      OTHER_VALUE,
+      'a',
+      OTHER_VALUE,
+    ]);
+  });
+
+  it.each([
+    ['GET /v1/{dataset}', '/v1/{dataset}'],
+    ['ANY /v1/{dataset}', '/v1/{dataset}'],
+    ['$default', 'unknown'],
+    [undefined, 'unknown'],
+  ])('takes the path template of route key %p as %p', (routeKey, template) => {
+    expect(pathTemplateOf(routeKey, 'unknown')).toBe(template);
   });
 });

@@ -3,7 +3,7 @@
  * when it does not, and in both cases every subsegment exactly once, under the right parent and trace.
  */
 import { Segment, type Subsegment } from 'aws-xray-sdk-core';
-import { subtreeDocuments } from '../../../layers/telemetry/segment-documents';
+import { rootWithSubtree, subtreeDocuments } from '../../../layers/telemetry/segment-documents';
 
 type Doc = { id: string; name: string; trace_id?: string; parent_id?: string; subsegments?: Doc[] };
 
@@ -75,4 +75,29 @@ it('splits a tree larger than a datagram, each piece naming its parent, nothing 
   expect(edges(documents, names)).toEqual(expected);
   // The tree itself is left as it was.
   expect(handler.subsegments?.map((s) => s.name)).toEqual(['parse', 'sample']);
+});
+
+describe('rootWithSubtree', () => {
+  const root = JSON.stringify({ name: 'fn', id: 'r1', trace_id: 't' });
+  const subtree = JSON.stringify({
+    name: '## v1',
+    id: 'h1',
+    parent_id: 'r1',
+    subsegments: [{ name: 'parse' }],
+  });
+
+  it('embeds a subtree that fits into the root: one document per trace', () => {
+    const documents = rootWithSubtree(root, [subtree]);
+    expect(documents).toHaveLength(1);
+    expect(JSON.parse(documents[0])).toEqual({ ...JSON.parse(root), subsegments: [JSON.parse(subtree)] });
+  });
+
+  it('sends the subtree first and the root on its own when together they would not fit a datagram', () => {
+    expect(rootWithSubtree(root, [subtree], root.length + 10)).toEqual([subtree, root]);
+  });
+
+  it('sends an already split subtree as it is, then the root', () => {
+    expect(rootWithSubtree(root, ['{"a":1}', '{"b":2}'])).toEqual(['{"a":1}', '{"b":2}', root]);
+    expect(rootWithSubtree(root, [])).toEqual([root]);
+  });
 });

@@ -1,0 +1,40 @@
+/**
+ * The data layer's answers by outcome (ReadStats.dataAnswers, counted per range-read attempt in byte-source.ts) as
+ * EMF: one small document per outcome a request saw, with dimensions {service, dataset, answer}. A request's own
+ * document cannot carry them: every metric of an EMF document shares its dimension sets, and `answer` is not a
+ * dimension of the request metrics. Requests served from the block cache read nothing and send nothing. Pure.
+ */
+import { DATA_ANSWERS, type ReadStats } from '../elevation/types';
+import { METRIC } from './constants';
+
+export function dataAnswerDocuments(
+  namespace: string,
+  service: string,
+  dataset: string,
+  answers: ReadStats['dataAnswers'],
+  nowMs: number,
+): unknown[] {
+  const documents: unknown[] = [];
+  // Iterating the closed set (not the object's keys) keeps `answer` closed whatever the object holds.
+  for (const answer of DATA_ANSWERS) {
+    const count = answers[answer];
+    if (!count) continue;
+    documents.push({
+      _aws: {
+        Timestamp: nowMs,
+        CloudWatchMetrics: [
+          {
+            Namespace: namespace,
+            Dimensions: [['service', 'dataset', 'answer']],
+            Metrics: [{ Name: METRIC.dataSourceAnswers, Unit: 'Count' }],
+          },
+        ],
+      },
+      service,
+      dataset,
+      answer,
+      [METRIC.dataSourceAnswers]: count,
+    });
+  }
+  return documents;
+}
