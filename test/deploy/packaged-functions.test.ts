@@ -94,12 +94,12 @@ describeIfAvailable(
       expect(answer.headers['access-control-allow-methods']).toBe('GET, POST, OPTIONS');
     });
 
-    it('answers 404 for an unknown dataset, 405 for DELETE, 400 for a bad latitude', async () => {
+    it('answers 400 for an unknown dataset (as OpenTopoData), 405 for DELETE, 400 for a bad latitude', async () => {
       const unknown = await v1({ dataset: 'nope', query: { locations: '48.7,9.1' } });
-      expect(unknown.statusCode).toBe(404);
+      expect(unknown.statusCode).toBe(400);
       const del = await v1({ method: 'DELETE', query: { locations: '48.7,9.1' } });
       expect(del.statusCode).toBe(405);
-      expect(del.headers.allow).toBe('GET, POST, OPTIONS');
+      expect(del.headers.allow).toBe('GET, POST, OPTIONS, HEAD');
       const bad = await v1({ query: { locations: '91,9.1' } });
       expect(bad.statusCode).toBe(400);
       expect((bad.json as { error: string }).error).toMatch(/latitude/i);
