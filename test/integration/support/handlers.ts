@@ -33,14 +33,23 @@ const APP_VARIABLES = [
   'MAX_CONCURRENT_READS',
   'REQUEST_BLOCK_BUDGET_MB',
   'DEADLINE_MARGIN_MS',
+  'MAX_FILE_BYTES',
+  'MAX_FILE_COORDINATES',
+  'MAX_KMZ_UNZIPPED_MB',
+  'GOOGLE_DATASET',
 ];
 
 /** Quiet telemetry: Powertools dev mode prints no EMF; the logger is silent. */
 const QUIET = { POWERTOOLS_DEV: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' };
 
-export async function loadHandlers(env: Record<string, string> = {}): Promise<Handlers> {
+/** Every app setting unset, telemetry quiet, then the test's own: the environment a fresh module registry sees. */
+export function resetAppEnvironment(configPath: string, env: Record<string, string>): void {
   for (const name of APP_VARIABLES) delete process.env[name];
-  Object.assign(process.env, QUIET, { CONFIG_PATH: FIXTURE_CONFIG }, env);
+  Object.assign(process.env, QUIET, { CONFIG_PATH: configPath }, env);
+}
+
+export async function loadHandlers(env: Record<string, string> = {}): Promise<Handlers> {
+  resetAppEnvironment(FIXTURE_CONFIG, env);
   let handlers: Handlers | undefined;
   await jest.isolateModulesAsync(async () => {
     const [elevation, legacy, datasets, health] = await Promise.all([

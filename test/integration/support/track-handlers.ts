@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import type { Handler } from './api-gateway';
+import { resetAppEnvironment } from './handlers';
 
 /** The bundled Stuttgart SRTM3 sample: real terrain, so filled heights differ from point to point. */
 export const SAMPLE_CONFIG = path.resolve('layers/dem-sample/config.yaml');
@@ -17,26 +18,8 @@ export interface TrackHandlers {
   app: Handler;
 }
 
-const APP_VARIABLES = [
-  'CONFIG_PATH',
-  'DATA_ROOT',
-  'DEFAULT_DATASET',
-  'MAX_LOCATIONS',
-  'MAX_BODY_BYTES',
-  'MAX_SAMPLES',
-  'CORS_ORIGIN',
-  'MAX_FILE_BYTES',
-  'MAX_FILE_COORDINATES',
-  'MAX_KMZ_UNZIPPED_MB',
-  'GOOGLE_DATASET',
-  'RANGE_TIMEOUT_MS',
-  'RANGE_RETRIES',
-];
-const QUIET = { POWERTOOLS_DEV: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' };
-
 export async function loadTrackHandlers(env: Record<string, string> = {}): Promise<TrackHandlers> {
-  for (const name of APP_VARIABLES) delete process.env[name];
-  Object.assign(process.env, QUIET, { CONFIG_PATH: SAMPLE_CONFIG }, env);
+  resetAppEnvironment(SAMPLE_CONFIG, env);
   let handlers: TrackHandlers | undefined;
   await jest.isolateModulesAsync(async () => {
     const [elevation, file, google, profile, app] = await Promise.all([
