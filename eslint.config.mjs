@@ -10,6 +10,7 @@ export default tseslint.config(
       'node_modules',
       '.build',
       '.esbuild',
+      '.esbuild-package',
       '.serverless',
       'coverage',
       '.run',
