@@ -29,8 +29,6 @@ export interface GatewayOptions {
 export interface Gateway {
   url: string;
   port: number;
-  /** Per function: invocations running and waiting, for tests and the start banner. */
-  load(): Record<string, { running: number; queued: number }>;
   close(): Promise<void>;
 }
 
@@ -165,8 +163,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
-    load: () =>
-      Object.fromEntries([...slots].map(([fn, s]) => [fn, { running: s.inFlight, queued: s.queued }])),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -26,7 +26,7 @@ export interface ApiConfig {
 }
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
-export const DEFAULT_MAX_LOCATIONS = 100;
+const DEFAULT_MAX_LOCATIONS = 100;
 
 export function loadApiConfig(file: string): ApiConfig {
   let text: string;
