@@ -86,10 +86,15 @@ export interface ReadContext {
   readonly blockBudgetBytes?: number;
 }
 
-/** Elevations plus, per point, the name of the dataset that answered it (multi-dataset fallback). */
+/**
+ * Elevations plus, per point, the name of the dataset that answered it (multi-dataset fallback), and whether a
+ * `null` is a nodata pixel inside a raster (true) rather than a point no raster covers (outside the dataset, a
+ * missing tile, outside `wgs84_bounds`): OpenTopoData's `nodata_value` replaces only the former.
+ */
 export interface SampleResult {
   elevations: Elevation[];
   datasets: string[];
+  nodataPixels: boolean[];
 }
 
 /** A dataset answers elevations for many points at once, in input order. */

@@ -103,15 +103,19 @@ export class RasterDataset extends DatasetBase {
       p.lon >= west && p.lon <= east && p.lat >= south && p.lat <= north ? [i] : [],
     );
     const elevations: Elevation[] = new Array<Elevation>(points.length).fill(null);
+    const nodataPixels: boolean[] = new Array<boolean>(points.length).fill(false);
     if (inside.length > 0) {
       const answer = await this.sampleReopening(
         inside.map((i) => points[i]),
         interpolation,
         context,
       );
-      inside.forEach((pointIndex, k) => (elevations[pointIndex] = answer.elevations[k]));
+      inside.forEach((pointIndex, k) => {
+        elevations[pointIndex] = answer.elevations[k];
+        nodataPixels[pointIndex] = answer.nodataPixels[k];
+      });
     }
-    return { elevations, datasets: new Array<string>(points.length).fill(this.name) };
+    return { elevations, datasets: new Array<string>(points.length).fill(this.name), nodataPixels };
   }
 
   private async sampleReopening(
@@ -155,10 +159,16 @@ export class RasterDataset extends DatasetBase {
         [xs[i], ys[i]] = toMosaic.forward(points[i].lon, points[i].lat);
       }
     }
-    const values = await sampleMosaic(mosaic, xs, ys, interpolation, context);
+    const covered = new Uint8Array(points.length);
+    const values = await sampleMosaic(mosaic, xs, ys, interpolation, context, covered);
     const elevations: Elevation[] = new Array(points.length);
-    for (let i = 0; i < values.length; i++) elevations[i] = Number.isFinite(values[i]) ? values[i] : null;
-    return { elevations, datasets: new Array<string>(points.length).fill(this.name) };
+    const nodataPixels: boolean[] = new Array(points.length);
+    for (let i = 0; i < values.length; i++) {
+      const found = Number.isFinite(values[i]);
+      elevations[i] = found ? values[i] : null;
+      nodataPixels[i] = !found && covered[i] === 1;
+    }
+    return { elevations, datasets: new Array<string>(points.length).fill(this.name), nodataPixels };
   }
 
   describe(): Promise<DatasetInfo> {

@@ -23,6 +23,8 @@ export interface ElevationAnswer {
   query: ElevationQuery;
   elevations: Elevation[];
   datasets: string[];
+  /** Per point: a null is a nodata pixel (replaced by `nodata_value`), not a point no raster covers (null). */
+  nodataPixels: boolean[];
 }
 
 export function parseElevationQuery(
@@ -42,26 +44,36 @@ export async function answerElevationQuery(
   ctx: ReadContext,
 ): Promise<ElevationAnswer> {
   const dataset = registry.resolve(query.datasetSpec);
-  const { elevations, datasets } = await dataset.sampleAttributed(
+  const { elevations, datasets, nodataPixels } = await dataset.sampleAttributed(
     query.locations,
     query.options.interpolation,
     ctx,
   );
-  return { query, elevations, datasets };
+  return { query, elevations, datasets, nodataPixels };
 }
 
 /** Sentinel replaced after JSON.stringify, because JSON itself cannot carry NaN (OpenTopoData emits it anyway). */
 const NAN_TOKEN = '__NaN__';
 
-/** OpenTopoData's response body, or a GeoJSON FeatureCollection of Points with [lon, lat, z]. */
-export function renderElevationAnswer({ query, elevations, datasets }: ElevationAnswer): string {
-  const value = (e: Elevation) => nodata(e, query.options.nodataValue);
+/**
+ * OpenTopoData's response body, or a GeoJSON FeatureCollection of Points with [lon, lat, z]. As in OpenTopoData,
+ * `nodata_value` replaces nodata pixels only; a point outside the dataset or in a missing tile stays null.
+ */
+export function renderElevationAnswer({
+  query,
+  elevations,
+  datasets,
+  nodataPixels,
+}: ElevationAnswer): string {
+  const values = elevations.map((e, i) =>
+    e === null && !nodataPixels[i] ? null : nodata(e, query.options.nodataValue),
+  );
   if (query.options.format === 'geojson') {
     return stringify({
       type: 'FeatureCollection',
       features: query.locations.map((loc, i) => ({
         type: 'Feature',
-        geometry: { type: 'Point', coordinates: position(loc, value(elevations[i])) },
+        geometry: { type: 'Point', coordinates: position(loc, values[i]) },
         properties: { dataset: datasets[i] },
       })),
     });
@@ -70,7 +82,7 @@ export function renderElevationAnswer({ query, elevations, datasets }: Elevation
     status: 'OK',
     results: query.locations.map((loc, i) => ({
       dataset: datasets[i],
-      elevation: value(elevations[i]),
+      elevation: values[i],
       location: { lat: loc.lat, lng: loc.lon },
     })),
   });

@@ -83,7 +83,7 @@ async function fillText(
   const locations = track.slots.map((s) => s.location);
   const sampled =
     locations.length === 0
-      ? { elevations: [], datasets: [] }
+      ? { elevations: [], datasets: [], nodataPixels: [] }
       : await dataset.sampleAttributed(locations, options.interpolation, ctx);
   const elevations = convert && locations.length > 0 ? await convert(sampled, locations) : sampled.elevations;
   const { edits, report } = heightEdits(track.slots, elevations, options);
