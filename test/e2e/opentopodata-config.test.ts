@@ -278,6 +278,12 @@ describeIfAvailable(
         expect(response.headers.get('access-control-allow-origin')).toBeNull();
       });
 
+      test('/v1 redirects to /v1/ (Flask strict slashes: 308)', async () => {
+        const response = await fetch(`${stack.baseUrl}/v1`, { redirect: 'manual' });
+        expect(response.status).toBe(308);
+        expect(response.headers.get('location')).toBe('/v1/');
+      });
+
       test.each(['/', '/v1/'])('TestGetHelpMessage: %s answers 404 INVALID_REQUEST', async (url) => {
         const { status, json } = await get(url);
         expect(status).toBe(404);

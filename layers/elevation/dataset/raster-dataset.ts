@@ -23,7 +23,8 @@ import { describeMosaic } from './describe';
 import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
-import { defaultTemplates, isRasterFile, tryParseTileCorner } from './tile-names';
+import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
+import { readVrt, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -195,9 +196,14 @@ export class RasterDataset extends DatasetBase {
   private async createMosaic(ctx: ReadContext): Promise<Mosaic> {
     const { location, tiling, name } = this.options;
     if (tiling) return this.tiledMosaic(tiling, tiling.template ? null : await listFolder(location));
+    if (isVrtFile(location)) return this.vrtMosaic(location, ctx);
     if (isRasterFile(location)) return this.singleMosaic(location, ctx);
-    // As OpenTopoData: a folder with one raster is a single-file dataset, with several a tiled one.
-    const files = (await listFolder(location))?.filter(isRasterFile) ?? null;
+    // As OpenTopoData: a folder with one raster (or one VRT and no rasters) is a single-file dataset, with
+    // several a tiled one.
+    const listed = await listFolder(location);
+    const files = listed?.filter(isRasterFile) ?? null;
+    const vrts = listed?.filter(isVrtFile) ?? [];
+    if (files?.length === 0 && vrts.length === 1) return this.vrtMosaic(joinLocation(location, vrts[0]), ctx);
     if (files === null) {
       throw new DatasetConfigError(
         `Dataset '${name}': ${location} cannot be listed; name the file in \`path\`, or set filename_tile_size (and tile_template) for tiles.`,
@@ -208,6 +214,21 @@ export class RasterDataset extends DatasetBase {
     if (files.length === 1) return this.singleMosaic(joinLocation(location, files[0]), ctx);
     const tileSize = inferTileSize(files, name, this.options.filenameEpsg);
     return this.tiledMosaic({ filenameEpsg: this.options.filenameEpsg, tileSize, template: null }, files);
+  }
+
+  /** A gdalbuildvrt mosaic: its first source is opened now (the CRS, and a start-up check that it is served). */
+  private async vrtMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
+    const spec = await readVrt(file, this.options.opener, ctx);
+    const first = await this.options.opener.open(spec.sources[0].location, ctx);
+    if (!first) {
+      throw new DatasetUnavailableError(
+        this.options.name,
+        `its VRT names ${spec.sources[0].location}, which was not found.`,
+      );
+    }
+    const mosaic = new VrtMosaic(first.crs, spec, this.options.opener, this.options.name);
+    await mosaic.open('0', ctx);
+    return mosaic;
   }
 
   private async singleMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
