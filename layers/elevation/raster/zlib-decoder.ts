@@ -1,6 +1,6 @@
 /**
  * DEFLATE through node:zlib, registered in geotiff.js's decoder registry (compression 8 and 32946). geotiff's own
- * pure-JS inflate is about 3x slower on a 1024x1024 Float32 block (design.md §3; `npm run bench` measures both).
+ * pure-JS inflate is about 3x slower on a 1024x1024 Float32 block (`npm run bench` measures both).
  * zlib's async API runs on libuv's thread pool, so a decode does not block other invocations on the event loop.
  * Predictors are undone by the raster after decompression (see cog-raster), not by the decoders.
  */
