@@ -34,6 +34,14 @@ export interface RegistryLoadOptions {
   missingTtlMs?: number;
 }
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const [height] = await registry.get('plane-point').sample([{ lat: 49.9, lon: 10.1 }], 'nearest');
+ * assert.equal(height, 1036);
+ * ```
+ */
 export function loadDatasetRegistry(options: RegistryLoadOptions): DatasetRegistry {
   const configPath = path.resolve(options.configPath);
   return new DatasetRegistry(loadApiConfig(configPath), {

@@ -56,6 +56,14 @@ export const DEFAULT_BLOCK_BUDGET_BYTES = 64 * 1024 * 1024;
 /** Replaced files one request reopens before it gives up with a 502. */
 const MAX_REOPENS = 8;
 
+/**
+ * @example
+ * ```ts
+ * const ctx = fullContext({ blockBudgetBytes: 16 * 1024 * 1024 });
+ * assert.equal(ctx.stats.rangeRequests, 0);
+ * assert.equal(ctx.limiter?.maxConcurrent, 16); // DEFAULT_CONCURRENT_READS
+ * ```
+ */
 export function fullContext(ctx?: Partial<ReadContext>): ReadContext {
   return {
     stats: ctx?.stats ?? newReadStats(),
