@@ -27,6 +27,15 @@ export interface ElevationAnswer {
   nodataPixels: boolean[];
 }
 
+/**
+ * @example
+ * ```ts
+ * const query = parseElevationQuery('plane-point', { locations: '49.9,10.1|49.8,10.2' }, { maxLocations: 100, maxSamples: 100 });
+ * assert.equal(query.locations.length, 2);
+ * assert.equal(query.options.interpolation, 'bilinear'); // OpenTopoData's default
+ * assert.throws(() => parseElevationQuery('plane-point', { locations: '91,0' }, { maxLocations: 100, maxSamples: 100 }), InvalidLocationError);
+ * ```
+ */
 export function parseElevationQuery(
   datasetSpec: string,
   params: Record<string, unknown>,
@@ -38,6 +47,15 @@ export function parseElevationQuery(
   return { datasetSpec, locations, options };
 }
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const query = parseElevationQuery('plane-point', { locations: '49.9,10.1', interpolation: 'nearest' }, { maxLocations: 100, maxSamples: 100 });
+ * const answer = await answerElevationQuery(registry, query, fullContext());
+ * assert.deepEqual(answer.elevations, [1036]);
+ * ```
+ */
 export async function answerElevationQuery(
   registry: DatasetRegistry,
   query: ElevationQuery,
@@ -58,6 +76,14 @@ const NAN_TOKEN = '__NaN__';
 /**
  * OpenTopoData's response body, or a GeoJSON FeatureCollection of Points with [lon, lat, z]. As in OpenTopoData,
  * `nodata_value` replaces nodata pixels only; a point outside the dataset or in a missing tile stays null.
+ *
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const query = parseElevationQuery('plane-point', { locations: '49.9,10.1', interpolation: 'nearest' }, { maxLocations: 100, maxSamples: 100 });
+ * const body = renderElevationAnswer(await answerElevationQuery(registry, query, fullContext()));
+ * assert.equal(body, '{"status":"OK","results":[{"dataset":"plane-point","elevation":1036,"location":{"lat":49.9,"lng":10.1}}]}');
+ * ```
  */
 export function renderElevationAnswer({
   query,
@@ -98,7 +124,14 @@ function nodata(elevation: Elevation, policy: NodataValue): number | string | nu
   return policy.kind === 'null' ? null : policy.kind === 'nan' ? NAN_TOKEN : policy.value;
 }
 
-/** Millimetres: finer digits are noise for any DEM and only make responses longer. */
+/**
+ * Millimetres: finer digits are noise for any DEM and only make responses longer.
+ *
+ * @example
+ * ```ts
+ * assert.equal(roundElevation(1038.40000152), 1038.4);
+ * ```
+ */
 export function roundElevation(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
