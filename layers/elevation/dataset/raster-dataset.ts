@@ -226,7 +226,7 @@ export class RasterDataset extends DatasetBase {
 
   /** A gdalbuildvrt mosaic: its first source is opened now (the CRS, and a start-up check that it is served). */
   private async vrtMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
-    const spec = await readVrt(file, this.options.opener, ctx);
+    const spec = await readVrt(file, this.options.opener, this.options.name, ctx);
     const first = await this.options.opener.open(spec.sources[0].location, ctx);
     if (!first) {
       throw new DatasetUnavailableError(

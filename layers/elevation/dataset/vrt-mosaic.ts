@@ -13,7 +13,7 @@
  */
 import type { ReadIo } from '../data/byte-source';
 import { openByteSource } from '../data/byte-source';
-import { DatasetConfigError, DatasetUnavailableError } from '../errors';
+import { DatasetConfigError, DatasetUnavailableError, SourceNotFoundError } from '../errors';
 import type { Crs } from '../geo/crs';
 import type { Raster, RasterGrid } from '../raster/raster';
 import { scanXml, type XmlElement } from '../track/xml-scan';
@@ -136,7 +136,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
   if (!bandSeen) refuse('no <VRTRasterBand>.');
   if (pending.length === 0) refuse('band 1 has no sources.');
   const sources = pending.map((s, i): VrtSource => {
-    const which = `source ${i + 1} (${s.file ?? '?'})`;
+    const which = `source ${i + 1} (${s.file || '?'})`;
     if (!s.file) return refuse(`${which} has no <SourceFilename>.`);
     if ((s.band ?? 1) !== 1) refuse(`${which} reads band ${s.band}; only band 1 of each source is read.`);
     if (!s.dst) return refuse(`${which} has no <DstRect>.`);
@@ -165,7 +165,7 @@ function rectText(r: Record<string, number>): string {
 
 /** Where a source is read from: relative to the VRT's folder, a /vsicurl/ or /vsis3/ path, or an absolute path. */
 function sourceLocation(file: string, relative: boolean, vrt: string, which: string): string {
-  if (relative) return joinLocation(folderOf(vrt), file);
+  if (relative) return withoutDotSegments(joinLocation(folderOf(vrt), file));
   if (file.startsWith('/vsicurl/')) return file.slice('/vsicurl/'.length);
   if (file.startsWith('/vsis3/')) return `s3://${file.slice('/vsis3/'.length)}`;
   if (/^(https?|s3):\/\//i.test(file)) return file;
@@ -177,15 +177,43 @@ function sourceLocation(file: string, relative: boolean, vrt: string, which: str
   return file;
 }
 
+/**
+ * `../tiles/a.tif` beside `http://host/data/vrt/m.vrt` is `http://host/data/tiles/a.tif`: S3 keys are never
+ * normalised by the store, so a URL's `.` and `..` segments are resolved here (local paths by path.join).
+ */
+function withoutDotSegments(location: string): string {
+  const match = /^((?:https?|s3):\/\/[^/]*)(\/.*)$/i.exec(location);
+  if (!match) return location;
+  const out: string[] = [];
+  for (const segment of match[2].split('/').slice(1)) {
+    if (segment === '..') out.pop();
+    else if (segment !== '.') out.push(segment);
+  }
+  return `${match[1]}/${out.join('/')}`;
+}
+
 function folderOf(location: string): string {
   const slash = location.lastIndexOf('/');
   return slash < 0 ? '.' : location.slice(0, slash);
 }
 
 /** Reads a VRT file whole (it is small) through the data layer, verified like every read. */
-export async function readVrt(location: string, opener: RasterOpener, io?: ReadIo): Promise<VrtSpec> {
+export async function readVrt(
+  location: string,
+  opener: RasterOpener,
+  dataset: string,
+  io?: ReadIo,
+): Promise<VrtSpec> {
   const source = openByteSource(location, opener.policy);
-  const head = await source.read(0, 64 * 1024, io);
+  let head: Uint8Array;
+  try {
+    head = await source.read(0, 64 * 1024, io);
+  } catch (error) {
+    if (!(error instanceof SourceNotFoundError)) throw error;
+    throw new DatasetUnavailableError(dataset, 'its VRT file was not found in the data store.', {
+      cause: error,
+    });
+  }
   const size = source.size ?? head.byteLength;
   if (size > MAX_VRT_BYTES)
     throw new DatasetConfigError(
