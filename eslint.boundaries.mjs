@@ -55,4 +55,4 @@ export const handlerBoundary = {
   },
 };
 
-export const boundaries = [libraryBoundary];
+export const boundaries = [libraryBoundary, handlerBoundary];

@@ -3,8 +3,8 @@ import {
   answerElevationQuery,
   parseElevationQuery,
   renderElevationAnswer,
-} from '../layers/elevation/service/elevation-query';
-import { parseDatumParam } from '../layers/elevation/datum/vertical-datum';
+  parseDatumParam,
+} from '../layers/elevation';
 import { chainDimension } from '../layers/telemetry';
 import { route } from './route';
 import { cacheableResponse, decodePathParameter, requestParams } from './http';

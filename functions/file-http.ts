@@ -1,8 +1,11 @@
 /** The HTTP edge of file requests: raw body bytes (base64 or text) under a byte limit, and file responses. */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
-import type { FillReport } from '../layers/elevation/track/fill-heights';
-import { CONTENT_TYPES } from '../layers/elevation/track/track-format';
+import {
+  InvalidRequestError,
+  PayloadTooLargeError,
+  type FillReport,
+  CONTENT_TYPES,
+} from '../layers/elevation';
 import { corsHeaders, type Response } from './http';
 
 export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint8Array {

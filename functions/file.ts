@@ -2,8 +2,7 @@
  * `POST /v1/{dataset}/file`: a KML, KMZ, GPX or GeoJSON document in, the same document out with every height
  * filled from the dataset (or chain); counts in `x-elevation-*` headers, or as JSON with `report=json`.
  */
-import { fillFileHeights } from '../layers/elevation/track/fill-heights';
-import { parseFileOptions } from '../layers/elevation/track/file-options';
+import { fillFileHeights, parseFileOptions } from '../layers/elevation';
 import { route } from './route';
 import { decodePathParameter, jsonResponse } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';

@@ -3,8 +3,7 @@
  * Google's client libraries work with only their URL changed. Errors keep Google's shape:
  * `{"error_message": …, "results": [], "status": "INVALID_REQUEST" | "UNKNOWN_ERROR"}`.
  */
-import { answerGoogleQuery } from '../layers/elevation/google/google-answer';
-import { parseGoogleQuery } from '../layers/elevation/google/google-query';
+import { answerGoogleQuery, parseGoogleQuery } from '../layers/elevation';
 import { route } from './route';
 import { errorResponse, jsonResponse, type Response } from './http';
 

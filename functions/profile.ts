@@ -2,9 +2,7 @@
  * `GET|POST /v1/{dataset}/profile`: an elevation profile along a path (`locations`, or an uploaded track file),
  * resampled on the geodesic every `distance` metres or into `samples` points; JSON, or an SVG chart.
  */
-import { answerProfile } from '../layers/elevation/profile/elevation-profile';
-import { parseProfileOptions } from '../layers/elevation/profile/profile-options';
-import { renderProfileSvg } from '../layers/elevation/profile/profile-svg';
+import { answerProfile, parseProfileOptions, renderProfileSvg } from '../layers/elevation';
 import { route } from './route';
 import { corsHeaders, decodePathParameter, jsonResponse } from './http';
 import { heightConversion } from './geoids';
