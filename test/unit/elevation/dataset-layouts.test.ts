@@ -232,6 +232,25 @@ describe('dataset layouts', () => {
     expect(voids).toMatchObject({ elevations: [null, null, null], nodataPixels: [true, true, false] });
   });
 
+  it('describes a tiled dataset with bounds that include its last tile (north-east corner)', async () => {
+    // copernicus-2x2 holds N33/N34 x W119/W118 and N64 W148: the box spans W148..W117, N33..N65.
+    const info = await registry().get('listed-tiles').describe();
+    expect(info.bounds).toEqual([-148, 33, -117, 65]);
+    expect(info.tileCount).toBe(5);
+  });
+
+  it('reads the edge pixel for a nearest point on the far outer edge (clamped, not outside)', async () => {
+    // plane-point.tif: 40 x 40 pixels of 1/64 degree from 10 E, 50 N (PixelIsPoint: corner half a pixel out).
+    const half = 1 / 128;
+    const farCorner = { lat: 50 + half - 40 / 64, lon: 10 - half + 40 / 64 }; // the outer south-east corner
+    const [corner] = await registry().get('point').sample([farCorner], 'nearest');
+    const [lastPixel] = await registry()
+      .get('point')
+      .sample([{ lat: 50 - 39 / 64, lon: 10 + 39 / 64 }], 'nearest');
+    expect(corner).toBe(lastPixel);
+    expect(corner).not.toBeNull();
+  });
+
   it('names every configured dataset in config order', () => {
     expect(registry().names()).toEqual([
       'folder-with-one-file',
