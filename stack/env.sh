@@ -20,6 +20,9 @@ OTELCOL_BIN="${OTELCOL_BIN:-$ROOT/.bin/otelcol-elevation}"
 PROMETHEUS_BIN="${PROMETHEUS_BIN:-$(command -v prometheus || echo /usr/bin/prometheus)}"
 NODE_EXPORTER_BIN="${NODE_EXPORTER_BIN:-$(command -v prometheus-node-exporter || echo /usr/bin/prometheus-node-exporter)}"
 PIDS="$STACK_RUN_DIR/pids"
+# The bridge charts CPU and memory of every process named by a PID file here (and its children): the stack's own,
+# and any <name>.pid a run adds (report:smoke adds api and load-generator).
+export STACK_PIDS_DIR="$PIDS"
 LOGS="$STACK_RUN_DIR/logs"
 # Stop order is the reverse of start order.
 SERVICES=(node-exporter jaeger collector bridge prometheus)
