@@ -13,6 +13,8 @@ export XRAY_PROXY_PORT="${XRAY_PROXY_PORT:-2001}"
 export COLLECTOR_METRICS_PORT="${COLLECTOR_METRICS_PORT:-8888}"
 export JAEGER_METRICS_PORT="${JAEGER_METRICS_PORT:-8889}"
 export EMF_PORT="${EMF_PORT:-25888}"
+# Prometheus' scrape interval; `npm run report` reads the same variable for its rate windows.
+export SCRAPE_INTERVAL_SECONDS="${SCRAPE_INTERVAL_SECONDS:-5}"
 # One folder holds PID files, logs, generated config and Prometheus data (gitignored).
 export STACK_RUN_DIR="${STACK_RUN_DIR:-$ROOT/.run}"
 JAEGER_BIN="${JAEGER_BIN:-$ROOT/.bin/jaeger}"
