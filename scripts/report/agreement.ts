@@ -5,6 +5,8 @@ import type { ChartSeries } from '../../dashboards/live/run-panels';
 
 /** The charts and the headline may differ by this share of the headline (sampling at scrape times, extrapolation). */
 export const AGREEMENT_TOLERANCE = 0.1;
+/** Profiles that hold one arrival rate for the whole run: their chart must read the headline wherever it is read. */
+export const STEADY_PROFILES = new Set(['baseline', 'soak']);
 
 export interface AgreementCheck {
   chart: string;
@@ -15,6 +17,11 @@ export interface AgreementCheck {
   /** chartValue / headlineValue. */
   ratio: number | null;
   ok: boolean;
+  /**
+   * Whether a disagreement is a fault: always when the rate window is the whole run (any profile must agree then),
+   * and for steady profiles; a staircase or spike read over a minute legitimately differs from its average.
+   */
+  decisive: boolean;
   note: string;
 }
 
@@ -43,8 +50,11 @@ export const checkAgreement = (options: {
   rateWindowSeconds: number;
   /** The chart's step: a window of the run's own length ends at the run's end, between two points. */
   stepSeconds: number;
+  /** The load profile (summary `profile`), when known. */
+  profile?: string;
 }): AgreementCheck => {
   const { run, rateWindowSeconds: w, stepSeconds } = options;
+  const decisive = w >= Math.floor(run.to - run.from) || STEADY_PROFILES.has(options.profile ?? '');
   const from = run.from + w - stepSeconds;
   const to = run.to + stepSeconds;
   const chartValue = plateauValue(options.series, from, to);
@@ -53,6 +63,7 @@ export const checkAgreement = (options: {
     headline: options.headline,
     chartValue,
     headlineValue: options.headlineValue,
+    decisive,
   };
   if (run.from + w > to)
     return {

@@ -166,6 +166,7 @@ export const collectReport = async (options: {
           run: runSpan,
           rateWindowSeconds,
           stepSeconds: step,
+          profile: options.run?.load.profile,
         }),
       );
     }

@@ -72,7 +72,7 @@ const checksHtml = (data: ReportData): string => {
         `<tr><td>${esc(c.chart)}</td><td>${esc(c.headline)}</td>` +
         `${valueCell(c.chartValue, 'suffix: elev/min')}${valueCell(c.headlineValue, 'suffix: elev/min')}` +
         `<td class="num">${c.ratio === null ? '–' : `${((c.ratio - 1) * 100).toFixed(1)}%`}</td>` +
-        `<td class="${c.ok ? 'pass' : 'fail'}">${c.ok ? 'agree' : 'DISAGREE'}</td><td>${esc(c.note)}</td></tr>`,
+        `<td class="${c.ok ? 'pass' : c.decisive ? 'fail' : ''}">${c.ok ? 'agree' : c.decisive ? 'DISAGREE' : 'differs (the profile changes its rate; informative)'}</td><td>${esc(c.note)}</td></tr>`,
     )
     .join('');
   return (

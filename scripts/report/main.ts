@@ -62,7 +62,7 @@ const main = async (): Promise<void> => {
       `  ${c.ok ? '✓' : '✗'} ${c.chart}: ${c.chartValue?.toFixed(0) ?? '–'} vs headline ${c.headlineValue?.toFixed(0) ?? '–'}` +
         ` (${c.ratio === null ? 'no ratio' : `${((c.ratio - 1) * 100).toFixed(1)}%`}; ${c.note})`,
     );
-  const disagree = data.checks.filter((c) => !c.ok);
+  const disagree = data.checks.filter((c) => !c.ok && c.decisive);
   if (run.flags.get('no-png') !== 'true') {
     const pngs = writePngs(htmlFile, outDir);
     console.log(

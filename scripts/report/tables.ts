@@ -24,6 +24,8 @@ export interface Headline {
 
 export interface LoadSummary {
   testid: string;
+  /** The load profile that wrote the summary (baseline, stress…). */
+  profile: string;
   exitCode: number | null;
   passed: boolean;
   headline: Headline[];
@@ -40,6 +42,7 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
   const ms = (v: unknown): number | null => (num(v) === null ? null : (v as number) / 1000);
   return {
     testid: summary.testid ?? '',
+    profile: typeof summary.profile === 'string' ? summary.profile : '',
     exitCode: num(summary.exitCode),
     passed: thresholds.every((t) => t.ok === true) && (num(summary.exitCode) ?? 0) === 0,
     // What each measures: the scenarios' requests only (tag measured:true), over the scenarios' run time; setup()'s

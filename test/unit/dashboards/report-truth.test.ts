@@ -77,6 +77,25 @@ describe('charts against the headline', () => {
     expect(checkAgreement({ ...base, series: [], rateWindowSeconds: 15 }).ok).toBe(false);
   });
 
+  it('judges a long ramp profile read over a minute as informative, a steady one or a whole-run window as decisive', () => {
+    const long = { from: 0, to: 600 };
+    const base = {
+      chart: 'c',
+      headline: 'h',
+      headlineValue: HEADLINE,
+      run: long,
+      stepSeconds: 2,
+      rateWindowSeconds: 60,
+      series: [{ name: 's', points: [[300, HEADLINE * 2]] as [number, number | null][] }],
+    };
+    expect(checkAgreement({ ...base, profile: 'stress' })).toMatchObject({ ok: false, decisive: false });
+    expect(checkAgreement({ ...base, profile: 'baseline' })).toMatchObject({ ok: false, decisive: true });
+    expect(
+      checkAgreement({ ...base, profile: 'stress', run: RUN, rateWindowSeconds: 15, stepSeconds: 1 })
+        .decisive,
+    ).toBe(true);
+  });
+
   it('sums the series at each time and takes the median over the window', () => {
     const series = [
       {
