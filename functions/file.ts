@@ -7,13 +7,18 @@ import { route } from './route';
 import { decodePathParameter, jsonResponse } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
 import { heightConversion } from './geoids';
+import { datasetFields } from './dataset-fields';
 
 export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
   const options = parseFileOptions(event.queryStringParameters ?? {});
   const dataset = app.registry.resolve(datasetSpec);
   const bytes = fileBytes(event, app.settings.maxFileBytes);
-  t.set({ dataset: dataset.name, interpolation: options.interpolation, fileBytes: bytes.length });
+  t.set({
+    ...datasetFields(app.registry.names(), dataset.name),
+    interpolation: options.interpolation,
+    fileBytes: bytes.length,
+  });
   const filled = await fillFileHeights(
     bytes,
     dataset,

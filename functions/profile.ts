@@ -7,13 +7,19 @@ import { route } from './route';
 import { corsHeaders, decodePathParameter, jsonResponse } from './http';
 import { heightConversion } from './geoids';
 import { profileInput } from './profile-input';
+import { datasetFields } from './dataset-fields';
 
 export const handler = route('profile', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
   const dataset = app.registry.resolve(datasetSpec);
   const { params, path, source } = await t.phase('parse', () => profileInput(event, app));
   const options = parseProfileOptions(params, app.limits.maxSamples);
-  t.set({ dataset: dataset.name, interpolation: options.interpolation, pathPoints: path.length, source });
+  t.set({
+    ...datasetFields(app.registry.names(), dataset.name),
+    interpolation: options.interpolation,
+    pathPoints: path.length,
+    source,
+  });
   const convert = heightConversion(app, options.datum, ctx);
   const profile = await answerProfile(dataset, path, options, app.limits.maxSamples, ctx, convert);
   t.set({ points: profile.points.length });
