@@ -50,6 +50,9 @@ export function spawnServerlessOffline(options: OfflineOptions): OfflineProcess 
   const child = spawn(process.execPath, args, {
     cwd: options.serviceDir,
     env: {
+      // esbuild's service process (a Go program) lives as long as osls: without a memory limit its heap after
+      // bundling nine functions stayed at ~340-850 MB RSS for nothing (measured); 128 MiB makes Go return it.
+      GOMEMLIMIT: '128MiB',
       ...process.env,
       ...options.env,
       PORT: String(options.httpPort),
