@@ -14,8 +14,14 @@ const SRTM = path.resolve(REPO_ROOT, '..', 'shared', 'dem', 'srtm3-germany');
 const BUILDER = path.join(REPO_ROOT, 'scripts', 'bench', 'scale_dataset.py');
 /** Bump when the builder's output changes, so stale caches are rebuilt. */
 const BUILD_VERSION = 1;
-/** dem:optimize's block size for the optimised variant: README "Optimising tiles" has the measured choice. */
-export const OPTIMIZED_BLOCK = 256;
+/**
+ * dem:optimize's block size for the optimised variant (its default; README "Optimising tiles" has the measured
+ * choice). BENCH_OPTIMIZED_BLOCK=128|512 builds and measures another, for that table.
+ */
+const OPTIMIZED_BLOCK = Number(process.env.BENCH_OPTIMIZED_BLOCK ?? 256);
+if (![128, 256, 512].includes(OPTIMIZED_BLOCK)) {
+  throw new Error(`BENCH_OPTIMIZED_BLOCK must be 128, 256 or 512, got ${process.env.BENCH_OPTIMIZED_BLOCK}`);
+}
 
 export interface ScaleVariant {
   /** Folder name under the root, e.g. cop1024. */
