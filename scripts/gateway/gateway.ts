@@ -115,6 +115,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         'Too many requests are waiting for this function; retry later.',
       );
     }
+    // The slot is freed when the invocation ends, not when the client is answered: a function still running
+    // after its 504 keeps its worker busy, and freeing its slot early let serverless-offline start one worker
+    // (one more block cache) per timed-out request.
+    let invocationEnded: Promise<void> = Promise.resolve();
     try {
       const remaining = options.timeoutMs - (Date.now() - arrived);
       if (remaining <= 0 || response.destroyed) {
@@ -125,15 +129,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           'The request timed out waiting for a free function instance.',
         );
       }
-      const answer = await forward(
-        agent,
-        upstream,
-        request,
-        forwardPath,
-        body,
-        remaining,
-        forwardPath !== url,
-      );
+      const invocation = forward(agent, upstream, request, forwardPath, body, remaining, forwardPath !== url);
+      invocationEnded = invocation.ended;
+      const answer = await invocation.answer;
       if (answer === 'timeout') return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
       if (answer === 'failed')
         return sendJson(response, 502, 'SERVER_ERROR', 'The function could not be invoked.');
@@ -144,7 +142,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       response.writeHead(answer.status, answer.headers);
       response.end(answer.body);
     } finally {
-      release();
+      void invocationEnded.then(release);
     }
   }
 
@@ -191,6 +189,12 @@ export const TRAILING_SLASH_HEADER = 'x-elevation-trailing-slash';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
+/**
+ * After the client's 504, how long a still-running invocation may hold its slot before its connection is cut:
+ * serverless-offline ends an invocation at the function timeout (28 s) itself, so this only frees a hung one.
+ */
+const ABANDON_AFTER_MS = 60_000;
+
 function forward(
   agent: http.Agent,
   upstream: URL,
@@ -199,8 +203,10 @@ function forward(
   body: Buffer,
   timeoutMs: number,
   slashStripped: boolean,
-): Promise<Answer | 'timeout' | 'failed'> {
-  return new Promise((resolve) => {
+): { answer: Promise<Answer | 'timeout' | 'failed'>; ended: Promise<void> } {
+  let endInvocation: () => void = () => undefined;
+  const ended = new Promise<void>((resolve) => (endInvocation = resolve));
+  const answer = new Promise<Answer | 'timeout' | 'failed'>((resolve) => {
     const headers: http.OutgoingHttpHeaders = {};
     for (const [key, value] of Object.entries(request.headers))
       if (!HOP_BY_HOP.has(key) && key !== TRAILING_SLASH_HEADER) headers[key] = value;
@@ -222,7 +228,6 @@ function forward(
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.once('error', () => resolve('failed'));
         incoming.once('end', () => {
-          clearTimeout(timer);
           const out: http.OutgoingHttpHeaders = {};
           for (const [key, value] of Object.entries(incoming.headers))
             if (!HOP_BY_HOP.has(key)) out[key] = value;
@@ -232,17 +237,20 @@ function forward(
         });
       },
     );
-    // The function may still run on (as a Lambda does after API Gateway gives up); its slot is freed when it ends.
-    const timer = setTimeout(() => {
-      resolve('timeout');
-      outgoing.destroy();
-    }, timeoutMs);
-    outgoing.once('error', () => {
+    // The function may still run on (as a Lambda does after API Gateway gives up): the client gets its 504
+    // now, the request to serverless-offline stays open, and `ended` (which frees the slot) waits for it.
+    const timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    const abandon = setTimeout(() => outgoing.destroy(), timeoutMs + ABANDON_AFTER_MS);
+    outgoing.once('close', () => {
       clearTimeout(timer);
-      resolve('failed');
+      clearTimeout(abandon);
+      resolve('failed'); // no effect once answered: only a connection closed without an answer lands here
+      endInvocation();
     });
+    outgoing.once('error', () => resolve('failed'));
     outgoing.end(body);
   });
+  return { answer, ended };
 }
 
 /**

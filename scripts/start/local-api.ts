@@ -1,7 +1,8 @@
 /**
  * The local API as `npm start` and the e2e tests run it: serverless-offline on an internal port behind the local
  * gateway (scripts/gateway) on the public one. Settings: LOCAL_CONCURRENCY (invocations per function at once,
- * default 4), LOCAL_QUEUE (requests waiting per function before 429, default 1000).
+ * default 4), LOCAL_QUEUE (requests waiting per function before 429, default 1000). npm start splits BLOCK_CACHE_MB over
+ * the LOCAL_CONCURRENCY workers of a function (cacheMbPerEnvironment).
  */
 import path from 'node:path';
 import { startGateway, type Gateway } from '../gateway/gateway';
@@ -28,7 +29,7 @@ const GATEWAY_TIMEOUT_MS = 30_000;
 
 export async function startLocalApi(options: OfflineOptions): Promise<LocalApi> {
   const env = { ...process.env, ...options.env };
-  const maxConcurrent = count('LOCAL_CONCURRENCY', env.LOCAL_CONCURRENCY, DEFAULT_CONCURRENCY, 1);
+  const maxConcurrent = localConcurrency(env);
   const maxQueued = count('LOCAL_QUEUE', env.LOCAL_QUEUE, DEFAULT_QUEUE, 0);
   const routes = loadRoutes(path.join(options.serviceDir, 'serverless.yml'));
   const offline = spawnServerlessOffline({ ...options, httpPort: await freePort() });
@@ -55,6 +56,24 @@ export async function startLocalApi(options: OfflineOptions): Promise<LocalApi> 
       await Promise.allSettled([offline.stop(), gateway.close()]);
     },
   };
+}
+
+/** LOCAL_CONCURRENCY: how many invocations of one function run at once, i.e. how many workers (environments) it has. */
+export function localConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  return count('LOCAL_CONCURRENCY', env.LOCAL_CONCURRENCY, DEFAULT_CONCURRENCY, 1);
+}
+
+/**
+ * npm start's BLOCK_CACHE_MB is the budget of one function, split over its LOCAL_CONCURRENCY workers: each worker
+ * is an execution environment with its own module-scope cache, so a per-worker size would multiply memory by the
+ * concurrency (4 x 128 MiB of decoded blocks plus their garbage measured 1.5-1.9 GB RSS under bench:scale).
+ */
+export function cacheMbPerEnvironment(
+  env: NodeJS.ProcessEnv,
+  fallbackBudgetMb: number,
+): { budgetMb: number; perEnvironmentMb: number } {
+  const budgetMb = count('BLOCK_CACHE_MB', env.BLOCK_CACHE_MB, fallbackBudgetMb, 1);
+  return { budgetMb, perEnvironmentMb: Math.max(1, Math.floor(budgetMb / localConcurrency(env))) };
 }
 
 function count(name: string, raw: string | undefined, fallback: number, min: number): number {

@@ -1,0 +1,151 @@
+/**
+ * dem:optimize's steps: which output each input becomes (refusing what cannot work), then one gdal_translate per
+ * tile with the type integer_fit.py proved lossless.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Wrong input or usage: the CLI prints the message and its usage line, and exits 2. */
+export class UsageError extends Error {}
+
+export interface OptimizeOptions {
+  block: number;
+}
+
+export interface TilePlan {
+  input: string;
+  output: string;
+}
+
+export interface TileResult {
+  fromType: string;
+  toType: string;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+const RASTER = /\.(tif|tiff|geotiff|hgt|hgt\.zip)$/i;
+const PYTHON = '/usr/bin/python3'; // Debian's, where python3-gdal lives (a pyenv python has no osgeo)
+const INTEGER_FIT = path.join(__dirname, '..', 'gdal', 'integer_fit.py');
+
+/** Every input tile with its output path; throws a UsageError naming the problem before anything is written. */
+export function planOutputs(inputs: string[], out: string): TilePlan[] {
+  const plan: TilePlan[] = [];
+  for (const input of inputs) {
+    if (!fs.existsSync(input)) throw new UsageError(`input ${input} does not exist`);
+    if (fs.statSync(input).isDirectory()) {
+      const tiles = rastersUnder(input);
+      if (tiles.length === 0)
+        throw new UsageError(`input folder ${input} holds no .tif/.tiff/.hgt/.hgt.zip tile`);
+      for (const tile of tiles)
+        plan.push({ input: path.join(input, tile), output: path.join(out, tifName(tile)) });
+    } else if (!RASTER.test(input)) {
+      throw new UsageError(`input ${input} is not a .tif/.tiff/.geotiff/.hgt/.hgt.zip tile`);
+    } else {
+      plan.push({ input, output: path.join(out, tifName(path.basename(input))) });
+    }
+  }
+  const seen = new Map<string, string>();
+  for (const tile of plan) {
+    const target = path.resolve(tile.output);
+    if (target === path.resolve(tile.input)) {
+      throw new UsageError(`${tile.input} would be overwritten by its own output: choose another OUT folder`);
+    }
+    const earlier = seen.get(target);
+    if (earlier) throw new UsageError(`${earlier} and ${tile.input} would both be written to ${tile.output}`);
+    seen.set(target, tile.input);
+  }
+  return plan;
+}
+
+export function optimizeTile(input: string, output: string, options: OptimizeOptions): TileResult {
+  const gdalInput = /\.hgt\.zip$/i.test(input) ? `/vsizip/${input}/${path.basename(input, '.zip')}` : input;
+  const info = rasterInfo(gdalInput, input);
+  if (info.bands !== 1) throw new UsageError(`${input} has ${info.bands} bands; a DEM tile has one`);
+  if (info.scaled) {
+    throw new UsageError(
+      `${input} carries a scale/offset, which the API's reader does not apply: unscale it first ` +
+        '(gdal_translate -unscale -ot Float32)',
+    );
+  }
+  const toType = narrowestType(gdalInput, input);
+  fs.mkdirSync(path.dirname(output), { recursive: true });
+  const partial = `${output}.partial`;
+  fs.rmSync(partial, { force: true });
+  execFileSync(
+    'gdal_translate',
+    [
+      '-q',
+      '-of',
+      'COG',
+      '-ot',
+      toType,
+      ...['-co', `BLOCKSIZE=${options.block}`],
+      ...['-co', 'COMPRESS=DEFLATE', '-co', 'PREDICTOR=YES'], // YES: 2 for integers, 3 for floats
+      ...['-co', 'OVERVIEWS=NONE', '-co', 'NUM_THREADS=2'],
+      gdalInput,
+      partial,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  fs.renameSync(partial, output); // a reader never sees half a tile under the served name
+  return {
+    fromType: info.type,
+    toType,
+    bytesIn: fs.statSync(input).size,
+    bytesOut: fs.statSync(output).size,
+  };
+}
+
+/** N48E009.hgt.zip -> N48E009.tif; sub/Name.TIF -> sub/Name.tif (the name part the tile index parses is kept). */
+function tifName(relative: string): string {
+  return relative.replace(RASTER, '.tif');
+}
+
+function rastersUnder(folder: string): string[] {
+  return (fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((name) => RASTER.test(name) && fs.statSync(path.join(folder, name)).isFile())
+    .sort();
+}
+
+interface RasterInfo {
+  bands: number;
+  type: string;
+  scaled: boolean;
+}
+
+function rasterInfo(gdalInput: string, input: string): RasterInfo {
+  let text: string;
+  try {
+    text = execFileSync('gdalinfo', ['-json', gdalInput], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    throw new UsageError(`${input} is not a raster GDAL can read: ${firstLine(error)}`);
+  }
+  const json = JSON.parse(text) as { bands?: { type: string; scale?: number; offset?: number }[] };
+  const bands = json.bands ?? [];
+  const first = bands[0] ?? { type: 'unknown' };
+  return {
+    bands: bands.length,
+    type: first.type,
+    scaled: (first.scale ?? 1) !== 1 || (first.offset ?? 0) !== 0,
+  };
+}
+
+function narrowestType(gdalInput: string, input: string): string {
+  try {
+    const text = execFileSync(PYTHON, [INTEGER_FIT, gdalInput], { encoding: 'utf8' });
+    return (JSON.parse(text) as { type: string }).type;
+  } catch (error) {
+    throw new Error(`could not read the values of ${input}: ${firstLine(error)}`, { cause: error });
+  }
+}
+
+function firstLine(error: unknown): string {
+  const stderr = (error as { stderr?: Buffer | string }).stderr;
+  const text = stderr ? String(stderr) : error instanceof Error ? error.message : String(error);
+  return text.trim().split('\n')[0] ?? '';
+}

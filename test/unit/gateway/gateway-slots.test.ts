@@ -1,0 +1,72 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startGateway, type Gateway } from '../../../scripts/gateway/gateway';
+import type { ApiRoute } from '../../../scripts/gateway/routes';
+
+/** The upstream takes this long per invocation: far longer than the gateway's timeout below. */
+const INVOCATION_MS = 600;
+const GATEWAY_TIMEOUT_MS = 150;
+const ROUTES: ApiRoute[] = [
+  { functionName: 'elevation', method: '*', path: '/v1/{dataset}', segments: ['v1', '{dataset}'] },
+];
+
+describe('the local gateway bounds running invocations, not answered ones', () => {
+  let upstream: http.Server;
+  let gateway: Gateway;
+  let running = 0;
+  let peakRunning = 0;
+
+  beforeAll(async () => {
+    upstream = http.createServer((_request, response) => {
+      running += 1;
+      peakRunning = Math.max(peakRunning, running);
+      setTimeout(() => {
+        running -= 1;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"status":"OK"}');
+      }, INVOCATION_MS);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    gateway = await startGateway({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      routes: ROUTES,
+      port: 0,
+      maxConcurrent: 1,
+      maxQueued: 10,
+      timeoutMs: GATEWAY_TIMEOUT_MS,
+    });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    upstream.closeAllConnections();
+    await new Promise((resolve) => upstream.close(resolve));
+  });
+
+  it('answers 504 at its timeout but keeps the slot until the invocation ends', async () => {
+    const first = await fetch(`${gateway.url}/v1/sample`);
+    expect(first.status).toBe(504);
+    // The first invocation still runs: the second request waits for it rather than running beside it.
+    const second = await fetch(`${gateway.url}/v1/sample`);
+    await second.arrayBuffer();
+    expect(peakRunning).toBe(1);
+  });
+
+  it('passes an answer that arrives in time through unchanged', async () => {
+    await new Promise((resolve) => setTimeout(resolve, INVOCATION_MS * 2)); // let earlier invocations end
+    const quick = await startGateway({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      routes: ROUTES,
+      port: 0,
+      maxConcurrent: 1,
+      maxQueued: 10,
+      timeoutMs: INVOCATION_MS * 4,
+    });
+    try {
+      const answer = await fetch(`${quick.url}/v1/sample`);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ status: 'OK' });
+    } finally {
+      await quick.close();
+    }
+  });
+});
