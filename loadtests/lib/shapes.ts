@@ -6,10 +6,15 @@ import { MEASURED } from './summary.ts';
 /**
  * VUs to pre-allocate for a rate: enough for ~200 ms responses (VUS_PER_RATE seconds), more allowed up
  * to maxVUs. As in k6, an iteration that finds no idle VU is dropped while a new VU initialises.
+ * maxVUs is capped at MAX_VUS (256): our runner gives each VU a thread (~10 MB), and an overloaded API (20 s
+ * answers at 320 req/s) once made a capacity trial start 1,600 of them until V8 could not commit a heap
+ * (measured in a CI run on a loaded machine). Past the cap the iterations are dropped: the trial fails its
+ * SLO, as it should.
  */
 function vusFor(ratePerSecond: number): { preAllocatedVUs: number; maxVUs: number } {
-  const preAllocatedVUs = Math.max(2, Math.ceil(ratePerSecond * num('VUS_PER_RATE', 0.2)));
-  return { preAllocatedVUs, maxVUs: Math.max(10, preAllocatedVUs * 10) };
+  const cap = Math.max(2, Math.floor(num('MAX_VUS', 256)));
+  const preAllocatedVUs = Math.min(cap, Math.max(2, Math.ceil(ratePerSecond * num('VUS_PER_RATE', 0.2))));
+  return { preAllocatedVUs, maxVUs: Math.min(cap, Math.max(10, preAllocatedVUs * 10)) };
 }
 
 /** A steady open-model rate (requests/s) for a duration. */
