@@ -1,7 +1,8 @@
 /**
  * Samples many points from a mosaic in three phases, so the per-point work is synchronous arithmetic:
  *  1. owners: the tiles that may hold each point are opened (concurrently, cached) and the owner chosen;
- *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently);
+ *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently) and decoded down to
+ *     the last row a window needs in it;
  *  3. values: windows are read from the fetched blocks and interpolated.
  * A window that leaves its owner raster (a tile edge) takes the slow path: each outside pixel is looked up in
  * whichever raster holds that pixel centre, so bilinear and cubic are seamless across tiles that do not overlap.
@@ -18,7 +19,9 @@ type ToRaster = (x: number, y: number) => [number, number];
 interface RasterState {
   raster: Raster;
   toRaster: ToRaster | null; // null: same CRS as the mosaic
-  needed: Set<number>;
+  /** Blocks the current batch needs: index -> rows needed from the block's top (blocks decode that far). */
+  needed: Map<number, number>;
+  /** Fetched blocks: views of their decoded rows only (a read past them gives undefined, never stale data). */
   blocks: Map<number, PixelArray>;
 }
 
@@ -171,7 +174,8 @@ async function forEachBatch(
       await flush();
       added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
     }
-    for (const index of added) state.needed.add(index);
+    needRows(state, c0, r0, c0 + size - 1, r0 + size - 1);
+    // A whole block's decoded size per block: a partly decoded one holds less decoded, plus its compressed bytes.
     batchBytes += added.length * state.raster.blockBytes;
     touched.add(state);
     batch.push(i);
@@ -267,7 +271,7 @@ async function openAll(
       raster && {
         raster,
         toRaster: raster.crs.key === mosaic.crs.key ? null : crsToCrs(mosaic.crs, raster.crs),
-        needed: new Set(),
+        needed: new Map(),
         blocks: new Map(),
       },
     );
@@ -293,6 +297,19 @@ function ownerOf(
   return null;
 }
 
+/** Records, per block of the window (c0, r0)-(c1, r1), how many of its rows the window needs. */
+function needRows(state: RasterState, c0: number, r0: number, c1: number, r1: number): void {
+  const { blockWidth, blockHeight } = state.raster.grid;
+  const across = state.raster.blocksAcross;
+  for (let by = Math.floor(r0 / blockHeight); by <= Math.floor(r1 / blockHeight); by++) {
+    const rows = Math.min(r1 + 1, (by + 1) * blockHeight) - by * blockHeight;
+    for (let bx = Math.floor(c0 / blockWidth); bx <= Math.floor(c1 / blockWidth); bx++) {
+      const index = by * across + bx;
+      state.needed.set(index, Math.max(state.needed.get(index) ?? 0, rows));
+    }
+  }
+}
+
 /** Block indexes of the window (c0, r0)-(c1, r1) not yet needed by the current batch. */
 function newBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: number): number[] {
   const { blockWidth, blockHeight } = state.raster.grid;
@@ -310,9 +327,11 @@ function newBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: n
 async function fetchBlocks(states: Iterable<RasterState>, ctx: ReadContext): Promise<void> {
   const jobs: Promise<void>[] = [];
   for (const state of states) {
-    for (const index of state.needed) {
+    for (const [index, rows] of state.needed) {
       if (!state.blocks.has(index))
-        jobs.push(getBlock(state.raster, index, ctx).then((block) => void state.blocks.set(index, block)));
+        jobs.push(
+          getBlock(state.raster, index, rows, ctx).then((block) => void state.blocks.set(index, block)),
+        );
     }
     state.needed.clear();
   }
@@ -397,8 +416,12 @@ function acrossAntimeridian(x: number): number {
 
 async function readPixel(state: RasterState, c: number, r: number, ctx: ReadContext): Promise<number> {
   const { raster } = state;
-  const index =
-    Math.floor(r / raster.grid.blockHeight) * raster.blocksAcross + Math.floor(c / raster.grid.blockWidth);
-  if (!state.blocks.has(index)) state.blocks.set(index, await getBlock(raster, index, ctx));
+  const { blockWidth, blockHeight } = raster.grid;
+  const by = Math.floor(r / blockHeight);
+  const index = by * raster.blocksAcross + Math.floor(c / blockWidth);
+  const rows = r - by * blockHeight + 1;
+  const held = state.blocks.get(index);
+  if (!held || held.length < rows * blockWidth * raster.samplesPerPixel)
+    state.blocks.set(index, await getBlock(raster, index, rows, ctx));
   return pixel(state, c, r);
 }

@@ -1,0 +1,288 @@
+/**
+ * Partial decoding pinned against GDAL: every block of every file of test/fixtures/decode (each sample type x
+ * predictor x DEFLATE/LZW, both byte orders where the matrix has them, tiles and strips) decoded whole must
+ * equal GDAL's full read, and decoded to any row, resumed, or asked for concurrently must give exactly the same
+ * rows, bit for bit, and never a row it has not decoded. Corrupt streams become DataSourceUnavailableError (502).
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { DataSourceUnavailableError, fullContext, newReadStats } from '../../../layers/elevation';
+import { RetryingSource } from '../../../layers/elevation/data/byte-source';
+import { FileSource } from '../../../layers/elevation/data/file-source';
+import { configureBlockCache, getBlock } from '../../../layers/elevation/dataset/block-store';
+import { PartialBlock, type BlockRows } from '../../../layers/elevation/raster/block-rows';
+import { openCogRaster } from '../../../layers/elevation/raster/cog-raster';
+import type { PixelArray, Raster } from '../../../layers/elevation/raster/raster';
+import { ResumableInflate } from '../../../layers/elevation/raster/resumable-inflate';
+
+const FOLDER = path.resolve(__dirname, '../../fixtures/decode');
+const POLICY = { timeoutMs: 5000, retries: 0 };
+const PREFETCH_BYTES = 64 * 1024;
+
+interface Expected {
+  file: string;
+  pixelType: string;
+  compression: string;
+  predictor: number;
+  byteOrder: string;
+  layout: string;
+  width: number;
+  height: number;
+  blockWidth: number;
+  blockHeight: number;
+  sha256: string;
+  pixels: { col: number; row: number; value: number }[];
+}
+
+const matrix = (JSON.parse(readFileSync(path.join(FOLDER, 'expected.json'), 'utf8')) as { files: Expected[] })
+  .files;
+
+function open(file: string): Promise<Raster> {
+  return openCogRaster(new RetryingSource(new FileSource(file), POLICY), PREFETCH_BYTES);
+}
+
+const bytesOf = (a: PixelArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const rowLength = (raster: Raster) => raster.grid.blockWidth * raster.samplesPerPixel;
+
+/** Every block decoded whole, assembled into the raster's samples (row-major, native = little-endian). */
+async function decodeWhole(raster: Raster): Promise<{ image: PixelArray; blocks: PixelArray[] }> {
+  const { width, height, blockWidth, blockHeight } = raster.grid;
+  const blocks: PixelArray[] = [];
+  let image: PixelArray | null = null;
+  for (let index = 0; index < raster.blocksAcross * raster.blocksDown; index++) {
+    const block = await raster.readBlock(index, fullContext());
+    const data = await block.rows(block.rowCount, fullContext());
+    expect(block.rowsReady).toBe(block.rowCount);
+    blocks.push(data);
+    const Kind = data.constructor as new (n: number) => PixelArray;
+    image ??= new Kind(width * height);
+    const bx = index % raster.blocksAcross;
+    const by = Math.floor(index / raster.blocksAcross);
+    for (let r = 0; r < blockHeight && by * blockHeight + r < height; r++) {
+      for (let c = 0; c < blockWidth && bx * blockWidth + c < width; c++) {
+        image[(by * blockHeight + r) * width + bx * blockWidth + c] = data[r * blockWidth + c];
+      }
+    }
+  }
+  return { image: image as PixelArray, blocks };
+}
+
+describe.each(matrix.map((f) => [f.file, f] as const))('%s', (file, expected) => {
+  let raster: Raster;
+  let whole: { image: PixelArray; blocks: PixelArray[] };
+  beforeAll(async () => {
+    raster = await open(path.join(FOLDER, file));
+    whole = await decodeWhole(raster);
+  });
+
+  it("decodes whole to GDAL's full read (SHA-256 of the samples, and pixel values)", () => {
+    expect(raster.pixelType).toBe(expected.pixelType);
+    expect(raster.grid.blockHeight).toBe(expected.blockHeight);
+    const sha = createHash('sha256').update(bytesOf(whole.image)).digest('hex');
+    expect(sha).toBe(expected.sha256);
+    for (const { col, row, value } of expected.pixels)
+      expect(whole.image[row * expected.width + col]).toBe(value);
+  });
+
+  it('decodes every block to every row exactly as the whole decode, never beyond its decoded rows', async () => {
+    for (let index = 0; index < whole.blocks.length; index++) {
+      const full = bytesOf(whole.blocks[index]);
+      const rowBytes = full.byteLength / (await raster.readBlock(index, fullContext())).rowCount;
+      const rowCount = full.byteLength / rowBytes;
+      for (let rows = 1; rows <= rowCount; rows++) {
+        const block = await raster.readBlock(index, fullContext());
+        const view = bytesOf(await block.rows(rows, fullContext()));
+        expect(view.byteLength).toBe(block.rowsReady * rowBytes);
+        expect(block.rowsReady).toBeGreaterThanOrEqual(rows);
+        expect(Buffer.compare(view, full.subarray(0, view.byteLength))).toBe(0);
+      }
+    }
+  });
+
+  it('resumes a partly decoded block (1 row, then 5, then 17, then all) to the same rows', async () => {
+    const full = bytesOf(whole.blocks[0]);
+    const block = await raster.readBlock(0, fullContext());
+    for (const rows of [1, 5, 17, block.rowCount]) {
+      const view = bytesOf(await block.rows(rows, fullContext()));
+      expect(Buffer.compare(view, full.subarray(0, view.byteLength))).toBe(0);
+    }
+    expect(block.rowsReady).toBe(block.rowCount);
+  });
+
+  it('serves concurrent requests for different rows of one block from one decode, all correct', async () => {
+    const full = bytesOf(whole.blocks[0]);
+    const block = await raster.readBlock(0, fullContext());
+    const asked = [3, block.rowCount, 9, 1, 20];
+    const views = await Promise.all(asked.map((rows) => block.rows(rows, fullContext())));
+    views.forEach((view, k) => {
+      expect(view.length).toBeGreaterThanOrEqual(Math.min(asked[k], block.rowCount) * rowLength(raster));
+      expect(Buffer.compare(bytesOf(view), full.subarray(0, view.byteLength))).toBe(0);
+    });
+  });
+});
+
+describe('partial decoding stops early', () => {
+  it.each(['deflate-float32-p3-le-tiles.tif', 'lzw-float32-p3-le-tiles.tif', 'lzw-int16-p2-le-strips.tif'])(
+    'decodes only part of a block of %s for its first row',
+    async (file) => {
+      const raster = await open(path.join(FOLDER, file));
+      const block = await raster.readBlock(0, fullContext());
+      const view = await block.rows(1, fullContext());
+      expect(block.rowsReady).toBeLessThan(block.rowCount);
+      expect(view.length).toBe(block.rowsReady * rowLength(raster));
+    },
+  );
+
+  it('inflates a 1 MiB stream only as far as asked, then resumes to the rest (checksum checked at the end)', async () => {
+    const original = Uint8Array.from({ length: 1 << 20 }, (_, i) => (i * 2654435761) >>> 27);
+    const compressed = deflateSync(original);
+    const out = new Uint8Array(original.byteLength);
+    const inflate = new ResumableInflate(compressed, out);
+    await inflate.fill(64 * 1024, false);
+    expect(inflate.produced).toBeGreaterThanOrEqual(64 * 1024);
+    expect(inflate.produced).toBeLessThan(original.byteLength / 2);
+    expect(inflate.finished).toBe(false);
+    await inflate.fill(original.byteLength, true);
+    expect(inflate.finished).toBe(true);
+    expect(Buffer.compare(out, original)).toBe(0);
+    expect(inflate.heldBytes).toBe(0);
+  });
+});
+
+/** A zlib stream of `rows` rows of 1 KiB that turns invalid (reserved block type) after `goodRows` rows. */
+function breaksAfter(goodRows: number, rows: number): { stream: Uint8Array; original: Uint8Array } {
+  let x = 2463534242;
+  const original = Uint8Array.from({ length: rows * 1024 }, () => {
+    x ^= x << 13; // xorshift32: noise that does not compress, so the rows asked for end well before the break
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x & 0xff;
+  });
+  const head = deflateSync(original.subarray(0, goodRows * 1024), { finishFlush: 3 /* Z_FULL_FLUSH */ });
+  // Drop nothing: a full flush ends on a byte boundary; 0x07 = final block, type 3 (reserved): invalid.
+  const stream = new Uint8Array(head.byteLength + 64);
+  stream.set(head);
+  stream.fill(0x07, head.byteLength);
+  return { stream, original };
+}
+
+function partialOf(stream: Uint8Array, rows: number): PartialBlock {
+  const bytes = new Uint8Array(rows * 1024);
+  return new PartialBlock({
+    bytes,
+    view: (b) => b,
+    rowBytes: 1024,
+    rowCount: rows,
+    decoder: new ResumableInflate(stream, bytes),
+    prepareRows: () => undefined,
+    failure: (error) => new DataSourceUnavailableError(`test block: ${String(error)}`),
+  });
+}
+
+describe('corrupt streams', () => {
+  it('serves the rows before a corruption mid-stream, then refuses with DataSourceUnavailableError for good', async () => {
+    const { stream, original } = breaksAfter(40, 100);
+    const block = partialOf(stream, 100);
+    const first = await block.rows(10, fullContext());
+    expect(Buffer.compare(bytesOf(first), original.subarray(0, first.byteLength))).toBe(0);
+    await expect(block.rows(60, fullContext())).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(block.rows(50, fullContext())).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    expect(block.rowsReady).toBeLessThanOrEqual(40);
+  });
+
+  it('refuses a stream that ends before the rows asked for', async () => {
+    const original = new Uint8Array(100 * 1024).fill(7);
+    const block = partialOf(deflateSync(original.subarray(0, 30 * 1024)), 100);
+    await expect(block.rows(10, fullContext())).resolves.toHaveLength(30 * 1024);
+    await expect(block.rows(31, fullContext())).rejects.toThrow(/decodes to 30720 bytes/);
+  });
+
+  it('fails every concurrent waiter of a corrupt block, none with data past the corruption', async () => {
+    const { stream } = breaksAfter(5, 50);
+    const block = partialOf(stream, 50);
+    const results = await Promise.allSettled([block.rows(40, fullContext()), block.rows(45, fullContext())]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe('corrupt files through the block cache', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'partial-decode-'));
+
+  /** A copy of a fixture with bytes of block 0 replaced (offset relative to the block's first byte, or its end). */
+  async function corrupted(file: string, at: (length: number) => number, bytes: number[]): Promise<Raster> {
+    const target = path.join(dir, `${file}-${at(1000)}`);
+    copyFileSync(path.join(FOLDER, file), target);
+    const offsets = await tileOffsets(path.join(FOLDER, file));
+    const data = readFileSync(target);
+    data.set(bytes, offsets.offset + at(offsets.length));
+    writeFileSync(target, data);
+    return open(target); // reopened: the file's version changed
+  }
+
+  it('refuses a DEFLATE block whose checksum fails once read to its end, and re-fetches it next time', async () => {
+    configureBlockCache(1024 * 1024);
+    const raster = await corrupted('deflate-float32-p3-le-tiles.tif', (n) => n - 1, [0x5a]);
+    const ctx = fullContext({ stats: newReadStats() });
+    const rows = raster.grid.blockHeight;
+    await expect(getBlock(raster, 0, rows, ctx)).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(getBlock(raster, 0, rows, ctx)).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    expect(ctx.stats.blockCacheMisses).toBe(2); // the failed block was not kept
+  });
+
+  it('refuses an LZW block with an invalid code mid-stream', async () => {
+    configureBlockCache(1024 * 1024);
+    const raster = await corrupted('lzw-float64-p1-le-tiles.tif', (n) => n >> 1, [0xff, 0xff, 0xff, 0xff]);
+    const ctx = fullContext();
+    await expect(getBlock(raster, 0, raster.grid.blockHeight, ctx)).rejects.toBeInstanceOf(
+      DataSourceUnavailableError,
+    );
+  });
+});
+
+describe('the block cache and partly decoded blocks', () => {
+  it('shares one fetch between concurrent requests for different rows and charges what the block holds', async () => {
+    const cache = configureBlockCache(1024 * 1024);
+    const raster = await open(path.join(FOLDER, 'lzw-float64-p3-le-tiles.tif'));
+    const stats = newReadStats();
+    const ctx = fullContext({ stats });
+    const [a, b] = await Promise.all([getBlock(raster, 0, 2, ctx), getBlock(raster, 0, 30, ctx)]);
+    expect(stats.rangeRequests).toBe(1);
+    expect(a.length).toBeGreaterThanOrEqual(2 * rowLength(raster));
+    expect(b.length).toBeGreaterThanOrEqual(30 * rowLength(raster));
+    expect(Buffer.compare(bytesOf(a), bytesOf(b).subarray(0, a.byteLength))).toBe(0);
+    expect(cache.bytes).toBeGreaterThan(0);
+    const full = await getBlock(raster, 0, raster.grid.blockHeight, ctx);
+    expect(full.length).toBe(raster.blockBytes / 8);
+    expect(cache.bytes).toBe(raster.blockBytes); // whole: compressed bytes and decoder state released
+    expect(stats.rangeRequests).toBe(1);
+  });
+
+  it('charges a partly decoded block its decoded pages plus its compressed bytes', async () => {
+    const cache = configureBlockCache(64 * 1024 * 1024);
+    const raster = await open(path.join(FOLDER, 'lzw-uint8-p1-le-tiles.tif'));
+    await getBlock(raster, 0, 1, fullContext());
+    const block = (await cache.peek(`${raster.cacheKey}#0`)) as BlockRows;
+    expect(block.rowsReady).toBeLessThan(block.rowCount);
+    expect(cache.bytes).toBe(block.bytesHeld);
+    const { length } = await tileOffsets(path.join(FOLDER, 'lzw-uint8-p1-le-tiles.tif'));
+    expect(block.bytesHeld).toBeGreaterThan(length);
+  });
+});
+
+/** Offset and byte count of block 0 (TIFF tags 324/325 or 273/279), read with geotiff. */
+async function tileOffsets(file: string): Promise<{ offset: number; length: number }> {
+  const { fromFile } = await import('geotiff');
+  const tiff = await fromFile(file);
+  const image = await tiff.getImage(0);
+  const tiled = image.fileDirectory.hasTag('TileOffsets');
+  const offsets = (await image.fileDirectory.loadValue(
+    tiled ? 'TileOffsets' : 'StripOffsets',
+  )) as ArrayLike<number>;
+  const counts = (await image.fileDirectory.loadValue(
+    tiled ? 'TileByteCounts' : 'StripByteCounts',
+  )) as ArrayLike<number>;
+  return { offset: Number(offsets[0]), length: Number(counts[0]) };
+}
