@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { fromArrayBuffer } from 'geotiff';
 import { fullContext } from '../../layers/elevation';
+import { allRows } from '../../layers/elevation/raster/block-rows';
 import { RetryingSource } from '../../layers/elevation/data/byte-source';
 import { FileSource } from '../../layers/elevation/data/file-source';
 import { openCogRaster } from '../../layers/elevation/raster/cog-raster';
@@ -89,8 +90,16 @@ function physicalLimit(blocks: Uint8Array[], report: Report): { inflateMBs: numb
   return { inflateMBs, predictorMBs };
 }
 
-/** CPU ms of decoding each block of `raster` down to `needed(k)` rows, one fresh block per point. */
-async function decodeCost(raster: Raster, needed: (k: number) => number, points: number): Promise<number[]> {
+/** A bilinear window's rows in a block: row r and the next (if the block has it). */
+const windowRows = (r: number): number[] => (r + 1 < BLOCK_ROWS ? [r, r + 1] : [r]);
+const WHOLE = allRows(BLOCK_ROWS);
+
+/** CPU ms of decoding rows `needed(k)` of a fresh block per point. */
+async function decodeCost(
+  raster: Raster,
+  needed: (k: number) => number[],
+  points: number,
+): Promise<number[]> {
   const ms: number[] = [];
   for (let k = 0; k < points; k++) {
     const block = await raster.readBlock([0, 1, 2, 4, 5, 6, 8, 9, 10][k % 9], fullContext());
@@ -109,10 +118,9 @@ export async function decodeBenches(file: string, report: Report): Promise<void>
     64 * 1024,
   );
   const random = rows(POINTS, 11);
-  await decodeCost(raster, () => BLOCK_ROWS, 3); // JIT warm-up
-  const whole = await decodeCost(raster, () => BLOCK_ROWS, POINTS);
-  // Bilinear: the window's last row is row + 1 (the block's last row at most).
-  const partial = await decodeCost(raster, (k) => Math.min(BLOCK_ROWS, random[k] + 2), POINTS);
+  await decodeCost(raster, () => WHOLE, 3); // JIT warm-up
+  const whole = await decodeCost(raster, () => WHOLE, POINTS);
+  const partial = await decodeCost(raster, (k) => windowRows(random[k]), POINTS);
   const limit = mean(
     random.map((r) => {
       const inflated = (Math.min(BLOCK_ROWS, r + 2) * ROW_BYTES) / 1e6;
@@ -140,13 +148,13 @@ export async function decodeBenches(file: string, report: Report): Promise<void>
   for (let k = 0; k < POINTS; k++) {
     const [r1, r2] = [random[k], second[k]].sort((a, b) => a - b);
     const block = await raster.readBlock([0, 1, 2, 4, 5, 6, 8, 9, 10][k % 9], fullContext());
-    await block.rows(r1 + 2, fullContext());
+    await block.rows(windowRows(r1), fullContext());
     const started = cpuMs();
-    await block.rows(Math.min(BLOCK_ROWS, r2 + 2), fullContext());
+    await block.rows(windowRows(r2), fullContext());
     resumed.push(cpuMs() - started);
     const fresh = await raster.readBlock([0, 1, 2, 4, 5, 6, 8, 9, 10][k % 9], fullContext());
     const t = cpuMs();
-    await fresh.rows(Math.min(BLOCK_ROWS, r2 + 2), fullContext());
+    await fresh.rows(windowRows(r2), fullContext());
     fromScratch.push(cpuMs() - t);
   }
   report('resume: second point lower in a partly decoded block (mean CPU ms)', mean(resumed).toFixed(1));

@@ -24,13 +24,13 @@ export function blockCache(): BlockCache<BlockRows> {
 }
 
 /**
- * The first `rows` rows of block `index` (at least: the view may hold more rows, never undecoded ones). Rows
- * count from the block's top; the view is indexed like the whole block.
+ * Block `index` with (at least) its rows `rows` decoded, counted from the block's top; the view is indexed like
+ * the whole block, and only the rows asked for may be read from it (see raster/block-rows).
  */
 export async function getBlock(
   raster: Raster,
   index: number,
-  rows: number,
+  rows: readonly number[],
   ctx: ReadContext,
 ): Promise<PixelArray> {
   const key = `${raster.cacheKey}#${index}`;

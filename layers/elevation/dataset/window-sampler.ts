@@ -1,8 +1,8 @@
 /**
  * Samples many points from a mosaic in three phases, so the per-point work is synchronous arithmetic:
  *  1. owners: the tiles that may hold each point are opened (concurrently, cached) and the owner chosen;
- *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently) and decoded down to
- *     the last row a window needs in it;
+ *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently); only the rows the
+ *     windows read are decoded (the decompression stops after the deepest one);
  *  3. values: windows are read from the fetched blocks and interpolated.
  * A window that leaves its owner raster (a tile edge) takes the slow path: each outside pixel is looked up in
  * whichever raster holds that pixel centre, so bilinear and cubic are seamless across tiles that do not overlap.
@@ -19,10 +19,12 @@ type ToRaster = (x: number, y: number) => [number, number];
 interface RasterState {
   raster: Raster;
   toRaster: ToRaster | null; // null: same CRS as the mosaic
-  /** Blocks the current batch needs: index -> rows needed from the block's top (blocks decode that far). */
-  needed: Map<number, number>;
-  /** Fetched blocks: views of their decoded rows only (a read past them gives undefined, never stale data). */
+  /** Blocks the current batch needs: index -> a mask of the block's rows its windows read (only those decode). */
+  needed: Map<number, Uint8Array>;
+  /** Fetched blocks; only the rows asked for may be read (a block may hold other rows still undecoded). */
   blocks: Map<number, PixelArray>;
+  /** Edge windows (slow path): rows decoded per fetched block, as asked for pixel by pixel. */
+  edgeRows: Map<number, Set<number>>;
 }
 
 /** Window geometry per interpolation: how far left/up of floor(col) it starts and its size. */
@@ -184,7 +186,10 @@ async function forEachBatch(
 }
 
 function releaseBlocks(states: Map<string, RasterState | null>): void {
-  for (const state of states.values()) state?.blocks.clear();
+  for (const state of states.values()) {
+    state?.blocks.clear();
+    state?.edgeRows.clear();
+  }
 }
 
 /** The hot path: a window inside one raster whose blocks are fetched; same-block windows index directly. */
@@ -272,6 +277,7 @@ async function openAll(
         raster,
         toRaster: raster.crs.key === mosaic.crs.key ? null : crsToCrs(mosaic.crs, raster.crs),
         needed: new Map(),
+        edgeRows: new Map(),
         blocks: new Map(),
       },
     );
@@ -297,15 +303,18 @@ function ownerOf(
   return null;
 }
 
-/** Records, per block of the window (c0, r0)-(c1, r1), how many of its rows the window needs. */
+/** Records, per block of the window (c0, r0)-(c1, r1), the block's rows the window reads. */
 function needRows(state: RasterState, c0: number, r0: number, c1: number, r1: number): void {
   const { blockWidth, blockHeight } = state.raster.grid;
   const across = state.raster.blocksAcross;
   for (let by = Math.floor(r0 / blockHeight); by <= Math.floor(r1 / blockHeight); by++) {
-    const rows = Math.min(r1 + 1, (by + 1) * blockHeight) - by * blockHeight;
+    const first = Math.max(r0, by * blockHeight) - by * blockHeight;
+    const last = Math.min(r1, (by + 1) * blockHeight - 1) - by * blockHeight;
     for (let bx = Math.floor(c0 / blockWidth); bx <= Math.floor(c1 / blockWidth); bx++) {
       const index = by * across + bx;
-      state.needed.set(index, Math.max(state.needed.get(index) ?? 0, rows));
+      let rows = state.needed.get(index);
+      if (!rows) state.needed.set(index, (rows = new Uint8Array(blockHeight)));
+      for (let row = first; row <= last; row++) rows[row] = 1;
     }
   }
 }
@@ -327,11 +336,13 @@ function newBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: n
 async function fetchBlocks(states: Iterable<RasterState>, ctx: ReadContext): Promise<void> {
   const jobs: Promise<void>[] = [];
   for (const state of states) {
-    for (const [index, rows] of state.needed) {
-      if (!state.blocks.has(index))
-        jobs.push(
-          getBlock(state.raster, index, rows, ctx).then((block) => void state.blocks.set(index, block)),
-        );
+    for (const [index, mask] of state.needed) {
+      if (state.blocks.has(index)) continue;
+      const rows: number[] = [];
+      for (let row = 0; row < mask.length; row++) if (mask[row] === 1) rows.push(row);
+      jobs.push(
+        getBlock(state.raster, index, rows, ctx).then((block) => void state.blocks.set(index, block)),
+      );
     }
     state.needed.clear();
   }
@@ -419,9 +430,12 @@ async function readPixel(state: RasterState, c: number, r: number, ctx: ReadCont
   const { blockWidth, blockHeight } = raster.grid;
   const by = Math.floor(r / blockHeight);
   const index = by * raster.blocksAcross + Math.floor(c / blockWidth);
-  const rows = r - by * blockHeight + 1;
-  const held = state.blocks.get(index);
-  if (!held || held.length < rows * blockWidth * raster.samplesPerPixel)
-    state.blocks.set(index, await getBlock(raster, index, rows, ctx));
+  const row = r - by * blockHeight;
+  let rows = state.edgeRows.get(index);
+  if (!rows?.has(row)) {
+    state.blocks.set(index, await getBlock(raster, index, [row], ctx));
+    if (!rows) state.edgeRows.set(index, (rows = new Set()));
+    rows.add(row);
+  }
   return pixel(state, c, r);
 }

@@ -109,9 +109,9 @@ export async function openCogRaster(source: ByteSource, prefetchBytes: number, i
     return view(rows);
   };
 
-  const resumable = (compressed: Uint8Array, out: Uint8Array): ResumableDecoder | null => {
-    if (DEFLATE.includes(compression)) return new ResumableInflate(compressed, out);
-    if (compression === LZW) return new ResumableLzw(compressed, out);
+  const resumable = (compressed: Uint8Array, size: number): ResumableDecoder | null => {
+    if (DEFLATE.includes(compression)) return new ResumableInflate(compressed, size);
+    if (compression === LZW) return new ResumableLzw(compressed, size);
     return null;
   };
 
@@ -146,11 +146,9 @@ export async function openCogRaster(source: ByteSource, prefetchBytes: number, i
           `Short read of block ${index} of ${source.url}: ${compressed.byteLength}/${length} bytes`,
         );
       }
-      const bytes = new Uint8Array(rowCount * rowBytes);
-      const partial = resumable(compressed, bytes);
+      const partial = resumable(compressed, rowCount * rowBytes);
       if (partial) {
         return new PartialBlock({
-          bytes,
           view,
           rowBytes,
           rowCount,

@@ -1,38 +1,47 @@
 /**
- * A DEFLATE (zlib) stream inflated on demand into a caller's buffer: `fill(n)` inflates until at least n bytes are
- * out, and a later `fill(m)` resumes from where the last one stopped (the zlib stream keeps its state), so a point
- * in row r of a block costs the inflate of rows 0..r only, and a later point further down costs only the rest.
+ * A DEFLATE (zlib) stream inflated on demand: `fill(n)` inflates until at least n bytes are out, and a later
+ * `fill(m)` resumes from where the last one stopped (the zlib stream keeps its state), so a point in row r of a
+ * block costs the inflate of rows 0..r only, and a later point further down costs only the rest.
  *
  * node:zlib's stream API runs the inflate on libuv's thread pool (not the event loop). The compressed bytes are
- * written in pieces sized from the block's compression ratio, so the stream stops close to the bytes asked for:
- * measured on a 1024x1024 Float32 DEFLATE+PREDICTOR=3 block, inflating half a block takes ~5 ms of the ~10 ms a
- * whole one takes (`npm run bench`). A stream that ends (or fails) before the bytes asked for is an error.
+ * written in pieces sized from the block's compression ratio, so the stream stops close to the bytes asked for.
+ * zlib's output chunk is the size of the whole block, so its chunks are consecutive slices of one buffer, which
+ * becomes the block's bytes: no copy (copying half a 4 MiB block into a buffer of our own cost ~1.5 ms CPU more
+ * than the ~4.5 ms of its inflate). Should a chunk ever not follow the last, the bytes are copied instead.
  */
 import { createInflate, type Inflate } from 'node:zlib';
 import type { ResumableDecoder } from './block-rows';
 
-/** Output chunks of zlib: each full chunk is one thread-pool round trip (64 KiB: 1.5x slower on a 4 MiB block). */
-const CHUNK_BYTES = 256 * 1024;
-/** zlib's own state: inflate state (~7 KiB) and its 32 KiB window, besides the output chunk. */
+/** zlib's own state: inflate state (~7 KiB) and its 32 KiB window, besides the output (the block's bytes). */
 const ZLIB_STATE_BYTES = 40 * 1024;
 /** Extra compressed bytes per piece beyond the ratio's estimate: a second round trip costs more than 2% more. */
 const PIECE_SLACK = 1.02;
 /** Small enough that a block of a few KiB still decodes partly (the ratio estimate dominates on real blocks). */
 const MIN_PIECE_BYTES = 1024;
+/** zlib's smallest output chunk (Z_MIN_CHUNK). */
+const MIN_CHUNK_BYTES = 64;
 
 export class ResumableInflate implements ResumableDecoder {
-  /** Bytes inflated into `out` so far. */
+  /** Bytes inflated into `output` so far. */
   produced = 0;
+  private out: Uint8Array | null = null;
+  /** Whether `out` is zlib's own output buffer (chunks arrive in place) rather than a copy. */
+  private adopted = false;
   private consumed = 0;
   private stream: Inflate | null = null;
   private ended = false;
   private failure: Error | null = null;
 
-  /** `out` receives the inflated bytes; bytes beyond its length are dropped (as the full decode ignored them). */
+  /** Inflates into `size` bytes; bytes beyond are dropped (as the full decode ignored them). */
   constructor(
     private readonly compressed: Uint8Array,
-    private readonly out: Uint8Array,
+    private readonly size: number,
   ) {}
+
+  /** The block's bytes: the first `produced` are inflated, the rest not yet (not even zeroed: never read them). */
+  get output(): Uint8Array {
+    return (this.out ??= new Uint8Array(this.size));
+  }
 
   /** Whether the stream is over (all input consumed and the end seen): nothing more will come. */
   get finished(): boolean {
@@ -42,7 +51,7 @@ export class ResumableInflate implements ResumableDecoder {
   /** Memory this inflate holds beyond `out`: the compressed bytes and, while open, zlib's state and chunk. */
   get heldBytes(): number {
     if (this.ended) return 0;
-    return this.compressed.byteLength + (this.stream ? CHUNK_BYTES + ZLIB_STATE_BYTES : 0);
+    return this.compressed.byteLength + (this.stream ? ZLIB_STATE_BYTES : 0);
   }
 
   /**
@@ -73,7 +82,7 @@ export class ResumableInflate implements ResumableDecoder {
 
   private open(): Inflate {
     if (this.stream) return this.stream;
-    const stream = createInflate({ chunkSize: CHUNK_BYTES });
+    const stream = createInflate({ chunkSize: Math.max(this.size, MIN_CHUNK_BYTES) });
     stream.on('data', (chunk: Buffer) => this.take(chunk));
     stream.on('error', (error) => this.fail(error));
     this.stream = stream;
@@ -103,7 +112,7 @@ export class ResumableInflate implements ResumableDecoder {
   /** The next slice of compressed input: enough, at this block's ratio so far, to reach `bytes` out. */
   private nextPiece(bytes: number): Uint8Array {
     const total = this.compressed.byteLength;
-    const ratio = this.produced > 0 ? this.consumed / this.produced : total / this.out.byteLength;
+    const ratio = this.produced > 0 ? this.consumed / this.produced : total / this.size;
     const missing = Number.isFinite(bytes) ? bytes - this.produced : total;
     const wanted = Math.max(MIN_PIECE_BYTES, Math.ceil(missing * ratio * PIECE_SLACK));
     const piece = this.compressed.subarray(this.consumed, Math.min(total, this.consumed + wanted));
@@ -112,10 +121,26 @@ export class ResumableInflate implements ResumableDecoder {
   }
 
   private take(chunk: Buffer): void {
-    const room = this.out.byteLength - this.produced;
+    const room = this.size - this.produced;
     if (this.failure || room <= 0) return;
-    this.out.set(chunk.byteLength <= room ? chunk : chunk.subarray(0, room), this.produced);
-    this.produced += Math.min(room, chunk.byteLength);
+    const taken = Math.min(room, chunk.byteLength);
+    if (!this.out && chunk.buffer.byteLength - chunk.byteOffset >= this.size) {
+      this.out = new Uint8Array(chunk.buffer, chunk.byteOffset, this.size); // zlib's buffer: the rest follows
+      this.adopted = true;
+    } else if (this.adopted && !this.follows(chunk)) {
+      const own = new Uint8Array(this.size);
+      own.set((this.out as Uint8Array).subarray(0, this.produced));
+      this.out = own;
+      this.adopted = false;
+    }
+    if (!this.adopted) this.output.set(chunk.subarray(0, taken), this.produced);
+    this.produced += taken;
+  }
+
+  /** Whether `chunk` lies in `out` right after the bytes produced so far (zlib wrote it in place). */
+  private follows(chunk: Buffer): boolean {
+    const out = this.out as Uint8Array;
+    return chunk.buffer === out.buffer && chunk.byteOffset === out.byteOffset + this.produced;
   }
 
   /** All input is written: end the stream and wait until zlib has checked the stream's end and checksum. */

@@ -29,10 +29,14 @@ export class ResumableLzw implements ResumableDecoder {
   private readonly first = new Uint8Array(TABLE_SIZE);
   private readonly length = new Uint16Array(TABLE_SIZE);
 
+  /** The block's bytes: the first `produced` are decoded. */
+  readonly output: Uint8Array;
+
   constructor(
     private readonly input: Uint8Array,
-    private readonly out: Uint8Array,
+    size: number,
   ) {
+    this.output = new Uint8Array(size);
     for (let i = 0; i < 256; i++) {
       this.suffix[i] = i;
       this.first[i] = i;
@@ -46,7 +50,7 @@ export class ResumableLzw implements ResumableDecoder {
 
   /** LZW has no checksum: `toEnd` decodes until EOI (or the input's end) and the output is full. */
   fill(bytes: number, toEnd: boolean): Promise<void> {
-    const target = toEnd ? this.out.byteLength : Math.min(bytes, this.out.byteLength);
+    const target = toEnd ? this.output.byteLength : Math.min(bytes, this.output.byteLength);
     try {
       this.decodeUntil(target);
     } catch (error) {
@@ -94,7 +98,7 @@ export class ResumableLzw implements ResumableDecoder {
         else this.bits++;
       }
     }
-    if (this.produced >= this.out.byteLength) this.finished = true;
+    if (this.produced >= this.output.byteLength) this.finished = true;
   }
 
   private add(prefixCode: number, byte: number): void {
@@ -109,7 +113,7 @@ export class ResumableLzw implements ResumableDecoder {
 
   /** Writes the string of `code` (backwards along its prefix chain); bytes beyond the output are dropped. */
   private write(code: number): void {
-    const { out, prefix, suffix } = this;
+    const { output: out, prefix, suffix } = this;
     const len = this.length[code];
     const start = this.produced;
     const room = out.byteLength - start;
