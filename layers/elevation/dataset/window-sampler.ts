@@ -171,14 +171,16 @@ async function forEachBatch(
     const state = owners[i] as RasterState;
     const c0 = Math.floor(cols[i]) - before;
     const r0 = Math.floor(rows[i]) - before;
-    let added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
-    if (batch.length > 0 && batchBytes + added.length * state.raster.blockBytes > budget) {
-      await flush();
-      added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+    if (!markInNeededBlock(state, c0, r0, size)) {
+      let added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+      if (batch.length > 0 && batchBytes + added.length * state.raster.blockBytes > budget) {
+        await flush();
+        added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+      }
+      needRows(state, c0, r0, c0 + size - 1, r0 + size - 1);
+      // A whole block's size per block: a partly decoded one holds fewer decoded rows, plus its compressed bytes.
+      batchBytes += added.length * state.raster.blockBytes;
     }
-    needRows(state, c0, r0, c0 + size - 1, r0 + size - 1);
-    // A whole block's decoded size per block: a partly decoded one holds less decoded, plus its compressed bytes.
-    batchBytes += added.length * state.raster.blockBytes;
     touched.add(state);
     batch.push(i);
   }
@@ -301,6 +303,22 @@ function ownerOf(
     if (containsPoint(state.raster.grid, rx, ry)) return state;
   }
   return null;
+}
+
+/**
+ * The common case, kept cheap: a window inside one block the batch already needs marks its rows there and
+ * adds no block (true); anything else goes through newBlocks and needRows (false).
+ */
+function markInNeededBlock(state: RasterState, c0: number, r0: number, size: number): boolean {
+  const { blockWidth, blockHeight } = state.raster.grid;
+  const bx = (c0 / blockWidth) | 0;
+  const by = (r0 / blockHeight) | 0;
+  const row = r0 - by * blockHeight;
+  if (c0 + size > (bx + 1) * blockWidth || row + size > blockHeight) return false;
+  const mask = state.needed.get(by * state.raster.blocksAcross + bx);
+  if (!mask) return false;
+  for (let r = row; r < row + size; r++) mask[r] = 1;
+  return true;
 }
 
 /** Records, per block of the window (c0, r0)-(c1, r1), the block's rows the window reads. */

@@ -4,9 +4,10 @@
  * blocks decode row by row on demand (block-rows: only as far down as the points need, resumable); other codecs
  * decode whole through geotiff's decoder registry. Predictors and byte order are applied here, on whole rows.
  *
- * A cold point in a random row of a 1024x1024 Float32 DEFLATE+PREDICTOR=3 block costs about half a block's
- * inflate (on average) and the predictor of a few rows: 5-7 ms CPU instead of ~16 ms for the whole block
- * (node:zlib inflates ~415 MB/s of output here, the float predictor ~750 MB/s; `npm run bench`).
+ * A cold point in a random row of a 1024x1024 Float32 DEFLATE+PREDICTOR=3 block costs the inflate of the rows
+ * above it (half a block on average) and the predictor of its window's rows: 5.0-5.7 ms CPU against 18-22 ms
+ * for the whole block, and 76-100% of the limit (node:zlib inflates 426-487 MB/s of output here, the float
+ * predictor runs at 774-804 MB/s; `npm run bench`, three runs on 2 shared cores).
  */
 import { GeoTIFF, getDecoder } from 'geotiff';
 import type { ByteSource, ReadIo } from '../data/byte-source';

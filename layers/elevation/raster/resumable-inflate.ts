@@ -8,13 +8,15 @@
  * zlib's output chunk is the size of the whole block, so its chunks are consecutive slices of one buffer, which
  * becomes the block's bytes: no copy (copying half a 4 MiB block into a buffer of our own cost ~1.5 ms CPU more
  * than the ~4.5 ms of its inflate). Should a chunk ever not follow the last, the bytes are copied instead.
+ * Measured against the alternative, `inflateSync` of a prefix of the input with `finishFlush: Z_SYNC_FLUSH`:
+ * about the same CPU for half a block (4.1-4.8 ms vs 4.4-4.8 ms here), but on the event loop and not resumable.
  */
 import { createInflate, type Inflate } from 'node:zlib';
 import type { ResumableDecoder } from './block-rows';
 
 /** zlib's own state: inflate state (~7 KiB) and its 32 KiB window, besides the output (the block's bytes). */
 const ZLIB_STATE_BYTES = 40 * 1024;
-/** Extra compressed bytes per piece beyond the ratio's estimate: a second round trip costs more than 2% more. */
+/** Extra compressed bytes per piece beyond the ratio's estimate, so one write usually reaches the bytes asked for. */
 const PIECE_SLACK = 1.02;
 /** Small enough that a block of a few KiB still decodes partly (the ratio estimate dominates on real blocks). */
 const MIN_PIECE_BYTES = 1024;
