@@ -17,6 +17,7 @@ import { allRows, PartialBlock } from '../../../layers/elevation/raster/block-ro
 import { openCogRaster } from '../../../layers/elevation/raster/cog-raster';
 import type { PixelArray, Raster } from '../../../layers/elevation/raster/raster';
 import { ResumableInflate } from '../../../layers/elevation/raster/resumable-inflate';
+import { ResumableLzw } from '../../../layers/elevation/raster/resumable-lzw';
 
 const FOLDER = path.resolve(__dirname, '../../fixtures/decode');
 const POLICY = { timeoutMs: 5000, retries: 0 };
@@ -279,6 +280,33 @@ describe('the block cache and partly decoded blocks', () => {
     expect(cache.bytes).toBe(block.bytesHeld);
     const { length } = await tileOffsets(path.join(FOLDER, 'lzw-uint8-p1-le-tiles.tif'));
     expect(block.bytesHeld).toBeGreaterThan(length);
+  });
+});
+
+describe('decoders at their edges', () => {
+  it('keeps the first bytes of a DEFLATE stream longer than its block and drops the rest', async () => {
+    const original = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) & 0xff);
+    const inflate = new ResumableInflate(deflateSync(original), 2000);
+    await inflate.fill(2000, true);
+    expect(inflate.produced).toBe(2000);
+    expect(inflate.finished).toBe(true);
+    expect(Buffer.compare(inflate.output, original.subarray(0, 2000))).toBe(0);
+  });
+
+  it('refuses an LZW block whose stream ends before the rows asked for', async () => {
+    const file = path.join(FOLDER, 'lzw-int16-p2-le-tiles.tif');
+    const { offset, length } = await tileOffsets(file);
+    const compressed = readFileSync(file).subarray(offset, offset + Math.floor(length / 3));
+    const rowBytes = 16 * 2;
+    const block = new PartialBlock({
+      view: (b) => b,
+      rowBytes,
+      rowCount: 32,
+      decoder: new ResumableLzw(compressed, 32 * rowBytes),
+      prepareRows: () => undefined,
+      failure: (error) => new DataSourceUnavailableError(String(error)),
+    });
+    await expect(block.rows([31], fullContext())).rejects.toBeInstanceOf(DataSourceUnavailableError);
   });
 });
 
