@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import jest from 'eslint-plugin-jest';
+import { boundaries } from './eslint.boundaries.mjs';
 
 export default tseslint.config(
   {
@@ -60,4 +61,5 @@ export default tseslint.config(
       'jest/no-disabled-tests': 'off',
     },
   },
+  ...boundaries,
 );

@@ -3,12 +3,12 @@ import {
   answerElevationQuery,
   parseElevationQuery,
   renderElevationAnswer,
-} from '../layers/elevation/service/elevation-query';
-import { parseDatumParam } from '../layers/elevation/datum/vertical-datum';
-import { chainDimension } from '../layers/telemetry';
+  parseDatumParam,
+} from '../layers/elevation';
 import { route } from './route';
 import { cacheableResponse, decodePathParameter, requestParams } from './http';
 import { heightConversion } from './geoids';
+import { datasetFields } from './dataset-fields';
 
 export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
@@ -18,12 +18,8 @@ export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, 
     return { query: parseElevationQuery(datasetSpec, params, app.limits), datum: parseDatumParam(raw) };
   });
   const dataset = app.registry.resolve(datasetSpec); // 400 before any work: only configured names get further
-  // A request-made chain ("a,b") is one of thousands of orderings: as a metric dimension it is `chain:<n>`,
-  // its names go to the log line. A configured dataset (child_datasets chains included) keeps its name.
-  const chain = app.registry.names().includes(dataset.name) ? undefined : dataset.name.split(',');
   t.set({
-    dataset: chain ? chainDimension(chain.length) : dataset.name,
-    chain: chain?.join(','),
+    ...datasetFields(app.registry.names(), dataset.name),
     points: query.locations.length,
     interpolation: query.options.interpolation,
   });

@@ -1,8 +1,11 @@
 /** The HTTP edge of file requests: raw body bytes (base64 or text) under a byte limit, and file responses. */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
-import type { FillReport } from '../layers/elevation/track/fill-heights';
-import { CONTENT_TYPES } from '../layers/elevation/track/track-format';
+import {
+  InvalidRequestError,
+  PayloadTooLargeError,
+  type FillReport,
+  CONTENT_TYPES,
+} from '../layers/elevation';
 import { corsHeaders, type Response } from './http';
 
 export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint8Array {
@@ -11,10 +14,9 @@ export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint
       'No file: send a KML, KMZ, GPX or GeoJSON document as the request body (curl --data-binary @track.kml).',
     );
   }
-  // Checked before decoding, so an oversized body costs no copy; base64 carries 3 bytes per 4 characters.
-  const size = event.isBase64Encoded
-    ? Math.floor((event.body.length * 3) / 4)
-    : Buffer.byteLength(event.body);
+  // Checked before decoding, so an oversized body costs no copy: the decoded size of base64 text is 3 bytes per
+  // 4 characters less its '=' padding (a file of exactly MAX_FILE_BYTES is accepted).
+  const size = event.isBase64Encoded ? base64DecodedBytes(event.body) : Buffer.byteLength(event.body);
   if (size > maxBytes) {
     throw new PayloadTooLargeError(
       `The file is ${size} bytes; the limit is ${maxBytes} bytes (MAX_FILE_BYTES). Split the track into smaller files.`,
@@ -56,4 +58,10 @@ export function fileResponse(bytes: Uint8Array, report: FillReport, corsOrigin: 
     body: binary ? buffer.toString('base64') : buffer.toString('utf8'),
     isBase64Encoded: binary,
   };
+}
+
+/** The bytes base64 text decodes to (whitespace-free, as API Gateway sends it), without decoding it. */
+export function base64DecodedBytes(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return Math.floor((text.length * 3) / 4) - padding;
 }

@@ -2,19 +2,23 @@
  * `POST /v1/{dataset}/file`: a KML, KMZ, GPX or GeoJSON document in, the same document out with every height
  * filled from the dataset (or chain); counts in `x-elevation-*` headers, or as JSON with `report=json`.
  */
-import { fillFileHeights } from '../layers/elevation/track/fill-heights';
-import { parseFileOptions } from '../layers/elevation/track/file-options';
+import { fillFileHeights, parseFileOptions } from '../layers/elevation';
 import { route } from './route';
 import { decodePathParameter, jsonResponse } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
 import { heightConversion } from './geoids';
+import { datasetFields } from './dataset-fields';
 
 export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
   const options = parseFileOptions(event.queryStringParameters ?? {});
   const dataset = app.registry.resolve(datasetSpec);
   const bytes = fileBytes(event, app.settings.maxFileBytes);
-  t.set({ dataset: dataset.name, interpolation: options.interpolation, fileBytes: bytes.length });
+  t.set({
+    ...datasetFields(app.registry.names(), dataset.name),
+    interpolation: options.interpolation,
+    fileBytes: bytes.length,
+  });
   const filled = await fillFileHeights(
     bytes,
     dataset,

@@ -3,10 +3,15 @@
  * conversion a request asks for (`datum=`), composed from the datasets' declared `vertical_datum`.
  */
 import path from 'node:path';
-import { convertHeights, type HeightConversion } from '../layers/elevation/datum/convert-heights';
-import { GeoidGrids, readGeoidPaths } from '../layers/elevation/datum/geoid-grids';
-import { tryParseVerticalDatum, type VerticalDatum } from '../layers/elevation/datum/vertical-datum';
-import type { ReadContext } from '../layers/elevation';
+import {
+  convertHeights,
+  type HeightConversion,
+  GeoidGrids,
+  readGeoidPaths,
+  tryParseVerticalDatum,
+  type VerticalDatum,
+  type ReadContext,
+} from '../layers/elevation';
 import type { App } from './app';
 
 let grids: { app: App; grids: GeoidGrids } | null = null;

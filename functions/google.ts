@@ -3,10 +3,10 @@
  * Google's client libraries work with only their URL changed. Errors keep Google's shape:
  * `{"error_message": …, "results": [], "status": "INVALID_REQUEST" | "UNKNOWN_ERROR"}`.
  */
-import { answerGoogleQuery } from '../layers/elevation/google/google-answer';
-import { parseGoogleQuery } from '../layers/elevation/google/google-query';
+import { answerGoogleQuery, parseGoogleQuery } from '../layers/elevation';
 import { route } from './route';
 import { errorResponse, jsonResponse, type Response } from './http';
+import { datasetFields } from './dataset-fields';
 
 export const handler = route('google', ['GET', 'OPTIONS'], async (event, t, app, ctx) => {
   try {
@@ -14,7 +14,9 @@ export const handler = route('google', ['GET', 'OPTIONS'], async (event, t, app,
       parseGoogleQuery(event.queryStringParameters ?? {}, app.limits),
     );
     const datasetSpec = app.settings.googleDataset ?? app.settings.defaultDataset ?? app.registry.names()[0];
-    t.set({ dataset: app.registry.resolve(datasetSpec).name, points: locations.length });
+    // GOOGLE_DATASET may be a chain "a,b" (not client-made, but the same rule keeps every route's dimension alike).
+    const fields = datasetFields(app.registry.names(), app.registry.resolve(datasetSpec).name);
+    t.set({ ...fields, points: locations.length });
     const answer = await answerGoogleQuery(app.registry, datasetSpec, locations, ctx);
     return jsonResponse(200, JSON.stringify(answer), app.corsOrigin);
   } catch (error) {

@@ -1,11 +1,23 @@
 /**
- * `GET /` and `GET /v1/` (and `/v1`): OpenTopoData's help answer (404 INVALID_REQUEST, as its tests expect), naming
- * one of our datasets to try. OpenTopoData redirects `/v1` to `/v1/`; API Gateway does not tell the two apart.
+ * `GET /` and `GET /v1/`: OpenTopoData's help answer (404 INVALID_REQUEST, as its tests expect), naming one of
+ * our datasets to try. `GET /v1` redirects to `/v1/` with 308 as OpenTopoData (Flask's strict slashes) does.
+ * API Gateway's rawPath keeps the client's trailing slash; under `npm start` the local gateway strips it for
+ * serverless-offline's router and says so in `x-elevation-trailing-slash`.
  */
 import { route } from './route';
-import { jsonResponse } from './http';
+import { headerValue, jsonResponse } from './http';
 
-export const handler = route('help', ['GET'], async (_event, _t, app) => {
+export const handler = route('help', ['GET'], async (event, _t, app) => {
+  const asked = event.rawPath + (headerValue(event, 'x-elevation-trailing-slash') === '1' ? '/' : '');
+  // `/v1`, or `/<stage>/v1` on a named API Gateway stage; the Location is always a path on this host.
+  if (/^(\/[\w-]+)?\/v1$/.test(asked)) {
+    const query = /^[\x21-\x7e]+$/.test(event.rawQueryString ?? '') ? `?${event.rawQueryString}` : '';
+    const location = `${asked}/${query}`;
+    const error = `Use ${location}: the API's root has a trailing slash.`;
+    return jsonResponse(308, JSON.stringify({ status: 'INVALID_REQUEST', error }), app.corsOrigin, {
+      location,
+    });
+  }
   const example = `/v1/${app.registry.names()[0]}?locations=48.742275,9.101177`;
   const error = `No dataset name provided. Try a url like '${example}' to get started, and GET /v1/datasets for the datasets.`;
   return jsonResponse(404, JSON.stringify({ status: 'INVALID_REQUEST', error }), app.corsOrigin);

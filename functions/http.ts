@@ -203,6 +203,7 @@ export function errorResponse(error: unknown, corsOrigin: string | null, t: Requ
             ? 'The elevation data store is unavailable. Please retry.'
             : 'Internal server error.';
   t.set({ errorCode, errorMessage: message, error: describeError(error) });
+  t.recordServerError(error);
   return jsonResponse(status, JSON.stringify({ status: 'SERVER_ERROR', error: message }), corsOrigin);
 }
 

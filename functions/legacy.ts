@@ -3,10 +3,7 @@
  * `GET /api/elevation?coordinates=48.00,9.00;49.1,10.2` and `POST /api/elevation` with
  * `[{"latitude":48,"longitude":9}]`, both answering `[{"latitude":…,"longitude":…,"altitude":…}]`.
  */
-import { InvalidRequestError } from '../layers/elevation';
-import { parseLocations } from '../layers/elevation/request/locations';
-import { parseInterpolation } from '../layers/elevation/request/options';
-import { roundElevation } from '../layers/elevation/service/elevation-query';
+import { InvalidRequestError, parseLocations, parseInterpolation, roundElevation } from '../layers/elevation';
 import { route } from './route';
 import { body, cacheableResponse, method, parseJson } from './http';
 

@@ -3,10 +3,7 @@
  * file (KML, KMZ, GPX, GeoJSON) as the POST body, whose coordinates in document order are the path.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { LatLon } from '../layers/elevation';
-import { parseLocations } from '../layers/elevation/request/locations';
-import { tryDetectTrackFormat } from '../layers/elevation/track/track-format';
-import { readTrackLocations } from '../layers/elevation/track/track-text';
+import { type LatLon, parseLocations, tryDetectTrackFormat, readTrackLocations } from '../layers/elevation';
 import type { App } from './app';
 import { fileBytes } from './file-http';
 import { method, requestParams } from './http';

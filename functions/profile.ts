@@ -2,20 +2,24 @@
  * `GET|POST /v1/{dataset}/profile`: an elevation profile along a path (`locations`, or an uploaded track file),
  * resampled on the geodesic every `distance` metres or into `samples` points; JSON, or an SVG chart.
  */
-import { answerProfile } from '../layers/elevation/profile/elevation-profile';
-import { parseProfileOptions } from '../layers/elevation/profile/profile-options';
-import { renderProfileSvg } from '../layers/elevation/profile/profile-svg';
+import { answerProfile, parseProfileOptions, renderProfileSvg } from '../layers/elevation';
 import { route } from './route';
 import { corsHeaders, decodePathParameter, jsonResponse } from './http';
 import { heightConversion } from './geoids';
 import { profileInput } from './profile-input';
+import { datasetFields } from './dataset-fields';
 
 export const handler = route('profile', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
   const dataset = app.registry.resolve(datasetSpec);
   const { params, path, source } = await t.phase('parse', () => profileInput(event, app));
   const options = parseProfileOptions(params, app.limits.maxSamples);
-  t.set({ dataset: dataset.name, interpolation: options.interpolation, pathPoints: path.length, source });
+  t.set({
+    ...datasetFields(app.registry.names(), dataset.name),
+    interpolation: options.interpolation,
+    pathPoints: path.length,
+    source,
+  });
   const convert = heightConversion(app, options.datum, ctx);
   const profile = await answerProfile(dataset, path, options, app.limits.maxSamples, ctx, convert);
   t.set({ points: profile.points.length });

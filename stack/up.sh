@@ -37,7 +37,7 @@ for bin in "$PROMETHEUS_BIN" "$NODE_EXPORTER_BIN" "$JAEGER_BIN" "$OTELCOL_BIN"; 
 done
 
 sed -e "s|@RULES_DIR@|$ROOT/stack/prometheus/rules|" -e "s/@PROMETHEUS_PORT@/$PROMETHEUS_PORT/" -e "s/@BRIDGE_METRICS_PORT@/$BRIDGE_METRICS_PORT/" \
-  -e "s/@NODE_EXPORTER_PORT@/$NODE_EXPORTER_PORT/" -e "s/@COLLECTOR_METRICS_PORT@/$COLLECTOR_METRICS_PORT/" -e "s/@JAEGER_METRICS_PORT@/$JAEGER_METRICS_PORT/" "$ROOT/stack/prometheus/prometheus.yml.tmpl" >"$STACK_RUN_DIR/prometheus.yml"
+  -e "s/@NODE_EXPORTER_PORT@/$NODE_EXPORTER_PORT/" -e "s/@COLLECTOR_METRICS_PORT@/$COLLECTOR_METRICS_PORT/" -e "s/@JAEGER_METRICS_PORT@/$JAEGER_METRICS_PORT/" -e "s/@SCRAPE_INTERVAL_SECONDS@/$SCRAPE_INTERVAL_SECONDS/" "$ROOT/stack/prometheus/prometheus.yml.tmpl" >"$STACK_RUN_DIR/prometheus.yml"
 
 start node-exporter "$NODE_EXPORTER_BIN" --web.listen-address="127.0.0.1:$NODE_EXPORTER_PORT"
 start jaeger "$JAEGER_BIN" --config "$ROOT/stack/jaeger/config.yaml"

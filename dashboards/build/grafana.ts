@@ -17,7 +17,33 @@ import { JaegerSearchBuilder } from './jaeger-query';
 
 const PANEL_HEIGHT = 8;
 
-export const datasourceRef = (uid: DatasourceUid): common.DataSourceRef => ({ type: uid, uid });
+/** The dashboard variable that names each datasource: `${DS_PROMETHEUS}` in every panel and query. */
+export const DATASOURCE_VARIABLE: Record<DatasourceUid, string> = {
+  prometheus: 'DS_PROMETHEUS',
+  jaeger: 'DS_JAEGER',
+};
+const DATASOURCE_LABEL: Record<DatasourceUid, string> = { prometheus: 'Prometheus', jaeger: 'Jaeger' };
+
+/**
+ * By variable, not by fixed uid: imported by hand into a Grafana whose datasources have other uids, the variable
+ * picks that Grafana's datasource of the type; provisioned, it defaults to the uid provisioning creates.
+ */
+export const datasourceRef = (uid: DatasourceUid): common.DataSourceRef => ({
+  type: uid,
+  uid: `\${${DATASOURCE_VARIABLE[uid]}}`,
+});
+
+const datasourceVariable = (uid: DatasourceUid): grafana.DatasourceVariableBuilder =>
+  new grafana.DatasourceVariableBuilder(DATASOURCE_VARIABLE[uid])
+    .label(`${DATASOURCE_LABEL[uid]} datasource`)
+    .type(uid)
+    .current({ selected: true, text: DATASOURCE_LABEL[uid], value: uid });
+
+const datasourcesOf = (d: DashboardDefinition): DatasourceUid[] => {
+  const used = new Set<DatasourceUid>(d.rows.flatMap((r) => r.panels.map((p) => p.datasource)));
+  if (d.variables.some((v) => v.kind === 'query')) used.add('prometheus');
+  return (['prometheus', 'jaeger'] as const).filter((uid) => used.has(uid));
+};
 
 const refId = (i: number): string => String.fromCharCode(65 + i);
 
@@ -66,6 +92,8 @@ const metricPanel = (p: MetricPanel, id: number, gridPos: grafana.GridPos): time
   const ds = datasourceRef(p.datasource);
   const builder = standard(new timeseries.PanelBuilder(), p, id, gridPos)
     .min(0)
+    // The colour follows the series name, so one series (a function, a process, p95) has one colour in every panel.
+    .colorScheme(new grafana.FieldColorBuilder().mode(grafana.FieldColorModeId.PaletteClassicByName))
     .lineWidth(1)
     .fillOpacity(10)
     .legend(
@@ -85,6 +113,7 @@ const metricPanel = (p: MetricPanel, id: number, gridPos: grafana.GridPos): time
         p.slo ? common.GraphThresholdsStyleMode.Dashed : common.GraphThresholdsStyleMode.Off,
       ),
     );
+  if (p.decimals !== undefined) builder.decimals(p.decimals);
   p.queries.forEach((q, i) =>
     builder.withTarget(
       new prometheus.DataqueryBuilder().refId(refId(i)).datasource(ds).expr(q.expr).legendFormat(q.legend),
@@ -125,10 +154,12 @@ export const buildDashboard = (d: DashboardDefinition): grafana.Dashboard => {
     .description(d.description)
     .tags(d.tags)
     .editable()
-    .timezone('browser')
+    // UTC on every time axis, as in the run report and the load summaries (a browser zone differs per reader).
+    .timezone('utc')
     .time({ from: 'now-30m', to: 'now' })
     .refresh('10s')
     .tooltip(grafana.DashboardCursorSync.Crosshair);
+  for (const uid of datasourcesOf(d)) builder.withVariable(datasourceVariable(uid));
   for (const v of d.variables) builder.withVariable(variable(v));
   let id = 1;
   let y = 0;

@@ -11,7 +11,13 @@ export interface Problem {
 
 type Json = Record<string, unknown>;
 
-const FIXED_UIDS = new Set(['prometheus', 'jaeger']);
+/** Datasources by dashboard variable (importable by hand), the variable's name by plugin type. */
+const DATASOURCE_VARIABLES: Record<string, string> = { prometheus: 'DS_PROMETHEUS', jaeger: 'DS_JAEGER' };
+const DATASOURCE_REFS = new Map(
+  Object.entries(DATASOURCE_VARIABLES).map(([type, name]) => [`\${${name}}`, type]),
+);
+/** The uids provisioning creates: a datasource variable's default must be one of them. */
+const PROVISIONED_UIDS = new Set(Object.keys(DATASOURCE_VARIABLES));
 /** Families documented by their own projects (node exporter, client defaults, k6's remote write, the collector's). */
 export const EXTERNAL_METRIC_PREFIXES = ['node_', 'process_', 'k6_', 'otelcol_'];
 /** Grafana keeps uids to 40 characters; readable = lower-case words and dashes. */
@@ -44,20 +50,19 @@ const thresholdValues = (panel: Json): number[] => {
 const lintTarget = (target: Json, where: string, options: LintOptions, problems: Problem[]): void => {
   const add = (rule: string, message: string): void => void problems.push({ where, rule, message });
   const ds = isObject(target.datasource) ? target.datasource : {};
-  if (!FIXED_UIDS.has(str(ds.uid)))
+  if (DATASOURCE_REFS.get(str(ds.uid)) !== str(ds.type))
     add(
       'datasource-uid',
-      `target ${str(target.refId)} datasource must be by fixed uid (prometheus|jaeger), got ${JSON.stringify(target.datasource)}`,
+      `target ${str(target.refId)} datasource must be the dashboard's datasource variable (\${DS_PROMETHEUS}|\${DS_JAEGER}, with its type), got ${JSON.stringify(target.datasource)}`,
     );
-  if (str(ds.uid) !== 'prometheus') return;
+  if (str(ds.type) !== 'prometheus') return;
   const expr = str(target.expr);
   if (!expr.trim()) return add('query', `target ${str(target.refId)} has an empty expr`);
   for (const range of expr.matchAll(/\[([^\]]+)\]/g)) {
-    const perMinute = range[1] === '1m' && /\*\s*60\s*$/.test(expr);
-    if (range[1] !== '$__rate_interval' && !perMinute)
+    if (range[1] !== '$__rate_interval')
       add(
         'rate-interval',
-        `range [${range[1]}] must be [$__rate_interval] (only a per-minute rate may use [1m] * 60)`,
+        `range [${range[1]}] must be [$__rate_interval] (a fixed window misreads runs shorter or longer than it; per-minute rates are rate × 60)`,
       );
   }
   if (options.metricCatalogue === undefined) return;
@@ -74,10 +79,10 @@ const lintPanel = (panel: Json, dashboardWhere: string, options: LintOptions, pr
   if (!str(panel.title).trim()) add('title', 'panel title is empty');
   if (panel.type === 'row') return;
   const ds = isObject(panel.datasource) ? panel.datasource : {};
-  if (!FIXED_UIDS.has(str(ds.uid)))
+  if (DATASOURCE_REFS.get(str(ds.uid)) !== str(ds.type))
     add(
       'datasource-uid',
-      `panel datasource must be by fixed uid (prometheus|jaeger), got ${JSON.stringify(panel.datasource)}`,
+      `panel datasource must be the dashboard's datasource variable (\${DS_PROMETHEUS}|\${DS_JAEGER}, with its type), got ${JSON.stringify(panel.datasource)}`,
     );
   const defaults =
     isObject(panel.fieldConfig) && isObject(panel.fieldConfig.defaults) ? panel.fieldConfig.defaults : {};
@@ -111,8 +116,20 @@ export const lintDashboard = (dashboard: unknown, options: LintOptions = {}): Pr
       `uid must be present, lower-case words and dashes, ≤ 40 chars; got ${JSON.stringify(dashboard.uid)}`,
     );
   if (!str(dashboard.title).trim()) add('title', 'dashboard title is empty');
-  if (JSON.stringify(dashboard).includes('${DS_'))
-    add('datasource-uid', 'import-style ${DS_…} datasource inputs are not allowed: use the fixed uids');
+  const templating = isObject(dashboard.templating)
+    ? asArray(dashboard.templating.list).filter(isObject)
+    : [];
+  const text = JSON.stringify(dashboard);
+  for (const [type, name] of Object.entries(DATASOURCE_VARIABLES)) {
+    if (!text.includes(`\${${name}}`)) continue;
+    const v = templating.find((t) => t.type === 'datasource' && t.name === name);
+    const current = v && isObject(v.current) ? str(v.current.value) : '';
+    if (!v || str(v.query) !== type || !PROVISIONED_UIDS.has(current))
+      add(
+        'datasource-variable',
+        `\${${name}} is used, so the dashboard must define datasource variable ${name} (query ${type}) defaulting to a provisioned uid`,
+      );
+  }
   const panels = asArray(dashboard.panels).filter(isObject);
   const ids = panels.map((p) => p.id);
   if (ids.some((id) => typeof id !== 'number') || new Set(ids).size !== ids.length)

@@ -50,6 +50,40 @@ export const searchTraces = async (baseUrl: string, q: TraceSearchQuery): Promis
   return (await getJson<{ data: JaegerTrace[] | null }>(url)).data ?? [];
 };
 
+/** Server-span operations of a service: one per Lambda function (the root segment is named after the function). */
+export const listServerOperations = async (baseUrl: string, service: string): Promise<string[]> => {
+  const url = new URL('/api/operations', baseUrl);
+  url.searchParams.set('service', service);
+  url.searchParams.set('spanKind', 'server');
+  const data = (await getJson<{ data: { name: string }[] | null }>(url)).data ?? [];
+  return [...new Set(data.map((o) => o.name))].sort();
+};
+
+/** One span as the report's waterfall draws it (times in microseconds, as Jaeger keeps them). */
+export interface WaterfallSpan {
+  id: string;
+  parentId?: string;
+  operation: string;
+  startUs: number;
+  durationUs: number;
+  error: boolean;
+}
+
+const isErrorSpan = (s: JaegerSpan): boolean =>
+  (s.tags ?? []).some(
+    (t) => (t.key === 'error' && t.value === true) || (t.key === 'otel.status_code' && t.value === 'ERROR'),
+  );
+
+export const waterfallSpans = (trace: JaegerTrace): WaterfallSpan[] =>
+  trace.spans.map((s) => ({
+    id: s.spanID,
+    parentId: s.references?.find((r) => r.refType === 'CHILD_OF')?.spanID,
+    operation: s.operationName,
+    startUs: s.startTime,
+    durationUs: s.duration,
+    error: isErrorSpan(s),
+  }));
+
 export interface OperationTime {
   operation: string;
   count: number;
@@ -67,6 +101,12 @@ export interface TraceSummary {
   durationMs: number;
   spanCount: number;
   breakdown: OperationTime[];
+  /** The handler span's name (`## v1`): the route, beside the function that is the root. */
+  route: string;
+  /** Whether any span of the trace is an error (a 5xx, a failed read). */
+  error: boolean;
+  /** Every span, for the waterfall (kept only for the traces the report draws). */
+  spans?: WaterfallSpan[];
 }
 
 /** Length of the union of [start, end) intervals, clipped to [lo, hi). */
@@ -122,5 +162,10 @@ export const summarizeTrace = (trace: JaegerTrace): TraceSummary => {
     durationMs: (end - start) / 1000,
     spanCount: trace.spans.length,
     breakdown: [...byOp.values()].sort((a, b) => b.selfMs - a.selfMs),
+    route:
+      (root && children.get(root.spanID)?.find((c) => c.operationName.startsWith('## '))?.operationName) ??
+      '',
+    error: trace.spans.some(isErrorSpan),
+    spans: waterfallSpans(trace),
   };
 };

@@ -15,6 +15,9 @@ const metric = (p: Omit<MetricPanel, 'datasource' | 'style'>): MetricPanel => ({
 });
 
 const requestsAll = sumRate(api.requests, DS);
+/** Who is who in the process panels (stack/bridge/process-table.ts decides the labels). */
+const PROCESSES_CAPTION =
+  'api = serverless-offline with its worker threads (the Lambda handlers); data-layer = the npm start process that serves the DEM files and runs the local gateway; bridge = EMF → Prometheus; collector = the OpenTelemetry Collector (traces); jaeger; prometheus; node-exporter; load-generator = the k6-compatible runner (report:smoke). Each is a PID file in STACK_PIDS_DIR with its child processes.';
 const hits = sumRate(api.cacheHits, DS);
 const misses = sumRate(api.cacheMisses, DS);
 
@@ -22,11 +25,11 @@ export const elevationApiPanels = {
   elevationsPerMinute: metric({
     key: 'api-elevations-per-minute',
     title: 'Elevations per minute',
-    description: 'Elevations computed per minute, the original system’s headline number (rate over 1m × 60).',
+    description:
+      'Elevations computed per minute by the API, all requests (per-second rate over the rate window × 60; the window follows the scrape interval and, in the run report, the run’s length).',
     unit: 'suffix: elev/min',
     width: 12,
-    queries: [{ expr: `sum(${rate(api.elevations, DS, '1m')}) * 60`, legend: 'elevations/min' }],
-    fixedWindowReason: 'the headline is defined as rate over exactly 1 minute × 60',
+    queries: [{ expr: `sum(${rate(api.elevations, DS)}) * 60`, legend: 'elevations/min' }],
   }),
   requestsByRoute: metric({
     key: 'api-requests-by-route',
@@ -145,15 +148,20 @@ export const elevationApiPanels = {
       },
     ],
   }),
+  // A count, not a rate: each step is one more cold start. `increase()` would extrapolate fractions and miss a
+  // function's first cold start (its series is born at 1); the counter minus its value at the range's start
+  // (0 for a function first seen later) counts every one.
   coldStarts: metric({
     key: 'api-cold-starts',
-    title: 'Cold starts',
-    description: 'Function cold starts (Powertools ColdStart metric) per rate interval, by function.',
+    title: 'Cold starts since the start of the range (count)',
+    description:
+      'Function cold starts (Powertools ColdStart metric) counted from the start of the time range, by function: each step up is one cold start.',
     unit: 'short',
     width: 8,
+    decimals: 0,
     queries: [
       {
-        expr: `sum by (function_name) (increase(${api.coldStarts}[$__rate_interval]))`,
+        expr: `sum by (function_name) (${api.coldStarts} - ((${api.coldStarts} @ start()) or (${api.coldStarts} * 0)))`,
         legend: '{{function_name}}',
       },
     ],
@@ -207,27 +215,19 @@ export const elevationApiPanels = {
   }),
   processCpu: metric({
     key: 'host-process-cpu',
-    title: 'Process CPU (1.0 = one core)',
-    description:
-      'CPU used by each scraped process, in cores, labelled by job: elevation-api = the EMF bridge, otel-collector, jaeger, prometheus, node. The API (serverless-offline and its workers) exposes no process metrics: see host CPU.',
+    title: 'Process CPU of the processes under test (1.0 = one core)',
+    description: `CPU of each process under test, in cores, read from /proc by the bridge. ${PROCESSES_CAPTION}`,
     unit: 'percentunit',
     width: 12,
-    queries: [
-      { expr: `sum by (job) (${rate(host.processCpu)})`, legend: '{{job}}' },
-      { expr: `sum by (job) (${rate(host.collectorCpu)})`, legend: '{{job}}' },
-    ],
+    queries: [{ expr: `sum by (process) (${rate(host.stackProcessCpu)})`, legend: '{{process}}' }],
   }),
   processMemory: metric({
     key: 'host-process-memory',
-    title: 'Process resident memory',
-    description:
-      'Resident set size of each scraped process, labelled by job (elevation-api = the EMF bridge, otel-collector, jaeger, prometheus).',
+    title: 'Resident memory of the processes under test',
+    description: `Resident set size (VmRSS) of each process under test, read from /proc by the bridge. ${PROCESSES_CAPTION}`,
     unit: 'bytes',
     width: 12,
-    queries: [
-      { expr: `sum by (job) (${host.processMemory})`, legend: '{{job}}' },
-      { expr: `sum by (job) (${host.collectorMemory})`, legend: '{{job}}' },
-    ],
+    queries: [{ expr: `sum by (process) (${host.stackProcessMemory})`, legend: '{{process}}' }],
   }),
   hostCpu: metric({
     key: 'host-cpu',

@@ -19,6 +19,13 @@ const metric = (p: Omit<MetricPanel, 'datasource' | 'style'>): MetricPanel => ({
   ...p,
 });
 
+/**
+ * k6's remote write sends no staleness markers, so Prometheus would repeat a run's last gauge value for 5 minutes
+ * after it ended; reading gauges through `*_over_time(…[$__rate_interval])` ends the line one window after the run.
+ */
+const overWindow = (fn: 'last' | 'max', series: string): string =>
+  `${fn}_over_time(${series}[$__rate_interval])`;
+
 const iterationsPerSecond = byRun('sum', rate(k6.iterations, RUN));
 const droppedPerSecond = byRun('sum', rate(k6.droppedIterations, RUN));
 
@@ -26,11 +33,11 @@ export const loadTestPanels = {
   elevationsPerMinute: metric({
     key: 'load-elevations-per-minute',
     title: 'Elevations per minute (returned to the load generator)',
-    description: 'The load scripts’ elevations counter as a per-minute rate over 1m, per test run.',
+    description:
+      'The load scripts’ elevations counter (scenarios only, as the headline) as a per-second rate over the rate window × 60, per test run.',
     unit: 'suffix: elev/min',
     width: 12,
-    queries: [{ expr: `${byRun('sum', rate(k6.elevations, RUN, '1m'))} * 60`, legend: '{{testid}}' }],
-    fixedWindowReason: 'elevations per minute is defined as rate over exactly 1 minute × 60',
+    queries: [{ expr: `${byRun('sum', rate(k6.elevations, RUN))} * 60`, legend: '{{testid}}' }],
   }),
   arrivalRate: metric({
     key: 'load-arrival-rate',
@@ -47,13 +54,15 @@ export const loadTestPanels = {
   }),
   vus: metric({
     key: 'load-vus',
-    title: 'Virtual users',
-    description: 'Active VUs and the allocated maximum.',
+    title: 'Virtual users (count)',
+    description:
+      'VUs of the run, as the load generator counts them: running = VUs inside an iteration (the most seen in each rate window, sampled every second), allocated = VUs initialised so far (pre-allocated plus any an arrival-rate executor started). Whole numbers; the lines end with the run.',
     unit: 'short',
     width: 8,
+    decimals: 0,
     queries: [
-      { expr: byRun('sum', `${k6.vus}{${RUN}}`), legend: 'active {{testid}}' },
-      { expr: byRun('sum', `${k6.vusMax}{${RUN}}`), legend: 'max {{testid}}' },
+      { expr: byRun('sum', overWindow('max', `${k6.vus}{${RUN}}`)), legend: 'running {{testid}}' },
+      { expr: byRun('sum', overWindow('max', `${k6.vusMax}{${RUN}}`)), legend: 'allocated {{testid}}' },
     ],
   }),
   requestsPerSecond: metric({
@@ -83,9 +92,18 @@ export const loadTestPanels = {
     unit: 's',
     width: 12,
     queries: [
-      { expr: byRun('max', `${k6.durationP50}{${IN_SCENARIO}}`), legend: 'p50 {{testid}}' },
-      { expr: byRun('max', `${k6.durationP95}{${IN_SCENARIO}}`), legend: 'p95 {{testid}}' },
-      { expr: byRun('max', `${k6.durationP99}{${IN_SCENARIO}}`), legend: 'p99 {{testid}}' },
+      {
+        expr: byRun('max', overWindow('last', `${k6.durationP50}{${IN_SCENARIO}}`)),
+        legend: 'p50 {{testid}}',
+      },
+      {
+        expr: byRun('max', overWindow('last', `${k6.durationP95}{${IN_SCENARIO}}`)),
+        legend: 'p95 {{testid}}',
+      },
+      {
+        expr: byRun('max', overWindow('last', `${k6.durationP99}{${IN_SCENARIO}}`)),
+        legend: 'p99 {{testid}}',
+      },
     ],
     slo: { value: LATENCY_P95_SECONDS, label: 'SLO p95 200 ms', bad: 'above' },
   }),
@@ -99,7 +117,7 @@ export const loadTestPanels = {
     queries: [
       {
         // Rates are per tag set (status=200 → 0, status=500 → 1): an unweighted mean would be 50%.
-        expr: `${byRun('sum', `${k6.httpReqFailed}{${IN_SCENARIO}} * ${k6.httpReqs}{${IN_SCENARIO}}`)} / ${byRun('sum', `${k6.httpReqs}{${IN_SCENARIO}}`)}`,
+        expr: `${byRun('sum', `${overWindow('last', `${k6.httpReqFailed}{${IN_SCENARIO}}`)} * ${overWindow('last', `${k6.httpReqs}{${IN_SCENARIO}}`)}`)} / ${byRun('sum', overWindow('last', `${k6.httpReqs}{${IN_SCENARIO}}`))}`,
         legend: '{{testid}}',
       },
     ],
@@ -112,7 +130,9 @@ export const loadTestPanels = {
       'Share of checks that passed (status 200, result count, numeric elevations), averaged over the check names.',
     unit: 'percentunit',
     width: 6,
-    queries: [{ expr: byRun('avg', `${k6.checks}{${IN_SCENARIO}}`), legend: '{{testid}}' }],
+    queries: [
+      { expr: byRun('avg', overWindow('last', `${k6.checks}{${IN_SCENARIO}}`)), legend: '{{testid}}' },
+    ],
     slo: { value: CHECKS_PASS_RATIO, label: 'threshold 99% checks', bad: 'below' },
   }),
 } satisfies Record<string, MetricPanel>;

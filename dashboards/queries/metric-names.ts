@@ -55,4 +55,7 @@ export const host = {
   /** The same for the OpenTelemetry Collector and Jaeger (collector distributions prefix them otelcol_). */
   collectorCpu: 'otelcol_process_cpu_seconds_total',
   collectorMemory: 'otelcol_process_memory_rss_bytes',
+  /** The bridge's /proc reading of the processes under test (stack/bridge/process-metrics.ts), by `process`. */
+  stackProcessCpu: 'elevation_stack_process_cpu_seconds_total',
+  stackProcessMemory: 'elevation_stack_process_resident_memory_bytes',
 } as const;

@@ -1,7 +1,11 @@
 // The shape of one panel, shared by the Grafana dashboards, the run report and the live panel check.
 // A panel is data, not a Grafana object: the dashboard builder and the report each render it their way.
 
-/** Datasources are referenced by fixed uid; provisioning creates them with exactly these uids. */
+/**
+ * The two datasources. Dashboards reference them through datasource variables (`${DS_PROMETHEUS}`,
+ * `${DS_JAEGER}`), so a hand import picks whatever datasource of the type exists; provisioning creates them with
+ * exactly these uids, which the variables select by default.
+ */
 export type DatasourceUid = 'prometheus' | 'jaeger';
 
 export interface PromQuery {
@@ -44,11 +48,8 @@ export interface MetricPanel extends PanelBase {
   style: 'timeseries';
   queries: PromQuery[];
   slo?: SloLine;
-  /**
-   * Why a query uses a fixed range window instead of $__rate_interval (the headline per-minute
-   * rate follows the original system's definition). Absent = every range must be $__rate_interval.
-   */
-  fixedWindowReason?: string;
+  /** Decimals shown (0 for counts: a cold start is a whole event); absent = the unit's default. */
+  decimals?: number;
 }
 
 export interface TracePanel extends PanelBase {

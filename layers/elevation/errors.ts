@@ -1,6 +1,13 @@
 /**
  * Typed domain errors. Each carries the HTTP status it maps to at the edge; 4xx messages are written for the
  * client (what was wrong and how to fix it), 5xx messages only ever reach the log.
+ *
+ * @example
+ * ```ts
+ * const error: ElevationError = new TooManyLocationsError('Too many locations provided (101), the limit is 100.');
+ * assert.equal(error.statusCode, 400);
+ * assert.equal(error.name, 'TooManyLocationsError');
+ * ```
  */
 export abstract class ElevationError extends Error {
   abstract readonly statusCode: number;
@@ -10,22 +17,68 @@ export abstract class ElevationError extends Error {
   }
 }
 
-/** 400: the request cannot be understood (bad location, bad option, unparseable body). */
+/**
+ * 400: the request cannot be understood (bad location, bad option, unparseable body).
+ *
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * assert.throws(() => registry.resolve('plane-point,plane-point'), InvalidRequestError);
+ * ```
+ */
 export class InvalidRequestError extends ElevationError {
   readonly statusCode = 400;
 }
 
-/** 400 with the offending location and its 0-based position named. */
+/**
+ * 400 with the offending location and its 0-based position named.
+ *
+ * @example
+ * ```ts
+ * const error = new InvalidLocationError("Unable to parse location 'x' in position 1.");
+ * assert.equal(error.statusCode, 400);
+ * ```
+ */
 export class InvalidLocationError extends InvalidRequestError {}
 
+/**
+ * @example
+ * ```ts
+ * assert.equal(new TooManyLocationsError('Too many locations').statusCode, 400);
+ * ```
+ */
 export class TooManyLocationsError extends InvalidRequestError {}
 
-/** 400, as OpenTopoData answers (its tests assert it): the dataset named in the URL is not configured. */
+/**
+ * 400, as OpenTopoData answers (its tests assert it): the dataset named in the URL is not configured.
+ *
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * assert.throws(() => registry.get('nope'), /Dataset 'nope' not in config\. Available datasets: plane-point/);
+ * ```
+ */
 export class DatasetNotFoundError extends InvalidRequestError {}
 
-/** 400: a fallback chain longer than allowed, or naming a dataset twice. */
+/**
+ * 400: a fallback chain longer than allowed, or naming a dataset twice.
+ *
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * assert.throws(() => registry.resolve('a,b,c,d,e,f,g,h,i,j,k'), InvalidDatasetChainError);
+ * ```
+ */
 export class InvalidDatasetChainError extends InvalidRequestError {}
 
+/**
+ * @example
+ * ```ts
+ * const error = new MethodNotAllowedError('PUT', ['GET', 'POST']);
+ * assert.equal(error.statusCode, 405);
+ * assert.equal(error.message, 'Method PUT is not allowed here: use GET or POST.');
+ * ```
+ */
 export class MethodNotAllowedError extends ElevationError {
   readonly statusCode = 405;
   constructor(
@@ -36,21 +89,49 @@ export class MethodNotAllowedError extends ElevationError {
   }
 }
 
+/**
+ * @example
+ * ```ts
+ * assert.equal(new PayloadTooLargeError('The body is over 1 MiB.').statusCode, 413);
+ * ```
+ */
 export class PayloadTooLargeError extends ElevationError {
   readonly statusCode = 413;
 }
 
-/** 502: the data layer answered with an error or unreadable bytes. */
+/**
+ * 502: the data layer answered with an error or unreadable bytes.
+ *
+ * @example
+ * ```ts
+ * assert.equal(new DataSourceUnavailableError('HTTP 500 from the data layer').statusCode, 502);
+ * ```
+ */
 export class DataSourceUnavailableError extends ElevationError {
   readonly statusCode = 502;
 }
 
-/** 502: the data layer refused access (HTTP 401/403): credentials or a policy are wrong; retrying will not help. */
+/**
+ * 502: the data layer refused access (HTTP 401/403): credentials or a policy are wrong; retrying will not help.
+ *
+ * @example
+ * ```ts
+ * const error = new DataSourceAccessDeniedError('HTTP 403 for s3://bucket/tile.tif');
+ * assert.ok(error instanceof DataSourceUnavailableError);
+ * assert.equal(error.statusCode, 502);
+ * ```
+ */
 export class DataSourceAccessDeniedError extends DataSourceUnavailableError {}
 
 /**
  * 502 whose message is safe for the client (it names a dataset, never a URL or a cause): e.g. the one file of a
  * single-file dataset is missing from the data store.
+ *
+ * @example
+ * ```ts
+ * const error = new DatasetUnavailableError('srtm', 'its file was not found in the data store.');
+ * assert.equal(error.publicMessage, "Dataset 'srtm' is unavailable: its file was not found in the data store.");
+ * ```
  */
 export class DatasetUnavailableError extends DataSourceUnavailableError {
   readonly publicMessage: string;
@@ -60,15 +141,39 @@ export class DatasetUnavailableError extends DataSourceUnavailableError {
   }
 }
 
-/** 504: the data layer did not answer in time (after retries). */
+/**
+ * 504: the data layer did not answer in time (after retries).
+ *
+ * @example
+ * ```ts
+ * assert.equal(new DataSourceTimeoutError('no answer in 5000 ms').statusCode, 504);
+ * ```
+ */
 export class DataSourceTimeoutError extends ElevationError {
   readonly statusCode = 504;
 }
 
-/** 504: the invocation's deadline (the Lambda's remaining time minus a margin) passed before the answer. */
+/**
+ * 504: the invocation's deadline (the Lambda's remaining time minus a margin) passed before the answer.
+ *
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * configureBlockCache(16 * 1024 * 1024);
+ * const signal = AbortSignal.abort(new DeadlineExceededError('Request deadline of 0 ms passed'));
+ * await assert.rejects(registry.get('lzw-plane').sample([{ lat: 49.9, lon: 10.1 }], 'nearest', { signal }), DataSourceTimeoutError);
+ * ```
+ */
 export class DeadlineExceededError extends DataSourceTimeoutError {}
 
-/** 500: the configuration or a dataset file is unusable; an operator must fix it. */
+/**
+ * 500: the configuration or a dataset file is unusable; an operator must fix it.
+ *
+ * @example
+ * ```ts
+ * assert.throws(() => parseApiConfig('datasets: [{name: a}]'), DatasetConfigError);
+ * ```
+ */
 export class DatasetConfigError extends ElevationError {
   readonly statusCode = 500;
 }
@@ -76,6 +181,13 @@ export class DatasetConfigError extends ElevationError {
 /**
  * The object changed under us (its ETag, Last-Modified or size differs from when its header was read): its
  * cached header and blocks are stale. The dataset reopens the file once; a second change becomes a 502.
+ *
+ * @example
+ * ```ts
+ * const error = new ObjectChangedError('http://data/tile.tif', 'ETag changed');
+ * assert.equal(error.url, 'http://data/tile.tif');
+ * assert.equal(error.statusCode, 502);
+ * ```
  */
 export class ObjectChangedError extends DataSourceUnavailableError {
   constructor(
@@ -86,7 +198,14 @@ export class ObjectChangedError extends DataSourceUnavailableError {
   }
 }
 
-/** A file or object that does not exist: for tiled datasets this means "no data here", never an error. */
+/**
+ * A file or object that does not exist: for tiled datasets this means "no data here", never an error.
+ *
+ * @example
+ * ```ts
+ * assert.equal(new SourceNotFoundError('s3://dem/N00E000.tif').message, 'Not found: s3://dem/N00E000.tif');
+ * ```
+ */
 export class SourceNotFoundError extends Error {
   constructor(readonly url: string) {
     super(`Not found: ${url}`);

@@ -22,6 +22,30 @@ export { DatasetRegistry } from './dataset/registry';
 export { configureBlockCache, blockCache } from './dataset/block-store';
 export { ConcurrencyLimit, ReadLimiter } from './data/read-limiter';
 export { fullContext } from './dataset/raster-dataset';
+// The domain operations behind the handlers (functions/ imports the library only from here).
+export {
+  answerElevationQuery,
+  parseElevationQuery,
+  renderElevationAnswer,
+  roundElevation,
+  type ElevationAnswer,
+  type ElevationQuery,
+  type QueryLimits,
+} from './service/elevation-query';
+export { parseLocations } from './request/locations';
+export { parseInterpolation } from './request/options';
+export { parseDatumParam, tryParseVerticalDatum, type VerticalDatum } from './datum/vertical-datum';
+export { GeoidGrids, readGeoidPaths } from './datum/geoid-grids';
+export { convertHeights, type HeightConversion } from './datum/convert-heights';
+export { CONTENT_TYPES, tryDetectTrackFormat, type TrackFormat } from './track/track-format';
+export { readTrackLocations } from './track/track-text';
+export { parseFileOptions, type FileRequestOptions } from './track/file-options';
+export { fillFileHeights, type FillReport, type FilledFile } from './track/fill-heights';
+export { parseProfileOptions, type ProfileOptions } from './profile/profile-options';
+export { answerProfile } from './profile/elevation-profile';
+export { renderProfileSvg } from './profile/profile-svg';
+export { parseGoogleQuery } from './google/google-query';
+export { answerGoogleQuery, type GoogleAnswer } from './google/google-answer';
 
 export interface RegistryLoadOptions {
   configPath: string;
@@ -34,6 +58,14 @@ export interface RegistryLoadOptions {
   missingTtlMs?: number;
 }
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const [height] = await registry.get('plane-point').sample([{ lat: 49.9, lon: 10.1 }], 'nearest');
+ * assert.equal(height, 1036);
+ * ```
+ */
 export function loadDatasetRegistry(options: RegistryLoadOptions): DatasetRegistry {
   const configPath = path.resolve(options.configPath);
   return new DatasetRegistry(loadApiConfig(configPath), {

@@ -8,6 +8,12 @@ export interface LatLon {
 }
 
 export type Interpolation = 'nearest' | 'bilinear' | 'cubic';
+/**
+ * @example
+ * ```ts
+ * assert.deepEqual(INTERPOLATIONS, ['nearest', 'bilinear', 'cubic']);
+ * ```
+ */
 export const INTERPOLATIONS: readonly Interpolation[] = ['nearest', 'bilinear', 'cubic'];
 
 /** One elevation or `null` where the dataset has no data (nodata pixel, missing tile, outside bounds). */
@@ -31,6 +37,15 @@ export interface ReadStats {
  * ok = 206 (or 416 past the end, a file read); missing = 404; denied = 401/403; throttled = 429 or 503 (S3's
  * SlowDown); server_error = other 5xx; timeout = no answer within RANGE_TIMEOUT_MS; verification_failed = an
  * answer that failed the checks in range-answer.ts; failed = anything else (connection refused, reset).
+ *
+ * @example
+ * ```ts
+ * const stats = newReadStats();
+ * configureBlockCache(16 * 1024 * 1024);
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * await registry.get('plane-point').sample([{ lat: 49.9, lon: 10.1 }], 'nearest', { stats });
+ * assert.ok(Object.keys(stats.dataAnswers).every((k) => DATA_ANSWERS.includes(k as DataAnswer)));
+ * ```
  */
 export const DATA_ANSWERS = [
   'ok',
@@ -44,6 +59,17 @@ export const DATA_ANSWERS = [
 ] as const;
 export type DataAnswer = (typeof DATA_ANSWERS)[number];
 
+/**
+ * @example
+ * ```ts
+ * const stats = newReadStats();
+ * configureBlockCache(16 * 1024 * 1024); // cold
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * await registry.get('plane-point').sample([{ lat: 49.9, lon: 10.1 }], 'nearest', { stats });
+ * assert.equal(stats.blockCacheMisses, 1);
+ * assert.ok(stats.rangeBytes > 0);
+ * ```
+ */
 export function newReadStats(): ReadStats {
   return {
     blocksRead: 0,
@@ -86,10 +112,15 @@ export interface ReadContext {
   readonly blockBudgetBytes?: number;
 }
 
-/** Elevations plus, per point, the name of the dataset that answered it (multi-dataset fallback). */
+/**
+ * Elevations plus, per point, the name of the dataset that answered it (multi-dataset fallback), and whether a
+ * `null` is a nodata pixel inside a raster (true) rather than a point no raster covers (outside the dataset, a
+ * missing tile, outside `wgs84_bounds`): OpenTopoData's `nodata_value` replaces only the former.
+ */
 export interface SampleResult {
   elevations: Elevation[];
   datasets: string[];
+  nodataPixels: boolean[];
 }
 
 /** A dataset answers elevations for many points at once, in input order. */
@@ -119,9 +150,35 @@ export interface TraceHooks {
   ): Promise<T>;
 }
 
+/**
+ * @example
+ * ```ts
+ * const answer = await noTracing.span('read-block', async (annotate) => {
+ *   annotate('block', 3); // discarded
+ *   return 42;
+ * });
+ * assert.equal(answer, 42);
+ * ```
+ */
 export const noTracing: TraceHooks = { span: (_name, fn) => fn(() => undefined) };
 
-/** Implements `sample` once, on top of `sampleAttributed`. */
+/**
+ * Implements `sample` once, on top of `sampleAttributed`.
+ *
+ * @example
+ * ```ts
+ * class SeaLevel extends DatasetBase {
+ *   readonly name = 'sea-level';
+ *   async sampleAttributed(points: readonly LatLon[]) {
+ *     return { elevations: points.map(() => 0), datasets: points.map(() => this.name), nodataPixels: points.map(() => false) };
+ *   }
+ *   async describe() {
+ *     return { name: this.name, bounds: null, resolution: null, crs: null, pixelType: null, tileCount: null, verticalDatum: null };
+ *   }
+ * }
+ * assert.deepEqual(await new SeaLevel().sample([{ lat: 0, lon: 0 }], 'nearest'), [0]);
+ * ```
+ */
 export abstract class DatasetBase implements Dataset {
   abstract readonly name: string;
   abstract sampleAttributed(

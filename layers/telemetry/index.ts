@@ -38,6 +38,7 @@ import {
 import { RequestState, type RequestTelemetry } from './request-telemetry';
 import { RuntimeHealth, runtimeDocument, runtimeIntervalMs } from './runtime-health';
 import { rootWithSubtree, subtreeDocuments } from './segment-documents';
+import { epochMs, useMicrosecondSegmentTimes } from './trace-clock';
 import type { XraySegment } from './trace-spans';
 import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
 
@@ -63,6 +64,7 @@ const sampler = new OfflineSampler(sampleRateFromEnv(process.env.XRAY_SAMPLE_RAT
 // Subsegments are sent once per request when the handler subsegment closes (segment-documents.ts), not streamed
 // one by one as the SDK does in Lambda; the daemon address is the one Lambda (or offline-env.ts) sets.
 if (tracing) setStreamingThreshold(Number.MAX_SAFE_INTEGER);
+if (tracing) useMicrosecondSegmentTimes();
 const daemon = tracing
   ? new DaemonSender(parseDaemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS))
   : undefined;
@@ -96,6 +98,7 @@ export function instrumentHandler(
 ): (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> {
   return async (event, context) => {
     const startMs = Date.now();
+    const traceStartMs = epochMs();
     const started = performance.now();
     const wasColdStart = coldStart;
     coldStart = false;
@@ -134,11 +137,14 @@ export function instrumentHandler(
       coldStart: wasColdStart,
       state,
     };
-    const subtree = root && handlerSegment ? closeHandlerSegment(root, handlerSegment, status, thrown) : [];
+    // A 5xx the route mapped to a response (not thrown) still records its exception on the spans.
+    const failure = thrown ?? state.serverError;
+    const subtree = root && handlerSegment ? closeHandlerSegment(root, handlerSegment, status, failure) : [];
     publishMetrics(finished);
     publishRuntimeHealth(context.functionName);
     writeWideLog(finished, thrown, context, header?.root);
-    if (header?.sampled) sendRootSegment(header, event, context, startMs, status, wasColdStart, subtree);
+    if (header?.sampled)
+      sendRootSegment(header, event, context, traceStartMs, status, wasColdStart, subtree, failure);
     else for (const document of subtree) daemon?.sendJson(document);
     return result;
   };
@@ -252,14 +258,16 @@ function sendRootSegment(
   status: number,
   wasColdStart: boolean,
   subtree: readonly string[],
+  failure: unknown,
 ): void {
   const rootJson = JSON.stringify(
     rootSegmentDocument({
+      exception: failure === undefined ? undefined : toError(failure),
       header,
       functionName: context.functionName,
       awsRequestId: context.awsRequestId,
       startMs,
-      endMs: Date.now(),
+      endMs: epochMs(),
       status,
       method: event.requestContext?.http?.method,
       url: event.rawPath,

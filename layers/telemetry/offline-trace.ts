@@ -93,6 +93,42 @@ export interface RootSegmentFacts {
   method?: string;
   url?: string;
   coldStart: boolean;
+  /** The error behind a 5xx (or thrown): recorded as the segment's cause. */
+  exception?: Error;
+}
+
+/** Stack frames in X-Ray's shape ({path, line, label}); the receiver joins them into exception.stacktrace. */
+const MAX_FRAMES = 20;
+
+function stackFrames(error: Error): { path: string; line?: number; label: string }[] {
+  return (error.stack ?? '')
+    .split('\n')
+    .slice(1, MAX_FRAMES + 1)
+    .map((text) => {
+      const frame = /^\s*at (?:(.*?) \()?(.*?):(\d+)(?::\d+)?\)?$/.exec(text);
+      return frame
+        ? { label: frame[1] ?? 'anonymous', path: frame[2], line: Number(frame[3]) }
+        : { label: text.trim(), path: '' };
+    });
+}
+
+/**
+ * X-Ray's `cause` with one exception object: the awsxray receiver turns it into OpenTelemetry's `exception` span
+ * event (exception.type, exception.message, exception.stacktrace) and the span's status into Error. The id is
+ * required by the receiver (16 hex digits, as the SDK makes them).
+ */
+export function exceptionCause(error: Error): Record<string, unknown> {
+  return {
+    working_directory: process.cwd(),
+    exceptions: [
+      {
+        id: randomBytes(8).toString('hex'),
+        type: error.name,
+        message: error.message,
+        stack: stackFrames(error),
+      },
+    ],
+  };
 }
 
 /** The function segment as Lambda would send it (origin AWS::Lambda::Function), plus the HTTP facts. */
@@ -109,6 +145,7 @@ export function rootSegmentDocument(f: RootSegmentFacts): Record<string, unknown
       request: { method: f.method, url: f.url },
       response: { status: f.status },
     },
+    ...(f.exception ? { cause: exceptionCause(f.exception) } : {}),
     ...(f.status >= 500 ? { fault: true } : f.status === 429 ? { throttle: true, error: true } : {}),
     ...(f.status >= 400 && f.status < 500 && f.status !== 429 ? { error: true } : {}),
   };

@@ -15,6 +15,8 @@ export interface RequestTelemetry {
   readonly stats: ReadStats;
   readonly trace: TraceHooks;
   set(fields: RequestFields): void;
+  /** The error behind a 5xx answer: recorded on the trace as an exception (OpenTelemetry's exception event). */
+  recordServerError(error: unknown): void;
   phase<T>(name: string, fn: () => Promise<T> | T): Promise<T>;
 }
 
@@ -26,6 +28,8 @@ export class RequestState implements RequestTelemetry {
   readonly trace: TraceHooks;
   readonly fields: RequestFields = {};
   readonly phases: Record<string, number> = {};
+  /** Set by recordServerError; the handler and root spans record it when the request ends. */
+  serverError: unknown = undefined;
 
   constructor(private readonly handlerSegment: XraySegment | undefined) {
     this.trace = handlerSegment ? subsegmentHooks(handlerSegment) : noTracing;
@@ -39,6 +43,10 @@ export class RequestState implements RequestTelemetry {
       if (typeof value === 'string' || typeof value === 'number')
         this.handlerSegment.addAnnotation(key, value);
     }
+  }
+
+  recordServerError(error: unknown): void {
+    this.serverError = error;
   }
 
   async phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {

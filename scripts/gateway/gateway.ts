@@ -125,7 +125,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           'The request timed out waiting for a free function instance.',
         );
       }
-      const answer = await forward(agent, upstream, request, forwardPath, body, remaining);
+      const answer = await forward(
+        agent,
+        upstream,
+        request,
+        forwardPath,
+        body,
+        remaining,
+        forwardPath !== url,
+      );
       if (answer === 'timeout') return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
       if (answer === 'failed')
         return sendJson(response, 502, 'SERVER_ERROR', 'The function could not be invoked.');
@@ -178,6 +186,9 @@ interface Answer {
   body: Buffer;
 }
 
+/** Set by this gateway only (a client's own is dropped): the path had a trailing slash before forwarding. */
+export const TRAILING_SLASH_HEADER = 'x-elevation-trailing-slash';
+
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 function forward(
@@ -187,12 +198,16 @@ function forward(
   path: string,
   body: Buffer,
   timeoutMs: number,
+  slashStripped: boolean,
 ): Promise<Answer | 'timeout' | 'failed'> {
   return new Promise((resolve) => {
     const headers: http.OutgoingHttpHeaders = {};
     for (const [key, value] of Object.entries(request.headers))
-      if (!HOP_BY_HOP.has(key)) headers[key] = value;
+      if (!HOP_BY_HOP.has(key) && key !== TRAILING_SLASH_HEADER) headers[key] = value;
     headers['content-length'] = body.byteLength;
+    // The handler sees the path without its slash (serverless-offline's router needs that); this tells it the
+    // client's path had one, as API Gateway's rawPath does (the help route redirects /v1 but not /v1/).
+    if (slashStripped) headers[TRAILING_SLASH_HEADER] = '1';
     const outgoing = http.request(
       {
         host: upstream.hostname,

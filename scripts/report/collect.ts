@@ -1,16 +1,24 @@
 // Everything the report shows, as plain JSON: the catalogue's panels run over the run's window
 // (the same query definitions as the Grafana dashboards), the slowest traces, and the tables.
 import type { DashboardDefinition, MetricPanel, SloLine } from '../../dashboards/queries';
-import { DEFAULT_TRACE_SERVICE, dashboards, panelsOf, tracePanels } from '../../dashboards/queries';
-import type { TraceSummary } from '../../dashboards/live/jaeger';
+import { DEFAULT_TRACE_SERVICE, dashboards } from '../../dashboards/queries';
+import {
+  listServerOperations,
+  searchTraces,
+  summarizeTrace,
+  type JaegerTrace,
+  type TraceSummary,
+} from '../../dashboards/live/jaeger';
 import {
   runMetricPanel,
-  runTracePanel,
+  runRateWindowSeconds,
+  stepFor,
   type ChartSeries,
   type LiveSources,
   type TimeWindow,
 } from '../../dashboards/live/run-panels';
 import { resolveTraceService } from '../../dashboards/live/trace-service';
+import { checkAgreement, type AgreementCheck } from './agreement';
 import type { LoadSummary, Table } from './tables';
 
 export interface ChartPanel {
@@ -18,6 +26,7 @@ export interface ChartPanel {
   title: string;
   description: string;
   unit: string;
+  decimals?: number;
   slo?: SloLine;
   series: ChartSeries[];
   queries: string[];
@@ -28,15 +37,30 @@ export interface ReportData {
   title: string;
   generatedAt: string;
   window: TimeWindow;
+  /** The run itself (unpadded), when a load summary gave it. */
+  runSpan?: TimeWindow;
+  /** What $__rate_interval was in every query, and why. */
+  rateWindow: { seconds: number | null; reason: string };
   run?: { file: string; load: LoadSummary };
   sections: { uid: string; title: string; rows: { title: string; panelKeys: string[] }[] }[];
   panels: Record<string, ChartPanel>;
-  traces: { service: string; slowest: TraceSummary[]; error?: string };
+  /** Charts checked against the headline numbers (empty without a load summary). */
+  checks: AgreementCheck[];
+  traces: { service: string; functions: string[]; slowest: TraceSummary[]; error?: string };
   tables: Table[];
 }
 
 /** How many of the slowest traces the report lists with their span breakdown. */
 export const SLOWEST_TRACES = 10;
+/** How many of those it draws as a waterfall (each is one SVG row per span). */
+export const WATERFALL_TRACES = 3;
+/** Traces asked of Jaeger per function: its search returns the newest matches, so ask for plenty. */
+const TRACES_PER_FUNCTION = 300;
+/** Dashboards whose data exists only while a run is on (the load generator's remote write). */
+const RUN_ONLY_DASHBOARDS = new Set(['load-test']);
+
+/** The charts that restate the headline "elevations per minute", with the headline label they must agree with. */
+const HEADLINE_CHARTS = ['api-elevations-per-minute', 'load-elevations-per-minute'];
 
 const chartPanel = async (
   panel: MetricPanel,
@@ -44,19 +68,58 @@ const chartPanel = async (
   window: TimeWindow,
   sources: LiveSources,
   variables: Record<string, string>,
+  rateWindowSeconds: number | undefined,
 ): Promise<ChartPanel> => {
   const base = {
     key: panel.key,
     title: panel.title,
     description: panel.description,
     unit: panel.unit,
+    decimals: panel.decimals,
     slo: panel.slo,
   };
   try {
-    return { ...base, ...(await runMetricPanel(panel, dashboard, window, sources, variables)) };
+    const result = await runMetricPanel(panel, dashboard, window, sources, variables, rateWindowSeconds);
+    return { ...base, ...result };
   } catch (err) {
     return { ...base, series: [], queries: panel.queries.map((q) => q.expr), error: (err as Error).message };
   }
+};
+
+/** Points after `end` become gaps: a series that only exists during the run stops with it. */
+export const clipAfter = (series: ChartSeries[], end: number): ChartSeries[] =>
+  series.map((s) => ({ ...s, points: s.points.map(([t, v]) => [t, t > end ? null : v]) }));
+
+/**
+ * The slowest traces across the API's functions: one Jaeger search per function (its server operation), merged,
+ * so a slow but rare function is not crowded out of one search's newest-N by the busiest one.
+ */
+const slowestTraces = async (
+  sources: LiveSources,
+  service: string,
+  window: TimeWindow,
+): Promise<{ functions: string[]; slowest: TraceSummary[] }> => {
+  const functions = await listServerOperations(sources.jaegerUrl, service).catch(() => []);
+  const searches = functions.length > 0 ? functions : [undefined];
+  const found = await Promise.all(
+    searches.map((operation) =>
+      searchTraces(sources.jaegerUrl, {
+        service,
+        operation,
+        limit: TRACES_PER_FUNCTION,
+        start: window.from,
+        end: window.to,
+      }),
+    ),
+  );
+  const unique = new Map<string, JaegerTrace>();
+  for (const t of found.flat()) unique.set(t.traceID, t);
+  const slowest = [...unique.values()]
+    .map(summarizeTrace)
+    .sort((a, b) => b.durationMs - a.durationMs)
+    .slice(0, SLOWEST_TRACES)
+    .map((t, i) => (i < WATERFALL_TRACES ? t : { ...t, spans: undefined }));
+  return { functions, slowest };
 };
 
 export const collectReport = async (options: {
@@ -64,9 +127,14 @@ export const collectReport = async (options: {
   sources: LiveSources;
   variables: Record<string, string>;
   run?: ReportData['run'];
+  runSpan?: TimeWindow;
   tables: Table[];
 }): Promise<ReportData> => {
-  const { window, sources, variables } = options;
+  const { window, sources, variables, runSpan } = options;
+  const step = stepFor(window);
+  const rateWindowSeconds = runSpan
+    ? runRateWindowSeconds(runSpan.to - runSpan.from, sources.scrapeSeconds, step)
+    : undefined;
   const panels: Record<string, ChartPanel> = {};
   const sections: ReportData['sections'] = [];
   for (const dashboard of dashboards.filter((d) => d.variables.every((v) => v.name !== 'service'))) {
@@ -74,24 +142,44 @@ export const collectReport = async (options: {
     for (const row of dashboard.rows) {
       const metricPanels = row.panels.filter((p): p is MetricPanel => p.datasource === 'prometheus');
       const charts = await Promise.all(
-        metricPanels.map((p) => chartPanel(p, dashboard, window, sources, variables)),
+        metricPanels.map((p) => chartPanel(p, dashboard, window, sources, variables, rateWindowSeconds)),
       );
-      for (const c of charts) panels[c.key] = c;
+      for (const c of charts) {
+        if (runSpan && rateWindowSeconds !== undefined && RUN_ONLY_DASHBOARDS.has(dashboard.uid))
+          c.series = clipAfter(c.series, runSpan.to + rateWindowSeconds);
+        panels[c.key] = c;
+      }
       rows.push({ title: row.title, panelKeys: charts.map((c) => c.key) });
     }
     sections.push({ uid: dashboard.uid, title: dashboard.title, rows });
   }
-  const tracesDashboard = dashboards.find((d) => panelsOf(d).includes(tracePanels.slowest));
-  let traces: ReportData['traces'] = { service: variables.service ?? DEFAULT_TRACE_SERVICE, slowest: [] };
+  const checks: AgreementCheck[] = [];
+  const headline = options.run?.load.headline.find((h) => h.key === 'elevations_per_minute');
+  if (runSpan && rateWindowSeconds !== undefined && headline) {
+    for (const key of HEADLINE_CHARTS.filter((k) => panels[k])) {
+      checks.push(
+        checkAgreement({
+          chart: panels[key].title,
+          headline: headline.label,
+          series: panels[key].series,
+          headlineValue: headline.value,
+          run: runSpan,
+          rateWindowSeconds,
+          stepSeconds: step,
+          profile: options.run?.load.profile,
+        }),
+      );
+    }
+  }
+  let traces: ReportData['traces'] = {
+    service: variables.service ?? DEFAULT_TRACE_SERVICE,
+    functions: [],
+    slowest: [],
+  };
   try {
     const service =
       variables.service ?? (await resolveTraceService(sources.jaegerUrl, DEFAULT_TRACE_SERVICE));
-    if (!tracesDashboard) throw new Error('no dashboard holds the slowest-traces panel');
-    const slowest = await runTracePanel(tracePanels.slowest, tracesDashboard, window, sources, {
-      ...variables,
-      service,
-    });
-    traces = { service, slowest: slowest.slice(0, SLOWEST_TRACES) };
+    traces = { service, ...(await slowestTraces(sources, service, window)) };
   } catch (err) {
     traces.error = `Jaeger at ${sources.jaegerUrl}: ${(err as Error).message}`;
   }
@@ -99,9 +187,21 @@ export const collectReport = async (options: {
     title: options.run ? `Load run ${options.run.load.testid}` : 'Elevation API run report',
     generatedAt: new Date().toISOString(),
     window,
+    runSpan,
+    rateWindow:
+      rateWindowSeconds === undefined
+        ? {
+            seconds: null,
+            reason: `Grafana's $__rate_interval: max(step + scrape interval, 4 × scrape interval), scrape ${sources.scrapeSeconds} s`,
+          }
+        : {
+            seconds: rateWindowSeconds,
+            reason: `from the run's ${(runSpan ? runSpan.to - runSpan.from : 0).toFixed(1)} s and the ${sources.scrapeSeconds}-s scrape interval: the run's length, at most 60 s, at least 2 scrapes + a ${step}-s step`,
+          },
     run: options.run,
     sections,
     panels,
+    checks,
     traces,
     tables: options.tables,
   };

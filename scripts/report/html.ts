@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChartPanel, ReportData } from './collect';
 import type { Cell, Table } from './tables';
+import { waterfallSvg } from './waterfall';
 
 /** The UMD build (a global `Chart`), beside the package's main entry: dist/ is not in its exports. */
 const CHART_JS = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
@@ -58,7 +59,26 @@ const loadSection = (data: ReportData): string => {
     .join('');
   return (
     `<h2>Load test summary</h2><p>${verdict} · exit code ${load.exitCode ?? '–'} · summary <code>${esc(file)}</code></p>` +
-    `<div class="headline">${boxes}</div>${tableHtml(load.thresholds)}`
+    `<div class="headline">${boxes}</div>${checksHtml(data)}${tableHtml(load.thresholds)}`
+  );
+};
+
+/** The report's own consistency check: charts restating a headline number agree with it (agreement.ts). */
+const checksHtml = (data: ReportData): string => {
+  if (data.checks.length === 0) return '';
+  const rows = data.checks
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.chart)}</td><td>${esc(c.headline)}</td>` +
+        `${valueCell(c.chartValue, 'suffix: elev/min')}${valueCell(c.headlineValue, 'suffix: elev/min')}` +
+        `<td class="num">${c.ratio === null ? '–' : `${((c.ratio - 1) * 100).toFixed(1)}%`}</td>` +
+        `<td class="${c.ok ? 'pass' : c.decisive ? 'fail' : ''}">${c.ok ? 'agree' : c.decisive ? 'DISAGREE' : 'differs (the profile changes its rate; informative)'}</td><td>${esc(c.note)}</td></tr>`,
+    )
+    .join('');
+  return (
+    '<h3 id="agreement">Charts against the headline (within 10%)</h3>' +
+    '<table><thead><tr><th>chart</th><th>headline</th><th>chart</th><th>headline</th><th>difference</th><th>result</th><th>how read</th></tr></thead>' +
+    `<tbody>${rows}</tbody></table>`
   );
 };
 
@@ -76,13 +96,17 @@ const panelHtml = (p: ChartPanel): string => {
 
 const tracesSection = (data: ReportData): string => {
   const { traces } = data;
-  const head = `<h2 id="slowest-traces">Slowest traces</h2><p class="meta">Jaeger service <code>${esc(traces.service)}</code></p>`;
+  const functions = traces.functions.length
+    ? `, across its functions ${traces.functions.map((f) => `<code>${esc(f)}</code>`).join(', ')} (one search each, merged)`
+    : '';
+  const head = `<h2 id="slowest-traces">Slowest traces</h2><p class="meta">Jaeger service <code>${esc(traces.service)}</code>${functions}</p>`;
   if (traces.error) return `${head}<p class="empty">${esc(traces.error)}</p>`;
   if (!traces.slowest.length) return `${head}<p class="empty">no traces in this window</p>`;
   const rows = traces.slowest
     .map(
       (t) =>
-        `<tr><td><code>${esc(t.traceID)}</code></td><td>${esc(t.rootOperation)}</td>${valueCell(t.durationMs, 'ms')}` +
+        `<tr><td><code>${esc(t.traceID)}</code></td><td>${esc(t.rootOperation)}</td><td>${esc(t.route)}</td>` +
+        `<td class="${t.error ? 'fail' : ''}">${t.error ? 'error' : 'ok'}</td>${valueCell(t.durationMs, 'ms')}` +
         `<td class="num">${t.spanCount}</td><td>${esc(time(t.start / 1000))}</td><td><details><summary>span breakdown</summary>` +
         '<table><thead><tr><th>operation</th><th>spans</th><th>total</th><th>self</th></tr></thead><tbody>' +
         t.breakdown
@@ -94,7 +118,21 @@ const tracesSection = (data: ReportData): string => {
         '</tbody></table></details></td></tr>',
     )
     .join('');
-  return `${head}<table><thead><tr><th>trace id</th><th>root</th><th>duration</th><th>spans</th><th>start (UTC)</th><th>where the time went</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const waterfalls = traces.slowest
+    .filter((t) => t.spans && t.spans.length > 0)
+    .map(
+      (t) =>
+        `<figure class="trace"><figcaption><code>${esc(t.traceID)}</code> · ${esc(t.rootOperation)} ${esc(t.route)} · ` +
+        `<span data-unit="ms" data-value="${t.durationMs}">${t.durationMs}</span> · ${t.spanCount} spans · ` +
+        `${esc(time(t.start / 1000))} UTC</figcaption>${waterfallSvg(t.traceID, t.spans ?? [])}</figure>`,
+    )
+    .join('');
+  return (
+    `${head}<table><thead><tr><th>trace id</th><th>function (root span)</th><th>route</th><th>status</th><th>duration</th><th>spans</th><th>start (UTC)</th><th>where the time went</th></tr></thead><tbody>${rows}</tbody></table>` +
+    (waterfalls
+      ? `<h3 id="trace-waterfalls">Waterfalls of the slowest traces</h3><p class="meta">One row per span (depth-first, indented by depth), drawn from Jaeger's API data in microseconds; red = an error span.</p>${waterfalls}`
+      : '')
+  );
 };
 
 export const renderHtml = (data: ReportData): string => {
@@ -117,12 +155,13 @@ export const renderHtml = (data: ReportData): string => {
 <html lang="en"><head><meta charset="utf-8"><title>${esc(data.title)}</title><style>${css}</style></head>
 <body>
 <h1>${esc(data.title)}</h1>
-<p class="meta">${esc(time(data.window.from))} → ${esc(time(data.window.to))} UTC · generated ${esc(data.generatedAt)}</p>
+<p class="meta">${esc(time(data.window.from))} → ${esc(time(data.window.to))} UTC (all times in this report are UTC) · generated ${esc(data.generatedAt)}</p>
+<p class="meta">Rate window ($__rate_interval) ${data.rateWindow.seconds === null ? 'as Grafana computes it' : `${data.rateWindow.seconds} s`}: ${esc(data.rateWindow.reason)}.</p>
 ${loadSection(data)}
 ${data.tables.map(tableHtml).join('\n')}
 ${sections}
 ${tracesSection(data)}
-<script type="application/json" id="report-data">${scriptJson({ window: data.window, panels: data.panels })}</script>
+<script type="application/json" id="report-data">${scriptJson({ window: data.window, runSpan: data.runSpan, panels: data.panels })}</script>
 <script>${chartJs}</script>
 <script>${pageJs}</script>
 </body></html>

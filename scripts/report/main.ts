@@ -14,6 +14,7 @@ import { renderHtml } from './html';
 import { writePngs } from './png';
 import { checkPrerequisites } from './prerequisites';
 import { findResultTable, loadSummaryOf, type Table } from './tables';
+import { windowOfRun } from '../../dashboards/live/window';
 
 const RESULTS = 'results';
 
@@ -42,6 +43,7 @@ const main = async (): Promise<void> => {
       run.summary && run.summaryFile
         ? { file: run.summaryFile, load: loadSummaryOf(run.summary, run.summaryFile) }
         : undefined,
+    runSpan: run.summary ? windowOfRun(run.summary, 0) : undefined,
     tables,
   });
   fs.mkdirSync(outDir, { recursive: true });
@@ -55,9 +57,24 @@ const main = async (): Promise<void> => {
   );
   for (const c of empty) console.log(`  no data: ${c.key}${c.error ? ` (${c.error})` : ''}`);
   if (data.traces.error) console.log(`  traces: ${data.traces.error}`);
-  if (run.flags.get('no-png') === 'true') return;
-  const pngs = writePngs(htmlFile, outDir);
-  console.log(`report: ${pngs.page} and ${pngs.panels.length} panel PNGs in ${path.join(outDir, 'panels')}`);
+  for (const c of data.checks)
+    console.log(
+      `  ${c.ok ? '✓' : '✗'} ${c.chart}: ${c.chartValue?.toFixed(0) ?? '–'} vs headline ${c.headlineValue?.toFixed(0) ?? '–'}` +
+        ` (${c.ratio === null ? 'no ratio' : `${((c.ratio - 1) * 100).toFixed(1)}%`}; ${c.note})`,
+    );
+  const disagree = data.checks.filter((c) => !c.ok && c.decisive);
+  if (run.flags.get('no-png') !== 'true') {
+    const pngs = writePngs(htmlFile, outDir);
+    console.log(
+      `report: ${pngs.page} and ${pngs.panels.length} panel PNGs in ${path.join(outDir, 'panels')}`,
+    );
+  }
+  if (disagree.length > 0) {
+    console.error(
+      `report: ${disagree.length} chart(s) disagree with the headline by more than 10% (see above)`,
+    );
+    process.exit(3);
+  }
 };
 
 main().catch((err: unknown) => {

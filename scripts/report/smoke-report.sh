@@ -16,8 +16,12 @@ export BRIDGE_METRICS_PORT="${BRIDGE_METRICS_PORT:-19464}" XRAY_PORT="${XRAY_POR
 export XRAY_PROXY_PORT="${XRAY_PROXY_PORT:-19421}" COLLECTOR_METRICS_PORT="${COLLECTOR_METRICS_PORT:-19478}"
 export JAEGER_METRICS_PORT="${JAEGER_METRICS_PORT:-19489}"
 API_PORT="${API_PORT:-19430}"
+# A 15-s run sampled every 5 s has three samples: its charts could not read the run's own rate (a random request mix
+# makes any 5-s slice differ from the whole by ~12%). Scrapes and the load generator's pushes every second instead.
+export SCRAPE_INTERVAL_SECONDS="${SCRAPE_INTERVAL_SECONDS:-1}" K6_PROMETHEUS_RW_PUSH_INTERVAL="${K6_PROMETHEUS_RW_PUSH_INTERVAL:-1s}"
 export PROMETHEUS_URL="http://127.0.0.1:$PROMETHEUS_PORT" JAEGER_URL="http://127.0.0.1:$JAEGER_QUERY_PORT"
-mkdir -p "$STACK_RUN_DIR/logs" results/load
+STACK_PIDS_DIR="$STACK_RUN_DIR/pids" # as stack/env.sh sets it
+mkdir -p "$STACK_RUN_DIR/logs" "$STACK_PIDS_DIR" results/load
 api_pid=""
 
 stop_all() {
@@ -27,6 +31,7 @@ stop_all() {
     kill -KILL -- "-$api_pid" 2>/dev/null || true
   fi
   bash stack/down.sh || true
+  rm -f "$STACK_PIDS_DIR/data-layer.pid" "$STACK_PIDS_DIR/load-generator.pid"
 }
 trap stop_all EXIT
 
@@ -36,6 +41,9 @@ bash stack/up.sh
 AWS_XRAY_DAEMON_ADDRESS="127.0.0.1:$XRAY_PORT" AWS_EMF_AGENT_ENDPOINT="udp://127.0.0.1:$EMF_PORT" \
   PORT="$API_PORT" DATA_PORT=0 setsid node --import tsx scripts/start.ts >"$STACK_RUN_DIR/logs/api.log" 2>&1 </dev/null &
 api_pid=$!
+# The bridge charts CPU and memory of every process a PID file names (stack/bridge/process-table.ts): npm start's
+# own process serves the data layer and the local gateway; serverless-offline below it is labelled api.
+echo "$api_pid" >"$STACK_PIDS_DIR/data-layer.pid"
 deadline=$((SECONDS + 120))
 # node, not curl (not on minimal Debian), as in stack/up.sh.
 http_ok() {
@@ -53,10 +61,13 @@ echo "report:smoke: API up on 127.0.0.1:$API_PORT"
 
 summary="results/load/report-smoke-$(date -u +%Y%m%dT%H%M%SZ).json"
 SMOKE=1 BASE_URL="http://127.0.0.1:$API_PORT" K6_PROMETHEUS_RW_SERVER_URL="$PROMETHEUS_URL/api/v1/write" \
-  bash loadtests/k6.sh loadtests/baseline.ts -e SUMMARY_FILE="$summary"
+  bash loadtests/k6.sh loadtests/baseline.ts -e SUMMARY_FILE="$summary" &
+load_pid=$!
+echo "$load_pid" >"$STACK_PIDS_DIR/load-generator.pid"
+wait "$load_pid"
 
-# Two scrapes of the bridge (5 s interval) and the collector's trace batches reach Prometheus and Jaeger.
-sleep 12
+# Two scrapes of the bridge and the collector's trace batches (1 s) reach Prometheus and Jaeger.
+sleep "$((2 * SCRAPE_INTERVAL_SECONDS + 2))"
 status=0
 npx tsx scripts/dashboards/panel-data.ts --summary "$summary" || status=$?
 npx tsx scripts/report/main.ts --summary "$summary"

@@ -12,6 +12,7 @@ import { Counter, Registry } from 'prom-client';
 import type { BridgeConfig } from './config';
 import { EmfIngest, MAX_LINE_BYTES } from './emf-ingest';
 import { EmfRegistry } from './emf-registry';
+import { registerProcessMetrics } from './process-metrics';
 import { udpDrops } from './udp-drops';
 
 export interface RunningBridge {
@@ -28,6 +29,7 @@ export async function startBridge(config: BridgeConfig): Promise<RunningBridge> 
     ingest.text(msg.toString('utf8'), 'udp'),
   );
   kernelDrops(registry, emfUdp.address().port);
+  if (config.pidsDir) registerProcessMetrics(registry, config.pidsDir);
   // TCP on the port UDP got, so an ephemeral EMF port (0, in tests) is one number for both.
   const emfTcp = await listenTcp(config.host, emfUdp.address().port, ingest);
   const http = await listenHttp(config.host, config.metricsPort, registry);

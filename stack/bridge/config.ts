@@ -5,6 +5,8 @@ export interface BridgeConfig {
   emfPort: number;
   udpReceiveBufferBytes: number;
   readStdin: boolean;
+  /** Folder of `<name>.pid` files whose processes (and descendants) get CPU and memory metrics; unset: none. */
+  pidsDir?: string;
 }
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -33,5 +35,6 @@ export function bridgeConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): B
     // ~200, a burst of one load-test second); the kernel caps it at net.core.rmem_max.
     udpReceiveBufferBytes: positive(env, 'BRIDGE_UDP_RECV_BUFFER_BYTES', 8 * 1024 * 1024),
     readStdin: argv.includes('--stdin'),
+    pidsDir: env.STACK_PIDS_DIR || undefined,
   };
 }

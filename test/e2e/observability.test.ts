@@ -4,7 +4,8 @@
  * ports, serverless-offline with the real handlers sending EMF and X-Ray to the bridge, then the
  * question a developer would ask: do Prometheus and Jaeger show exactly what was sent?
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import YAML from 'yaml';
 import path from 'node:path';
 import {
   eventually,
@@ -33,6 +34,8 @@ const MAX_TRACE_LOSS = 0.001;
 const RSS_CAP_MIB = { collector: 192, jaeger: 384 };
 /** Traces Jaeger's memory store keeps (stack/jaeger/config.yaml): only the newest sampled ids can be looked up. */
 const JAEGER_MAX_TRACES = 10_000;
+/** A dataset whose file is removed once the API is up: its reads fail, a 5xx whose exception the trace records. */
+const VANISHING = { name: 'vanishing', path: 'vanishing/stuttgart.tif' };
 
 interface WideLogLine {
   message: string;
@@ -47,6 +50,10 @@ interface WideLogLine {
 interface JaegerSpan {
   spanID: string;
   operationName: string;
+  /** Microseconds since the epoch, and microseconds. */
+  startTime: number;
+  duration: number;
+  logs?: { timestamp: number; fields: { key: string; value: unknown }[] }[];
   references: { refType: string; spanID: string }[];
   tags: { key: string; value: unknown }[];
   processID: string;
@@ -68,6 +75,7 @@ beforeAll(async () => {
   pidsAtStart = obs.pids();
   // Every fixture as a dataset too: fallback chains need several configured names.
   datasets = prepareE2eDatasets();
+  addVanishingDataset(datasets);
   api = await startStack({
     configPath: datasets.configPath,
     dataDir: datasets.dataDir,
@@ -81,6 +89,20 @@ afterAll(async () => {
   await obs?.down().catch(() => undefined);
   datasets?.cleanup();
 });
+
+/** Configured (not in `names`: chains and the cardinality test use only the others), its file there at start. */
+function addVanishingDataset(d: E2eDatasets): void {
+  const config = YAML.parse(readFileSync(d.configPath, 'utf8')) as {
+    datasets: { name: string; path: string }[];
+  };
+  config.datasets.push(VANISHING);
+  writeFileSync(d.configPath, YAML.stringify(config));
+  mkdirSync(path.join(d.dataDir, path.dirname(VANISHING.path)));
+  copyFileSync(
+    path.join(REPO_ROOT, 'layers/dem-sample/sample/stuttgart.tif'),
+    path.join(d.dataDir, VANISHING.path),
+  );
+}
 
 /**
  * Chains sent before the series are first counted: for every dataset a pair and a triple led by it, so every
@@ -216,6 +238,12 @@ it('every request has one wide log line whose trace id leads to a complete trace
 
     const names = trace.spans.map((s) => s.operationName);
     expect(names).toEqual(expect.arrayContaining([roots[0].operationName, '## v1', 'parse']));
+    // Microsecond timings end to end (segment floats → collector nanoseconds → Jaeger microseconds): with the
+    // X-Ray SDK's own whole-millisecond clock every start and duration would be a multiple of 1000 µs.
+    const times = trace.spans.flatMap((s) => [s.startTime, s.duration]);
+    expect(times.filter((us) => us % 1000 !== 0).length).toBeGreaterThan(0);
+    const parse = trace.spans.find((s) => s.operationName === 'parse');
+    expect(parse?.duration).toBeGreaterThan(0);
     const handler = trace.spans.find((s) => s.operationName === '## v1');
     const tags = Object.fromEntries((handler?.tags ?? []).map((t) => [t.key, t.value]));
     expect(tags).toMatchObject({ dataset: 'sample', points: count });
@@ -275,6 +303,33 @@ it(`keeps the series count flat over ${DISTINCT_CHAINS} distinct fallback chains
     'elevation_api_runtime_heap_used_bytes',
   );
   expect(heap).toBeGreaterThan(0);
+});
+
+it('traces a 5xx as an error server span with the exception recorded as an event', async () => {
+  rmSync(path.join(datasets.dataDir, VANISHING.path));
+  const response = await fetch(`${api.baseUrl}/v1/${VANISHING.name}?locations=48.75,9.15`);
+  expect(response.status).toBeGreaterThanOrEqual(500);
+  const line = await eventually(
+    async () => wideLogLines(api.output()).find((l) => l.status >= 500 && l.dataset === VANISHING.name),
+    5000,
+    'the 5xx wide log line',
+  );
+  const trace = await completeTrace((line.xray_trace_id ?? '').replace(/^1-/, '').replace('-', ''));
+  const root = trace.spans.find((s) => s.references.length === 0);
+  expect(tagsOf(root)).toMatchObject({
+    'http.response.status_code': response.status,
+    'span.kind': 'server',
+    'otel.status_code': 'ERROR',
+    error: true,
+  });
+  // OpenTelemetry's exception event (the receiver's translation of the segment's cause), in Jaeger as a log.
+  const events = (root?.logs ?? []).map((l) => Object.fromEntries(l.fields.map((f) => [f.key, f.value])));
+  const exception = events.find((e) => e.event === 'exception');
+  expect(exception).toMatchObject({
+    'exception.type': expect.stringMatching(/\w+Error$/),
+    'exception.message': expect.stringContaining(VANISHING.name),
+    'exception.stacktrace': expect.stringContaining('\tat '),
+  });
 });
 
 it(`loses at most ${MAX_TRACE_LOSS * 100}% of traces at ${LOAD_TRACES_PER_S} traces/s for ${LOAD_SECONDS} s, within the memory caps`, async () => {

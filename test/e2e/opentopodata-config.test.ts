@@ -243,6 +243,12 @@ describeIfAvailable(
         expect((json as unknown as Results).results[0].elevation).toBeNull();
       });
 
+      test('nodata_value fills nodata pixels only: a point outside srtm90subset stays null (backend.py fill_na)', async () => {
+        const { status, json } = await get('/v1/srtm90subset?locations=50,100&nodata_value=-9999');
+        expect(status).toBe(200);
+        expect((json as unknown as Results).results[0].elevation).toBeNull();
+      });
+
       test('test_comma_dataset_name: each point from the first dataset that has it', async () => {
         const { status, json } = await get(
           '/v1/nodata,eudemsubset,etopo1deg?locations=47.625765,9.418759|-70,-170|0,1',
@@ -255,11 +261,135 @@ describeIfAvailable(
         ]);
       });
 
+      test('test_multi_dataset: nodata, eudemsubset, etopo1deg name the dataset that answered', async () => {
+        // test-config.yaml has no multi_eudem_etopo1 (test_api.py patches it in); the same chain as a URL.
+        const { status, json } = await get(
+          '/v1/nodata,eudemsubset,etopo1deg?locations=47.625765,9.418759|-70,-170|0,1',
+        );
+        expect(status).toBe(200);
+        const { results } = json as unknown as Results;
+        expect(results.map((r) => r.dataset)).toEqual(['eudemsubset', 'etopo1deg', 'etopo1deg']);
+        expect(results.every((r) => typeof r.elevation === 'number')).toBe(true);
+      });
+
+      test('TestCORS.test_no_cors: test-config.yaml sets no access_control_allow_origin, so no header', async () => {
+        const response = await fetch(`${stack.baseUrl}/v1/etopo1deg?locations=90,-180`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      });
+
+      test('/v1 redirects to /v1/ (Flask strict slashes: 308)', async () => {
+        const response = await fetch(`${stack.baseUrl}/v1`, { redirect: 'manual' });
+        expect(response.status).toBe(308);
+        expect(response.headers.get('location')).toBe('/v1/');
+      });
+
       test.each(['/', '/v1/'])('TestGetHelpMessage: %s answers 404 INVALID_REQUEST', async (url) => {
         const { status, json } = await get(url);
         expect(status).toBe(404);
         expect(json.status).toBe('INVALID_REQUEST');
         expect(json.error).toEqual(expect.any(String));
+      });
+    });
+
+    // OpenTopoData's tests/test_backend.py: the expectations a client can see, asked over HTTP.
+    describe("OpenTopoData's backend tests (tests/test_backend.py), over HTTP", () => {
+      const ETOPO = path.join(OTD, 'etopo1-1deg/ETOPO1_Ice_g_geotiff.resampled-1deg.tif');
+      const at = async (dataset: string, locations: string, interpolation = 'bilinear') => {
+        const response = await fetch(
+          `${stack.baseUrl}/v1/${dataset}?locations=${locations}&interpolation=${interpolation}`,
+        );
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { results: { elevation: number | null; dataset: string }[] };
+        return body.results;
+      };
+      const z = async (dataset: string, locations: string, interpolation = 'bilinear') =>
+        (await at(dataset, locations, interpolation)).map((r) => r.elevation);
+      /** GDAL's value of pixel (col, row) of a file. */
+      const pixel = (file: string, col: number, row: number): number => {
+        const run = spawnSync('gdallocationinfo', ['-valonly', file, String(col), String(row)], {
+          encoding: 'utf8',
+        });
+        return Number(run.stdout.trim());
+      };
+
+      test('test_read_ul_corner / test_read_lr_corner: 90,-180 and -90,180 are the corner pixels', async () => {
+        const [ul, lr] = await z('etopo1deg', '90,-180|-90,180');
+        expect(ul).toBeCloseTo(pixel(ETOPO, 0, 0), 3);
+        expect(lr).toBeCloseTo(pixel(ETOPO, 360, 180), 3);
+      });
+
+      test('test_nearest_interpolation: 89.51,-179.51 is pixel (0,0)', async () => {
+        expect((await z('etopo1deg', '89.51,-179.51', 'nearest'))[0]).toBeCloseTo(pixel(ETOPO, 0, 0), 3);
+      });
+
+      test('test_bilinear_interpolation: 89.6,-179.7 weighs the four pixels 0.4/0.3', async () => {
+        const [p00, p10, p01, p11] = [
+          pixel(ETOPO, 0, 0),
+          pixel(ETOPO, 0, 1),
+          pixel(ETOPO, 1, 0),
+          pixel(ETOPO, 1, 1),
+        ];
+        // test_backend.py's _interp_bilinear(0.4, 0.3, z[:2, :2]), z indexed [row][col]
+        const expected = p00 * 0.6 * 0.7 + p10 * 0.4 * 0.7 + p01 * 0.6 * 0.3 + p11 * 0.4 * 0.3;
+        expect((await z('etopo1deg', '89.6,-179.7'))[0]).toBeCloseTo(expected, 2);
+      });
+
+      // nodata.geotiff: [[2, 1, 0], [3, 9999, 9999], [4, 9999, 9999]], NODATA 9999, pixel centres on 0, 1, 2 degrees.
+      test.each([
+        ['test_valid_read_from_dataset_with_nans', '0,0', 'bilinear', 4],
+        ['test_nodata_read_from_dataset_with_nans', '0,2', 'bilinear', null],
+        ['test_valid_nearest_next_to_nodata', '1,0.49', 'nearest', 3],
+        ['test_invalid_nearest_next_to_nodata', '1,0.51', 'nearest', null],
+        ['test_valid_bilinear_next_to_nodata', '2,0.5', 'bilinear', 1.5],
+        ['test_invalid_bilinear_next_to_nodata', '1,0.5', 'bilinear', null],
+        ['test_invalid_cubic_nodata', '0,2', 'cubic', null],
+      ])('%s: nodata at %s (%s) is %s', async (_name, locations, interpolation, expected) => {
+        expect(await z('nodata', locations, interpolation)).toEqual([expected]);
+      });
+
+      test('test_nodata_is_nan: EU-DEM over the sea (44.969186,-3.152424) is null', async () => {
+        expect(await z('eudemsubset', '44.969186,-3.152424', 'nearest')).toEqual([null]);
+      });
+
+      test('test_oob / test_out_of_srtm_bounds: points outside both SRTM tiles are null', async () => {
+        expect(await z('srtm90subset', '1.5,10.5|-0.5,11.5|0.5,9.5|0.5,12.5|70,10.5')).toEqual([
+          null,
+          null,
+          null,
+          null,
+          null,
+        ]);
+      });
+
+      test('test_srtm_tiles: one point in the .hgt tile, one in the .hgt.zip tile, both finite', async () => {
+        const values = await z('srtm90subset', '0.1,10.5|0.9,11.5');
+        expect(values.every((v) => typeof v === 'number' && Number.isFinite(v))).toBe(true);
+      });
+
+      test('test_utm: the UTM copy of N00E010 answers what the geographic tile answers (within 1 m)', async () => {
+        // test_backend.py's third point (0.6,11.5) lies in N00E011, which the shared copy of the UTM folder lacks.
+        const geographic = await z('srtm90subset', '0.2,10.2|0.8,10.8');
+        const utm = await z('srtm90utm', '0.2,10.2|0.8,10.8');
+        utm.forEach((v, i) => expect(Math.abs((v ?? NaN) - (geographic[i] ?? NaN))).toBeLessThan(1));
+      });
+
+      test('test_alternate_tiled_dataset / test_dataset_crs_format_equivalence: EU-DEM by EPSG and by WKT agree', async () => {
+        const epsg = await z('eudemsubset', '47.625765,9.418759|43.597009,1.455697|45.534601,10.698698');
+        const wkt = await z('eudemnoepsg', '47.625765,9.418759|43.597009,1.455697|45.534601,10.698698');
+        expect(epsg.every((v) => typeof v === 'number')).toBe(true);
+        expect(wkt).toEqual(epsg);
+      });
+
+      test('test_mutli_datasets / test_multi_dataset_mask: the first dataset with a value answers', async () => {
+        const names = (chain: string, locations: string) =>
+          at(chain, locations).then((r) => r.map((x) => x.dataset));
+        await expect(
+          names('nodata,eudemsubset,srtm90subset,etopo1deg', '47.625765,9.418759|0.1,10.5|70,150|1,1'),
+        ).resolves.toEqual(['eudemsubset', 'srtm90subset', 'etopo1deg', 'etopo1deg']);
+        await expect(
+          names('etopo1deg,eudemsubset,srtm90subset', '47.625765,9.418759|0.1,10.5|70,150'),
+        ).resolves.toEqual(['etopo1deg', 'etopo1deg', 'etopo1deg']);
       });
     });
 

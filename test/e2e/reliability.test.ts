@@ -184,7 +184,19 @@ describe('the local gateway answers every error as JSON', () => {
     });
   });
 
-  test.each(['/', '/v1/', '/v1'])("GET %s answers OpenTopoData's help message (404 JSON)", async (url) => {
+  test('GET /v1 redirects to /v1/ (308, as OpenTopoData), and the gateway forwards /v1/ as the help answer', async () => {
+    const response = await fetch(`${stack.baseUrl}/v1?x=1`, { redirect: 'manual' });
+    expect(response.status).toBe(308);
+    expect(response.headers.get('location')).toBe('/v1/?x=1');
+    // a client's own trailing-slash header never reaches the function: /v1 still redirects
+    const spoofed = await fetch(`${stack.baseUrl}/v1`, {
+      redirect: 'manual',
+      headers: { 'x-elevation-trailing-slash': '1' },
+    });
+    expect(spoofed.status).toBe(308);
+  });
+
+  test.each(['/', '/v1/'])("GET %s answers OpenTopoData's help message (404 JSON)", async (url) => {
     const response = await fetch(`${stack.baseUrl}${url}`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({

@@ -74,7 +74,8 @@ export const runOpenMetrics = (from: number, to: number, step: number, testid: s
       'elevation_api_elevations_computed_total',
       { ...api, route, outcome: '2xx' },
       times,
-      (i) => (i + 1) * perStep * 20,
+      // 40 elevations per request: (100 + 25) × 40 per 5 s = 60,000/min, the summary's headline and the k6 counter's.
+      (i) => (i + 1) * perStep * 40,
     );
     om.histogram(
       'elevation_api_request_latency_seconds',
@@ -149,9 +150,23 @@ export const runOpenMetrics = (from: number, to: number, step: number, testid: s
     times,
     (i) => (i < 3 ? i + 1 : 3),
   );
-  for (const job of ['telemetry-bridge', 'prometheus']) {
-    om.series('process_cpu_seconds_total', { job }, times, (i) => i * step * 0.15);
-    om.series('process_resident_memory_bytes', { job }, times, (i) => 80e6 + (i % 10) * 1e6);
+  // The bridge's /proc reading of the processes under test (stack/bridge/process-metrics.ts), by process.
+  // Distinct levels, so no line hides another on the canvas.
+  for (const [process, cores, rssMb] of [
+    ['api', 0.6, 900],
+    ['data-layer', 0.1, 120],
+    ['bridge', 0.05, 90],
+    ['collector', 0.02, 60],
+    ['jaeger', 0.08, 150],
+  ] as const) {
+    const labels = { job: 'elevation-api', process };
+    om.series('elevation_stack_process_cpu_seconds_total', labels, times, (i) => i * step * cores);
+    om.series(
+      'elevation_stack_process_resident_memory_bytes',
+      labels,
+      times,
+      (i) => rssMb * 1e6 + (i % 10) * 1e6,
+    );
   }
   for (const mode of ['idle', 'user']) {
     om.series(

@@ -166,6 +166,28 @@ describe('npm run report over a load run in a real Prometheus', () => {
     expect(reportOut.stdout).toContain(`${chartPanelKeys.length} charts (0 without data)`);
   });
 
+  it('checks that both elevations-per-minute charts agree with the headline within 10%', () => {
+    const data = JSON.parse(fs.readFileSync(path.join(outDir(), 'report-data.json'), 'utf8')) as ReportData;
+    expect(data.checks.map((c) => c.chart)).toEqual([
+      'Elevations per minute',
+      'Elevations per minute (returned to the load generator)',
+    ]);
+    for (const c of data.checks) {
+      expect(c.ok).toBe(true);
+      expect(Math.abs((c.ratio ?? 0) - 1)).toBeLessThanOrEqual(0.1);
+    }
+    // A 20-minute run: the rate window is the per-minute definition's full minute.
+    expect(data.rateWindow.seconds).toBe(60);
+  });
+
+  it('draws the slowest traces as SVG waterfalls, one row per span', () => {
+    const html = fs.readFileSync(path.join(outDir(), 'report.html'), 'utf8');
+    const svgs = [...html.matchAll(/<svg[^>]*class="waterfall"[^>]*>([\s\S]*?)<\/svg>/g)];
+    expect(svgs).toHaveLength(3);
+    // The fixture's traces have 5 spans each: root, parse, two read-blocks, decode.
+    for (const [, body] of svgs) expect(body.match(/<rect /g)).toHaveLength(5);
+  });
+
   it('writes a self-contained HTML file (no external scripts, styles or images)', () => {
     const html = fs.readFileSync(path.join(outDir(), 'report.html'), 'utf8');
     expect(html).not.toMatch(/<(script|img|link)[^>]+(src|href)=["']?(https?:|\/\/)/i);

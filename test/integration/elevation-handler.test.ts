@@ -125,12 +125,31 @@ describe('GET /v1/{dataset}', () => {
     ['null', 'null'],
     ['nan', 'NaN'],
     ['-9999', '-9999'],
-  ])('writes nodata_value=%s as %s', async (nodataValue, literal) => {
-    const query: Record<string, string> = { locations: OUTSIDE };
-    if (nodataValue) query.nodata_value = nodataValue;
-    const response = await get('plane-point', query);
+  ])(
+    'writes nodata_value=%s as %s for a nodata pixel; a point outside stays null',
+    async (nodataValue, literal) => {
+      // int16-nodata.tif: pixel (5,5) is nodata; 51,10.3 lies outside the raster (OpenTopoData: only NaN is filled).
+      const query: Record<string, string> = { locations: `49.921875,10.078125|${OUTSIDE}` };
+      if (nodataValue) query.nodata_value = nodataValue;
+      const response = await get('int16-nodata', query);
+      expect(response.status).toBe(200);
+      expect(response.body).toContain(`"elevation":${literal},"location":{"lat":49.921875`);
+      expect(response.body).toContain(`"elevation":null,"location":{"lat":51`);
+    },
+  );
+
+  it('fills a point that is nodata in every dataset of a chain, not one that no dataset covers', async () => {
+    const response = await get('int16-nodata,plane-point', {
+      locations: `49.921875,10.078125|${OUTSIDE}|${INTERIOR}`,
+      nodata_value: '-9999',
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toContain(`"elevation":${literal}`);
+    const results = (response.json as { results: { dataset: string; elevation: number | null }[] }).results;
+    // (5,5) of int16-nodata is nodata, and plane-point has a value there: the chain falls through to it.
+    expect(results[0]).toMatchObject({ dataset: 'plane-point' });
+    expect(results[0].elevation).not.toBe(-9999);
+    expect(results[1].elevation).toBeNull();
+    expect(results[2]).toMatchObject({ dataset: 'int16-nodata', elevation: 1038.4 });
   });
 
   it('answers each point from the first dataset with a value for /v1/a,b and names it', async () => {

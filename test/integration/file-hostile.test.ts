@@ -76,6 +76,29 @@ describe('hostile files', () => {
     expect(errorOf(response)).toContain('MAX_FILE_BYTES');
   });
 
+  it.each([0, 1, 2])(
+    'measures the limit on the decoded file, not its base64 text: exactly MAX_FILE_BYTES passes (%i padding bytes)',
+    async (shortBy) => {
+      const limit = 4 * 1024 * 1024 - shortBy; // 4 MiB: the default MAX_FILE_BYTES
+      const gpx = `<gpx version="1.1"><wpt lat="48.8" lon="9.2"/></gpx>`;
+      const file = Buffer.alloc(limit, ' ');
+      file.write(gpx, 0);
+      const atLimit = await invoke((await loadTrackHandlers({ MAX_FILE_BYTES: String(limit) })).file, {
+        method: 'POST',
+        path: '/v1/sample/file',
+        pathParameters: { dataset: 'sample' },
+        query: { report: 'json' },
+        body: file.toString('base64'),
+        isBase64Encoded: true,
+      });
+      expect(atLimit.status).toBe(200);
+      const over = await post(
+        Buffer.concat([file, Buffer.from(' '), Buffer.alloc(4 * 1024 * 1024 - limit, ' ')]),
+      );
+      expect(over.status).toBe(413);
+    },
+  );
+
   it('answers 400 for more coordinates than MAX_FILE_COORDINATES, within the size limit', async () => {
     const response = await post(coordinatesKml(3 * 1024 * 1024)); // ~150,000 tuples > 100,000
     expect(response.status).toBe(400);

@@ -77,6 +77,38 @@ describe("OpenTopoData's help answer", () => {
   });
 });
 
+describe('GET /v1 redirects to /v1/ as OpenTopoData does', () => {
+  let help: Handler;
+  beforeAll(async () => {
+    await jest.isolateModulesAsync(async () => {
+      help = (await import('../../functions/help')).handler;
+    });
+    await loadHandlers();
+  });
+
+  it.each([
+    ['/v1', undefined, '/v1/'],
+    ['/prod/v1', undefined, '/prod/v1/'],
+    ['/v1', { a: 'b' }, '/v1/?a=b'],
+  ])('%s (query %j) answers 308 to %s', async (path, query, location) => {
+    const response = await invoke(help, { path, query });
+    expect(response.status).toBe(308);
+    expect(response.headers.location).toBe(location);
+    expect(response.json).toMatchObject({ status: 'INVALID_REQUEST' });
+  });
+
+  it.each([
+    ['/v1/', {}],
+    ['/v1', { 'x-elevation-trailing-slash': '1' }], // the local gateway stripped the slash
+    ['//evil.example/v1', {}], // never a Location that leaves this host
+    ['/', {}],
+  ])('%s %j answers the help message, no redirect', async (path, headers) => {
+    const response = await invoke(help, { path, headers });
+    expect(response.status).toBe(404);
+    expect(response.headers.location).toBeUndefined();
+  });
+});
+
 describe("OpenTopoData's /datasets", () => {
   it('lists names and child datasets from the config, in its shape', async () => {
     const { datasets } = await loadHandlers();

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   DataSourceAccessDeniedError,
+  DataSourceUnavailableError,
   loadDatasetRegistry,
   loadS3Settings,
   newReadStats,
@@ -41,6 +42,11 @@ beforeAll(async () => {
     const file = url.pathname.startsWith(prefix)
       ? path.join(FIXTURES, url.pathname.slice(prefix.length))
       : '';
+    // Faults by key prefix: /faults/<kind>/<fixture>. slowdown-once answers 503 SlowDown to the first GET of
+    // each range, then the bytes; error always 500; whole answers 200 with the object and no Content-Range;
+    // short sends fewer bytes than its Content-Range says.
+    const fault = /^\/[^/]+\/faults\/([a-z-]+)\/(.+)$/.exec(url.pathname);
+    if (fault) return faulty(fault[1], fault[2], request, response);
     if (url.pathname.startsWith(`/${BUCKET}/private/`)) {
       response
         .writeHead(403, { 'content-type': 'application/xml' })
@@ -90,9 +96,52 @@ beforeAll(async () => {
     path: s3://${BUCKET}/copernicus-2x2/
   - name: private-folder
     path: s3://${BUCKET}/private/
+  - name: slowdown
+    path: s3://${BUCKET}/faults/slowdown-once/plane-point.tif
+  - name: failing
+    path: s3://${BUCKET}/faults/error/plane-point.tif
+  - name: whole
+    path: s3://${BUCKET}/faults/whole/plane-point.tif
+  - name: short
+    path: s3://${BUCKET}/faults/short/plane-point.tif
 `,
   );
 });
+
+const slowedDown = new Set<string>();
+
+function faulty(
+  kind: string,
+  name: string,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+): void {
+  const bytes = fs.readFileSync(path.join(FIXTURES, name));
+  const match = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
+  const start = match ? Number(match[1]) : 0;
+  const end = match ? Math.min(Number(match[2]), bytes.length - 1) : bytes.length - 1;
+  const xml = (status: number, code: string): void => {
+    response
+      .writeHead(status, { 'content-type': 'application/xml' })
+      .end(`<Error><Code>${code}</Code></Error>`);
+  };
+  if (kind === 'slowdown-once' && !slowedDown.has(`${name}${request.headers.range}`)) {
+    slowedDown.add(`${name}${request.headers.range}`);
+    return xml(503, 'SlowDown');
+  }
+  if (kind === 'error') return xml(500, 'InternalError');
+  if (kind === 'whole') {
+    response.writeHead(200, { 'content-length': String(bytes.length) }).end(bytes);
+    return;
+  }
+  const body = kind === 'short' ? bytes.subarray(start, end) : bytes.subarray(start, end + 1);
+  response
+    .writeHead(206, {
+      'content-range': `bytes ${start}-${end}/${bytes.length}`,
+      'content-length': String(body.length),
+    })
+    .end(body);
+}
 
 afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
@@ -189,6 +238,41 @@ describe('S3 errors and settings', () => {
     expect(requests.length - before).toBe(1);
   });
 
+  it("retries S3's 503 SlowDown with backoff, counts it as throttled, and answers the right height", async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml'), retries: 2 });
+    const stats = newReadStats();
+    await expect(
+      registry.get('slowdown').sample([{ lat: 49.9, lon: 10.1 }], 'nearest', { stats }),
+    ).resolves.toEqual([1036]);
+    expect(stats.dataAnswers.throttled).toBeGreaterThanOrEqual(2); // the header and the block were each slowed once
+    expect(stats.dataAnswers.ok).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a persistent S3 500 is a 502 after the retries, never a height', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml'), retries: 1 });
+    const before = requests.length;
+    const stats = newReadStats();
+    await expect(
+      registry.get('failing').sample([{ lat: 49.9, lon: 10.1 }], 'nearest', { stats }),
+    ).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    expect(requests.length - before).toBe(2); // one try and one retry
+    expect(stats.dataAnswers.server_error).toBe(2);
+  });
+
+  it('slices a 200 whole-object answer (a store that ignores Range) to the asked range', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+    await expect(registry.get('whole').sample([{ lat: 49.9, lon: 10.1 }], 'nearest')).resolves.toEqual([
+      1036,
+    ]);
+  });
+
+  it('an answer shorter than its Content-Range is never read as data', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml'), retries: 1 });
+    await expect(registry.get('short').sample([{ lat: 49.9, lon: 10.1 }], 'nearest')).rejects.toBeInstanceOf(
+      DataSourceUnavailableError,
+    );
+  });
+
   it('builds a path-style client when S3_FORCE_PATH_STYLE is true, virtual-hosted by default', async () => {
     expect(loadS3Settings({})).toEqual({ forcePathStyle: false });
     expect(loadS3Settings({ S3_FORCE_PATH_STYLE: 'true' })).toEqual({ forcePathStyle: true });
@@ -196,6 +280,7 @@ describe('S3 errors and settings', () => {
     expect(() => loadS3Settings({ S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
     const { client } = await createS3({ forcePathStyle: true });
     expect(client.config.forcePathStyle).toBe(true);
+    expect(await client.config.maxAttempts()).toBe(1); // retries are ours, counted and within the deadline
     client.destroy();
   });
 

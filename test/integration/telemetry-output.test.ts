@@ -10,6 +10,7 @@ import { DATA_ANSWERS } from '../../layers/elevation/types';
 import { invoke, type EventOptions, type Handler } from './support/api-gateway';
 import { startFlakyServer, type FlakyServer } from './support/flaky-data-server';
 import { FIXTURE_CONFIG, loadHandlers } from './support/handlers';
+import { loadTrackHandlers } from './support/track-handlers';
 import YAML from 'yaml';
 
 /** Powertools prints EMF and logs to stdout/stderr through its own Console; the fast wide line writes directly. */
@@ -115,6 +116,80 @@ describe('metric dimensions', () => {
       for (let i = 0; i < 5; i++) await invoke(elevation, v1(`made-up-${i}`, { locations: '49.9,10.1' }));
     });
     expect(new Set(emfDocuments(lines).map((d) => d.dataset))).toEqual(new Set(['none']));
+  });
+});
+
+/** A one-point GeoJSON document for the file route. */
+const GEOJSON_POINT = JSON.stringify({ type: 'Point', coordinates: [10.1, 49.9] });
+
+const fileEvent = (dataset: string): EventOptions => ({
+  method: 'POST',
+  path: `/v1/${dataset}/file`,
+  template: '/v1/{dataset}/file',
+  pathParameters: { dataset },
+  body: Buffer.from(GEOJSON_POINT).toString('base64'),
+  isBase64Encoded: true,
+  headers: { 'content-type': 'application/geo+json' },
+});
+
+const profileEvent = (dataset: string): EventOptions => ({
+  path: `/v1/${dataset}/profile`,
+  template: '/v1/{dataset}/profile',
+  pathParameters: { dataset },
+  query: { locations: '49.9,10.1|49.91,10.11', samples: '3' },
+});
+
+describe('metric dimensions of the file, profile and Google routes', () => {
+  it.each([
+    ['file', fileEvent],
+    ['profile', profileEvent],
+  ] as const)(
+    `keeps the %s route's series count flat over ${DISTINCT_CHAINS} distinct chains, dataset = chain:<n>`,
+    async (routeName, event) => {
+      const handlers = await loadTrackHandlers(LOUD, FIXTURE_CONFIG);
+      const handler = handlers[routeName];
+      const all = chains(DISTINCT_CHAINS);
+      const send = (list: string[]) =>
+        captured(async () => {
+          for (const chain of list) expect((await invoke(handler, event(chain))).status).toBe(200);
+        });
+      const first = seriesOf(emfDocuments(await send(all.slice(0, 20))));
+      const rest = await send(all.slice(20));
+      expect(new Set([...first, ...seriesOf(emfDocuments(rest))]).size).toBe(first.size);
+      const requestDocs = emfDocuments(rest).filter((d) => 'Requests' in d);
+      expect(new Set(requestDocs.map((d) => d.dataset))).toEqual(new Set(['chain:2', 'chain:3']));
+      const lines = wideLines(rest);
+      expect(lines.map((l) => l.dataset)).not.toContain(all[DISTINCT_CHAINS - 1]);
+      expect(lines.map((l) => l.chain)).toContain(all[DISTINCT_CHAINS - 1]);
+    },
+  );
+
+  it('keeps a configured name as the dimension on the file and profile routes', async () => {
+    const handlers = await loadTrackHandlers(LOUD, FIXTURE_CONFIG);
+    const lines = await captured(async () => {
+      await invoke(handlers.file, fileEvent('plane-point'));
+      await invoke(handlers.profile, profileEvent('plane-point'));
+    });
+    const docs = emfDocuments(lines).filter((d) => 'Requests' in d);
+    expect(docs.map((d) => d.dataset)).toEqual(['plane-point', 'plane-point']);
+    expect(wideLines(lines).map((l) => l.chain)).toEqual([undefined, undefined]);
+  });
+
+  it('counts a GOOGLE_DATASET chain as chain:<n> on the Google route', async () => {
+    const handlers = await loadTrackHandlers(
+      { ...LOUD, GOOGLE_DATASET: 'plane-point,plane-area' },
+      FIXTURE_CONFIG,
+    );
+    const lines = await captured(async () => {
+      const response = await invoke(handlers.google, {
+        path: '/maps/api/elevation/json',
+        query: { locations: '49.9,10.1' },
+      });
+      expect(response.status).toBe(200);
+    });
+    const docs = emfDocuments(lines).filter((d) => 'Requests' in d);
+    expect(docs.map((d) => d.dataset)).toEqual(['chain:2']);
+    expect(wideLines(lines)[0]).toMatchObject({ dataset: 'chain:2', chain: 'plane-point,plane-area' });
   });
 });
 

@@ -4,6 +4,7 @@
  * file (pixel centres, random, within half a pixel of the edges, corners, block edges, nodata pixels).
  * Tiled datasets are compared with a GDAL VRT mosaic of their tiles: seamless across tile edges.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadDatasetRegistry, type DatasetRegistry, type Interpolation } from '../../layers/elevation';
@@ -96,6 +97,10 @@ const CASES: RealCase[] = [
       ],
     },
   },
+  // The same files as GDAL VRT mosaics (gdalbuildvrt): the dataset is the .vrt, answers must not change.
+  { name: 'copernicus-la-vrt', files: [], referenceOf: 'copernicus-la-corner', entry: { path: 'la.vrt' } },
+  { name: 'eu-dem-vrt', files: [], referenceOf: 'eu-dem-pair', entry: { path: 'eu-dem.vrt' } },
+  { name: 'srtm-hgt-vrt', files: [], referenceOf: 'srtm-hgt-tiles', entry: { path: 'srtm-hgt.vrt' } },
   {
     name: 'nodata-9999',
     files: [dem('opentopodata/nodata/nodata.geotiff')],
@@ -119,6 +124,18 @@ const CASES: RealCase[] = [
     entry: { path: dem('opentopodata/srtm90m/'), filename_epsg: 4326, filename_tile_size: 1 },
   },
 ];
+
+/** GDAL VRT mosaics written by gdalbuildvrt in the temp folder (sources relative to it, or absolute). */
+const VRTS: Record<string, string[]> = {
+  'la.vrt': [0, 1, 2, 3].map(
+    (i) => `la-tiles/${copName(['N33_00_W118_00', 'N33_00_W119_00', 'N34_00_W118_00', 'N34_00_W119_00'][i])}`,
+  ),
+  'eu-dem.vrt': [
+    dem('opentopodata/eu-dem-25km-laea/N2000000E3000000.TIF'),
+    dem('opentopodata/eu-dem-25km-laea/N2000000E4000000.TIF'),
+  ],
+  'srtm-hgt.vrt': [dem('srtm3-germany/N48E009.hgt'), dem('srtm3-germany/N48E010.hgt')],
+};
 
 const LINKS = {
   'cop-tiles': { [copName('N48_00_E009_00')]: dem(COP_UPSAMPLED) },
@@ -160,6 +177,8 @@ describeIfAvailable(
       );
       const entries = CASES.map((c) => ({ name: c.name, path: c.files[0], ...c.entry }));
       temp = tempDatasets(entries, LINKS);
+      for (const [vrt, sources] of Object.entries(VRTS))
+        execFileSync('gdalbuildvrt', ['-q', vrt, ...sources], { cwd: temp.dir });
       registry = loadDatasetRegistry({ configPath: temp.configPath });
     });
     afterAll(() => temp?.cleanup());

@@ -28,6 +28,13 @@ export interface ApiConfig {
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const DEFAULT_MAX_LOCATIONS = 100;
 
+/**
+ * @example
+ * ```ts
+ * const config = loadApiConfig('test/fixtures/config.yaml');
+ * assert.equal(config.datasets[0].name, 'plane-point');
+ * ```
+ */
 export function loadApiConfig(file: string): ApiConfig {
   let text: string;
   try {
@@ -40,6 +47,15 @@ export function loadApiConfig(file: string): ApiConfig {
   return parseApiConfig(text, file);
 }
 
+/**
+ * @example
+ * ```ts
+ * const config = parseApiConfig('datasets:\n  - name: srtm\n    path: data/srtm/\n    filename_tile_size: 1\n');
+ * assert.equal(config.maxLocationsPerRequest, 100); // OpenTopoData's default
+ * assert.equal(config.datasets[0].filenameTileSize, 1);
+ * assert.throws(() => parseApiConfig('datasets: []'), DatasetConfigError);
+ * ```
+ */
 export function parseApiConfig(text: string, source = 'config'): ApiConfig {
   let raw: unknown;
   try {

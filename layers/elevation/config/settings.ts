@@ -48,6 +48,12 @@ export interface S3Settings {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * @example
+ * ```ts
+ * assert.throws(() => loadSettings({ BLOCK_CACHE_MB: '0' }), /BLOCK_CACHE_MB must be an integer between 1 and/);
+ * ```
+ */
 export class SettingsError extends Error {}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -69,6 +75,12 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
 }
 
 // Virtual-hosted style (bucket.host) is what AWS S3 wants; a store reached by IP or plain host name needs paths.
+/**
+ * @example
+ * ```ts
+ * assert.deepEqual(loadS3Settings({ S3_FORCE_PATH_STYLE: 'true' }), { forcePathStyle: true });
+ * ```
+ */
 export function loadS3Settings(env: Env = process.env): S3Settings {
   return { forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', false) };
 }
@@ -80,6 +92,15 @@ function text(env: Env, name: string): string | null {
 
 const DEFAULT_CONFIG_PATH = 'layers/dem-sample/config.yaml';
 
+/**
+ * @example
+ * ```ts
+ * const settings = loadSettings({ BLOCK_CACHE_MB: '128', MAX_LOCATIONS: '100' });
+ * assert.equal(settings.blockCacheBytes, 128 * 1024 * 1024);
+ * assert.equal(settings.maxLocations, 100);
+ * assert.throws(() => loadSettings({ RANGE_RETRIES: 'many' }), SettingsError);
+ * ```
+ */
 export function loadSettings(env: Env = process.env): Settings {
   const maxLocations = text(env, 'MAX_LOCATIONS');
   return {

@@ -3,6 +3,17 @@
  * (512 points in 512 cold blocks must not open 512 sockets and hold 512 compressed bodies at once); the local
  * gateway uses it as Lambda's per-function concurrency (scripts/gateway). Waiters are served in order; a waiter
  * whose signal fires leaves the queue; with a full queue `acquire` answers null at once.
+ *
+ * @example
+ * ```ts
+ * const limit = new ConcurrencyLimit(1, 1);
+ * const release = await limit.acquire();
+ * const waiting = limit.acquire(); // queued
+ * assert.equal(await limit.acquire(), null); // the queue holds one: refused at once
+ * release?.();
+ * (await waiting)?.();
+ * assert.equal(limit.inFlight, 0);
+ * ```
  */
 export class ConcurrencyLimit {
   private active = 0;
@@ -56,5 +67,15 @@ export class ConcurrencyLimit {
   }
 }
 
-/** One request's cap on concurrent range reads (MAX_CONCURRENT_READS); its queue is unbounded. */
+/**
+ * One request's cap on concurrent range reads (MAX_CONCURRENT_READS); its queue is unbounded.
+ *
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const limiter = new ReadLimiter(2); // at most two range reads of this request at once
+ * await registry.get('plane-point').sample([{ lat: 49.9, lon: 10.1 }], 'nearest', { limiter });
+ * assert.equal(limiter.inFlight, 0);
+ * ```
+ */
 export class ReadLimiter extends ConcurrencyLimit {}

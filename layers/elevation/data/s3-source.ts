@@ -16,9 +16,14 @@ interface S3 {
   GetObjectCommand: typeof GetObjectCommand;
 }
 
+/**
+ * One attempt per send: retries are RetryingSource's (RANGE_RETRIES, backoff within the request's deadline, each
+ * attempt counted by outcome). The SDK's own default of 3 attempts would multiply them (9 GETs per read at
+ * RANGE_RETRIES=2) and hide S3's 503 SlowDown from the throttled count.
+ */
 export function createS3(settings: S3Settings): Promise<S3> {
   return import('@aws-sdk/client-s3').then((sdk) => ({
-    client: new sdk.S3Client({ forcePathStyle: settings.forcePathStyle }),
+    client: new sdk.S3Client({ forcePathStyle: settings.forcePathStyle, maxAttempts: 1 }),
     GetObjectCommand: sdk.GetObjectCommand,
   }));
 }

@@ -13,12 +13,30 @@ const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 
 let cache = new BlockCache<BlockRows>(DEFAULT_CACHE_BYTES);
 
-/** Replaces the shared cache (settings at cold start; tests and benches for a cold cache). */
+/**
+ * Replaces the shared cache (settings at cold start; tests and benches for a cold cache).
+ *
+ * @example
+ * ```ts
+ * const cache = configureBlockCache(64 * 1024 * 1024);
+ * assert.equal(cache.maxBytes, 64 * 1024 * 1024);
+ * assert.equal(blockCache(), cache);
+ * ```
+ */
 export function configureBlockCache(maxBytes: number): BlockCache<BlockRows> {
   cache = new BlockCache<BlockRows>(maxBytes);
   return cache;
 }
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * configureBlockCache(16 * 1024 * 1024);
+ * await registry.get('plane-point').sample([{ lat: 49.9, lon: 10.1 }], 'bilinear');
+ * assert.ok(blockCache().size > 0); // the decoded block stays for the next request
+ * ```
+ */
 export function blockCache(): BlockCache<BlockRows> {
   return cache;
 }

@@ -4,6 +4,7 @@ import type { Raster } from '../raster/raster';
 import type { DatasetInfo } from '../types';
 import type { Mosaic } from './mosaic';
 import { TiledMosaic } from './mosaic';
+import { VrtMosaic } from './vrt-mosaic';
 
 type Box = [number, number, number, number];
 
@@ -22,6 +23,17 @@ export async function describeMosaic(
       bounds: box && toWgs84Box(mosaic.crs, box),
       ...rasterFacts(first, mosaic.crs, verticalDatum),
       tileCount: keys ? keys.length : null,
+    };
+  }
+  if (mosaic instanceof VrtMosaic) {
+    const { originX, originY, width, height, resX, resY } = mosaic.grid;
+    const box: Box = [originX, originY + height * resY, originX + width * resX, originY];
+    return {
+      name,
+      bounds: toWgs84Box(mosaic.crs, box),
+      ...rasterFacts(await mosaic.open('0'), mosaic.crs, verticalDatum),
+      resolution: [resX, Math.abs(resY)],
+      tileCount: mosaic.spec.sources.length,
     };
   }
   const raster = await mosaic.open(mosaic.candidates(0, 0)[0]);

@@ -1,4 +1,8 @@
-/** `/v1/a,b` and config `child_datasets`: each point answered by the first dataset that has a value there. */
+/**
+ * `/v1/a,b` and config `child_datasets`: each point answered by the first dataset that has a value there (as
+ * OpenTopoData's documentation states it: "the first non-null dataset elevation"). A point that is null in every
+ * child counts as a nodata pixel when any child had a nodata pixel there, so `nodata_value` still applies to it.
+ */
 import {
   DatasetBase,
   type Dataset,
@@ -24,6 +28,7 @@ export class FallbackDataset extends DatasetBase {
     ctx?: Partial<ReadContext>,
   ): Promise<SampleResult> {
     const elevations: Elevation[] = new Array<Elevation>(points.length).fill(null);
+    const nodataPixels: boolean[] = new Array<boolean>(points.length).fill(false);
     const datasets: string[] = [];
     let pending = points.map((_, i) => i);
     for (const child of this.children) {
@@ -37,11 +42,13 @@ export class FallbackDataset extends DatasetBase {
       pending.forEach((pointIndex, k) => {
         elevations[pointIndex] = answer.elevations[k];
         datasets[pointIndex] = answer.datasets[k];
+        if (answer.nodataPixels[k]) nodataPixels[pointIndex] = true;
         if (answer.elevations[k] === null) stillMissing.push(pointIndex);
       });
       pending = stillMissing;
     }
-    return { elevations, datasets };
+    for (let i = 0; i < points.length; i++) if (elevations[i] !== null) nodataPixels[i] = false;
+    return { elevations, datasets, nodataPixels };
   }
 
   async describe(): Promise<DatasetInfo> {

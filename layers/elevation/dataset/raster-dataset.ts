@@ -23,7 +23,8 @@ import { describeMosaic } from './describe';
 import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
-import { defaultTemplates, isRasterFile, tryParseTileCorner } from './tile-names';
+import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
+import { readVrt, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -55,6 +56,14 @@ export const DEFAULT_BLOCK_BUDGET_BYTES = 64 * 1024 * 1024;
 /** Replaced files one request reopens before it gives up with a 502. */
 const MAX_REOPENS = 8;
 
+/**
+ * @example
+ * ```ts
+ * const ctx = fullContext({ blockBudgetBytes: 16 * 1024 * 1024 });
+ * assert.equal(ctx.stats.rangeRequests, 0);
+ * assert.equal(ctx.limiter?.maxConcurrent, 16); // DEFAULT_CONCURRENT_READS
+ * ```
+ */
 export function fullContext(ctx?: Partial<ReadContext>): ReadContext {
   return {
     stats: ctx?.stats ?? newReadStats(),
@@ -103,15 +112,19 @@ export class RasterDataset extends DatasetBase {
       p.lon >= west && p.lon <= east && p.lat >= south && p.lat <= north ? [i] : [],
     );
     const elevations: Elevation[] = new Array<Elevation>(points.length).fill(null);
+    const nodataPixels: boolean[] = new Array<boolean>(points.length).fill(false);
     if (inside.length > 0) {
       const answer = await this.sampleReopening(
         inside.map((i) => points[i]),
         interpolation,
         context,
       );
-      inside.forEach((pointIndex, k) => (elevations[pointIndex] = answer.elevations[k]));
+      inside.forEach((pointIndex, k) => {
+        elevations[pointIndex] = answer.elevations[k];
+        nodataPixels[pointIndex] = answer.nodataPixels[k];
+      });
     }
-    return { elevations, datasets: new Array<string>(points.length).fill(this.name) };
+    return { elevations, datasets: new Array<string>(points.length).fill(this.name), nodataPixels };
   }
 
   private async sampleReopening(
@@ -155,10 +168,16 @@ export class RasterDataset extends DatasetBase {
         [xs[i], ys[i]] = toMosaic.forward(points[i].lon, points[i].lat);
       }
     }
-    const values = await sampleMosaic(mosaic, xs, ys, interpolation, context);
+    const covered = new Uint8Array(points.length);
+    const values = await sampleMosaic(mosaic, xs, ys, interpolation, context, covered);
     const elevations: Elevation[] = new Array(points.length);
-    for (let i = 0; i < values.length; i++) elevations[i] = Number.isFinite(values[i]) ? values[i] : null;
-    return { elevations, datasets: new Array<string>(points.length).fill(this.name) };
+    const nodataPixels: boolean[] = new Array(points.length);
+    for (let i = 0; i < values.length; i++) {
+      const found = Number.isFinite(values[i]);
+      elevations[i] = found ? values[i] : null;
+      nodataPixels[i] = !found && covered[i] === 1;
+    }
+    return { elevations, datasets: new Array<string>(points.length).fill(this.name), nodataPixels };
   }
 
   describe(): Promise<DatasetInfo> {
@@ -185,9 +204,14 @@ export class RasterDataset extends DatasetBase {
   private async createMosaic(ctx: ReadContext): Promise<Mosaic> {
     const { location, tiling, name } = this.options;
     if (tiling) return this.tiledMosaic(tiling, tiling.template ? null : await listFolder(location));
+    if (isVrtFile(location)) return this.vrtMosaic(location, ctx);
     if (isRasterFile(location)) return this.singleMosaic(location, ctx);
-    // As OpenTopoData: a folder with one raster is a single-file dataset, with several a tiled one.
-    const files = (await listFolder(location))?.filter(isRasterFile) ?? null;
+    // As OpenTopoData: a folder with one raster (or one VRT and no rasters) is a single-file dataset, with
+    // several a tiled one.
+    const listed = await listFolder(location);
+    const files = listed?.filter(isRasterFile) ?? null;
+    const vrts = listed?.filter(isVrtFile) ?? [];
+    if (files?.length === 0 && vrts.length === 1) return this.vrtMosaic(joinLocation(location, vrts[0]), ctx);
     if (files === null) {
       throw new DatasetConfigError(
         `Dataset '${name}': ${location} cannot be listed; name the file in \`path\`, or set filename_tile_size (and tile_template) for tiles.`,
@@ -198,6 +222,21 @@ export class RasterDataset extends DatasetBase {
     if (files.length === 1) return this.singleMosaic(joinLocation(location, files[0]), ctx);
     const tileSize = inferTileSize(files, name, this.options.filenameEpsg);
     return this.tiledMosaic({ filenameEpsg: this.options.filenameEpsg, tileSize, template: null }, files);
+  }
+
+  /** A gdalbuildvrt mosaic: its first source is opened now (the CRS, and a start-up check that it is served). */
+  private async vrtMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
+    const spec = await readVrt(file, this.options.opener, this.options.name, ctx);
+    const first = await this.options.opener.open(spec.sources[0].location, ctx);
+    if (!first) {
+      throw new DatasetUnavailableError(
+        this.options.name,
+        `its VRT names ${spec.sources[0].location}, which was not found.`,
+      );
+    }
+    const mosaic = new VrtMosaic(first.crs, spec, this.options.opener, this.options.name);
+    await mosaic.open('0', ctx);
+    return mosaic;
   }
 
   private async singleMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {

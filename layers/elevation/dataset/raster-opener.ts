@@ -35,6 +35,11 @@ export class RasterOpener {
     this.now = options.now ?? Date.now;
   }
 
+  /** Timeouts and retries of the rasters' reads, for other files a dataset reads (a VRT's XML). */
+  get policy(): RetryPolicy {
+    return { timeoutMs: this.options.timeoutMs, retries: this.options.retries };
+  }
+
   open(location: string, io?: ReadIo): Promise<Raster | null> {
     const cached = this.rasters.get(location);
     if (cached && cached.expires > this.now()) {

@@ -22,6 +22,16 @@ export interface RegistryOptions extends RetryPolicy {
 /** Most datasets a single request may chain with commas. */
 const MAX_CHAIN = 10;
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const chain = registry.resolve('int16-nodata,plane-point'); // each point from the first with a value
+ * const { datasets } = await chain.sampleAttributed([{ lat: 49.921875, lon: 10.078125 }], 'nearest');
+ * assert.deepEqual(datasets, ['plane-point']);
+ * assert.throws(() => registry.resolve('no-such-dataset'), DatasetNotFoundError);
+ * ```
+ */
 export class DatasetRegistry {
   private readonly datasets = new Map<string, Dataset>();
 

@@ -53,17 +53,16 @@ export class ListedTileIndex implements TileIndex {
     if (this.listing && this.now() - this.listedAt <= this.relistMs) return this.listing;
     this.listedAt = this.now();
     const previous = this.listing;
-    this.listing = listFolder(this.folder).then(
-      (files) => {
+    this.listing = listFolder(this.folder)
+      .then((files) => {
         if (files === null) throw new DatasetConfigError(`${this.folder} can no longer be listed`);
         return tilesOf(this.folder, files, this.tileSize);
-      },
-      (error: unknown) => {
+      })
+      .catch((error: unknown) => {
         this.listing = previous; // keep serving the last good listing; try again after relistMs
         if (previous) return previous;
         throw error;
-      },
-    );
+      });
     return this.listing;
   }
 }

@@ -57,6 +57,11 @@ export function isRasterFile(name: string): boolean {
   return RASTER_FILE.test(name);
 }
 
+/** A GDAL VRT (read as a mosaic of its sources, see vrt-mosaic.ts); never a tile of a tiled dataset. */
+export function isVrtFile(name: string): boolean {
+  return /\.vrt$/i.test(name);
+}
+
 /**
  * Where a folder cannot be listed, each tile's name is computed and these extensions are tried in this order
  * (each miss costs one 404, remembered for MISSING_TTL_S): GeoTIFF first (COGs are what we recommend), then SRTM

@@ -40,6 +40,8 @@ export async function sampleMosaic(
   ys: Float64Array,
   interpolation: Interpolation,
   ctx: ReadContext,
+  /** When given, set to 1 for every point some raster of the mosaic covers (its NaN is a nodata pixel). */
+  covered?: Uint8Array,
 ): Promise<Float64Array> {
   const count = xs.length;
   const result = new Float64Array(count).fill(NaN);
@@ -76,6 +78,7 @@ export async function sampleMosaic(
     }
     owners[i] = state;
     if (!state) continue;
+    if (covered) covered[i] = 1;
     const { grid } = state.raster;
     let x = xs[i];
     let y = ys[i];

@@ -17,6 +17,18 @@ export interface HeightsToConvert {
   points: readonly LatLon[];
 }
 
+/**
+ * @example
+ * ```ts
+ * const grids = new GeoidGrids(readGeoidPaths('layers/dem-sample/config.yaml'), {
+ *   dataRoot: 'layers/dem-sample', headerPrefetchBytes: 65536, timeoutMs: 5000, retries: 2, missingTtlMs: 60000,
+ * });
+ * const points = [{ lat: 48.7, lon: 9.1 }];
+ * const [n] = await grids.undulations('egm96', points);
+ * const [h] = await convertHeights({ elevations: [300], datasets: ['srtm'], points }, 'ellipsoid', () => 'egm96', grids);
+ * assert.equal(h, 300 + (n ?? NaN)); // ellipsoidal height = orthometric height + N
+ * ```
+ */
 export async function convertHeights(
   { elevations, datasets, points }: HeightsToConvert,
   target: VerticalDatum,

@@ -11,6 +11,17 @@ import { DatasetConfigError, InvalidRequestError } from '../errors';
 import type { Elevation, LatLon, ReadContext } from '../types';
 import type { Geoid } from './vertical-datum';
 
+/**
+ * @example
+ * ```ts
+ * const grids = new GeoidGrids(readGeoidPaths('layers/dem-sample/config.yaml'), {
+ *   dataRoot: 'layers/dem-sample', headerPrefetchBytes: 65536, timeoutMs: 5000, retries: 2, missingTtlMs: 60000,
+ * });
+ * const [n] = await grids.undulations('egm96', [{ lat: 48.7, lon: 9.1 }]);
+ * assert.ok(n !== null && n > 45 && n < 50); // EGM96 lies ~48 m above the ellipsoid near Stuttgart
+ * assert.throws(() => grids.undulations('egm2008', [{ lat: 0, lon: 0 }]), InvalidRequestError);
+ * ```
+ */
 export class GeoidGrids {
   private readonly registry: DatasetRegistry | null;
 
@@ -40,7 +51,15 @@ export class GeoidGrids {
   }
 }
 
-/** The `geoids:` mapping of a datasets file (OpenTopoData ignores the key); {} when absent. */
+/**
+ * The `geoids:` mapping of a datasets file (OpenTopoData ignores the key); {} when absent.
+ *
+ * @example
+ * ```ts
+ * assert.deepEqual(readGeoidPaths('layers/dem-sample/config.yaml'), { egm96: 'geoid/egm96-15.tif' });
+ * assert.deepEqual(readGeoidPaths('test/fixtures/config.yaml'), {});
+ * ```
+ */
 export function readGeoidPaths(configPath: string): Partial<Record<Geoid, string>> {
   const raw: unknown = parse(readFileSync(configPath, 'utf8'));
   const geoids =

@@ -17,7 +17,15 @@ const ALIASES: Readonly<Record<string, VerticalDatum>> = {
   wgs84: 'ellipsoid',
 };
 
-/** A config or request value ("EGM96", "egm2008", "ellipsoid", "WGS84") as a datum, or null. */
+/**
+ * A config or request value ("EGM96", "egm2008", "ellipsoid", "WGS84") as a datum, or null.
+ *
+ * @example
+ * ```ts
+ * assert.equal(tryParseVerticalDatum('EGM96'), 'egm96');
+ * assert.equal(tryParseVerticalDatum('NAVD88'), null);
+ * ```
+ */
 export function tryParseVerticalDatum(raw: unknown): VerticalDatum | null {
   return typeof raw === 'string' ? (ALIASES[raw.trim().toLowerCase()] ?? null) : null;
 }
@@ -30,7 +38,16 @@ export function parseDatumOption(raw: string | undefined): VerticalDatum | null 
   throw new InvalidRequestError(`Invalid datum '${raw}': use one of ${VERTICAL_DATUMS.join(', ')}.`);
 }
 
-/** The `datum` option as it arrives from a JSON or form body (any JSON value); a 400 for anything but a name. */
+/**
+ * The `datum` option as it arrives from a JSON or form body (any JSON value); a 400 for anything but a name.
+ *
+ * @example
+ * ```ts
+ * assert.equal(parseDatumParam(undefined), null); // heights as the dataset has them
+ * assert.equal(parseDatumParam('ellipsoid'), 'ellipsoid');
+ * assert.throws(() => parseDatumParam('wgs99'), InvalidRequestError);
+ * ```
+ */
 export function parseDatumParam(raw: unknown): VerticalDatum | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') return parseDatumOption(raw);

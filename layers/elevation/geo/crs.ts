@@ -45,6 +45,16 @@ export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
     );
   }
   const definition = stripAxis(result.proj4);
+  // geotiff-geokeys-to-proj4 falls back to a bare `+proj=longlat` when the keys say nothing usable (a plain
+  // TIFF, or a user-defined projection without its parameters): reading such a file as degrees on no datum
+  // would answer heights from the wrong place. OpenTopoData refuses a file without a CRS too.
+  const model = Number(geoKeys.GTModelTypeGeoKey ?? 0);
+  const bareLongLat = /^\+proj=longlat\b/.test(definition) && !/\+(datum|ellps|a)=/.test(definition);
+  if (epsg === null && (bareLongLat || model === 0 || (model === 1 && result.isGCS))) {
+    throw new DatasetConfigError(
+      'The GeoTIFF has no usable coordinate reference system (no EPSG code and no complete definition in its GeoKeys); assign one with gdal_edit.py -a_srs EPSG:<code>.',
+    );
+  }
   return {
     key: epsg ? `EPSG:${epsg}` : definition,
     epsg,
@@ -62,7 +72,8 @@ export function crsFromEpsg(code: number): Crs {
       key: `EPSG:${code}`,
       epsg: code,
       proj4: stripAxis(asProjected.proj4),
-      isGeographic: false,
+      // A geographic code (ETRS89, EPSG:4258) resolves here too, as longlat: degrees, not metres.
+      isGeographic: asProjected.isGCS || /^\+proj=longlat\b/.test(asProjected.proj4),
       isWgs84: false,
     };
   }

@@ -32,6 +32,16 @@ function datasetInfo(registry: DatasetRegistry, name: string): Promise<DatasetIn
   return info;
 }
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const answer = await answerGoogleQuery(registry, 'plane-point', [{ lat: 49.9, lon: 10.1 }, { lat: 0, lon: 0 }], {});
+ * assert.equal(answer.status, 'OK');
+ * assert.equal(answer.results[0].elevation, 1038.4);
+ * assert.equal(answer.results[1].elevation, null);
+ * ```
+ */
 export async function answerGoogleQuery(
   registry: DatasetRegistry,
   datasetSpec: string,

@@ -16,6 +16,14 @@ export interface GoogleLimits {
 /** A 400 whose message follows Google's "Invalid request. …" wording, with our reason appended. */
 export class GoogleInvalidRequestError extends InvalidRequestError {}
 
+/**
+ * @example
+ * ```ts
+ * assert.deepEqual(parseGoogleQuery({ locations: '49.9,10.1' }, { maxLocations: 512, maxSamples: 512 }), [{ lat: 49.9, lon: 10.1 }]);
+ * assert.equal(parseGoogleQuery({ path: '49.9,10.1|49.8,10.2', samples: '5' }, { maxLocations: 512, maxSamples: 512 }).length, 5);
+ * assert.throws(() => parseGoogleQuery({}, { maxLocations: 512, maxSamples: 512 }), /Missing the 'locations' or 'path' parameter/);
+ * ```
+ */
 export function parseGoogleQuery(
   params: Readonly<Record<string, string | undefined>>,
   limits: GoogleLimits,

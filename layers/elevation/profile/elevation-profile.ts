@@ -5,6 +5,17 @@ import { buildProfile, type Profile } from './profile';
 import type { ProfileOptions } from './profile-options';
 import { resamplePath } from './resample';
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const path = [{ lat: 49.9, lon: 10.1 }, { lat: 49.8, lon: 10.2 }];
+ * const profile = await answerProfile(registry.get('plane-point'), path, parseProfileOptions({ samples: '10' }, 512), 512);
+ * assert.equal(profile.points.length, 10);
+ * assert.equal(profile.summary.samples, 10);
+ * assert.ok(profile.summary.ascent > 0); // the plane rises to the south-east
+ * ```
+ */
 export async function answerProfile(
   dataset: Dataset,
   path: readonly LatLon[],

@@ -31,6 +31,15 @@ export const PROFILE_PARAMETERS = [
   'datum',
 ];
 
+/**
+ * @example
+ * ```ts
+ * const options = parseProfileOptions({ samples: '50', format: 'svg' }, 512);
+ * assert.equal(options.format, 'svg');
+ * assert.equal(options.threshold, 5); // metres of noise ignored in ascent and descent
+ * assert.throws(() => parseProfileOptions({ samples: '5000' }, 512), InvalidRequestError);
+ * ```
+ */
 export function parseProfileOptions(params: Record<string, unknown>, maxSamples: number): ProfileOptions {
   const unknown = Object.keys(params).find((k) => !PROFILE_PARAMETERS.includes(k));
   if (unknown !== undefined) {

@@ -12,6 +12,16 @@ const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 /** About this many ticks per axis: readable at 800x320. */
 const TICKS = 6;
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const path = [{ lat: 49.9, lon: 10.1 }, { lat: 49.8, lon: 10.2 }];
+ * const profile = await answerProfile(registry.get('plane-point'), path, parseProfileOptions({}, 512), 512);
+ * const svg = renderProfileSvg(profile, 'plane-point');
+ * assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+ * ```
+ */
 export function renderProfileSvg(profile: Profile, dataset: string): string {
   const { summary } = profile;
   const km = summary.length >= 2000;

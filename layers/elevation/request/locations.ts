@@ -9,6 +9,14 @@ import { tryDecodePolyline } from './polyline';
 
 const PAIRS = /^[\s\d.,|;+\-eE]*$/;
 
+/**
+ * @example
+ * ```ts
+ * assert.deepEqual(parseLocations('49.9,10.1|48.7,9.1', 100), [{ lat: 49.9, lon: 10.1 }, { lat: 48.7, lon: 9.1 }]);
+ * assert.deepEqual(parseLocations('_p~iF~ps|U', 100), [{ lat: 38.5, lon: -120.2 }]); // a Google polyline
+ * assert.throws(() => parseLocations('1,1|2,2', 1), TooManyLocationsError);
+ * ```
+ */
 export function parseLocations(input: unknown, maxLocations: number, separator: '|' | ';' = '|'): LatLon[] {
   if (input === undefined || input === null || input === '') {
     throw new InvalidRequestError(

@@ -41,6 +41,14 @@ function scalar(name: string, raw: unknown): unknown {
   );
 }
 
+/**
+ * @example
+ * ```ts
+ * assert.equal(parseInterpolation(undefined), 'bilinear');
+ * assert.equal(parseInterpolation('cubic'), 'cubic');
+ * assert.throws(() => parseInterpolation('spline'), InvalidRequestError);
+ * ```
+ */
 export function parseInterpolation(input: unknown): Interpolation {
   const raw = scalar('interpolation', input);
   if (raw === undefined || raw === null || raw === '') return 'bilinear';

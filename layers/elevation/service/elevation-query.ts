@@ -23,8 +23,19 @@ export interface ElevationAnswer {
   query: ElevationQuery;
   elevations: Elevation[];
   datasets: string[];
+  /** Per point: a null is a nodata pixel (replaced by `nodata_value`), not a point no raster covers (null). */
+  nodataPixels: boolean[];
 }
 
+/**
+ * @example
+ * ```ts
+ * const query = parseElevationQuery('plane-point', { locations: '49.9,10.1|49.8,10.2' }, { maxLocations: 100, maxSamples: 100 });
+ * assert.equal(query.locations.length, 2);
+ * assert.equal(query.options.interpolation, 'bilinear'); // OpenTopoData's default
+ * assert.throws(() => parseElevationQuery('plane-point', { locations: '91,0' }, { maxLocations: 100, maxSamples: 100 }), InvalidLocationError);
+ * ```
+ */
 export function parseElevationQuery(
   datasetSpec: string,
   params: Record<string, unknown>,
@@ -36,32 +47,59 @@ export function parseElevationQuery(
   return { datasetSpec, locations, options };
 }
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const query = parseElevationQuery('plane-point', { locations: '49.9,10.1', interpolation: 'nearest' }, { maxLocations: 100, maxSamples: 100 });
+ * const answer = await answerElevationQuery(registry, query, fullContext());
+ * assert.deepEqual(answer.elevations, [1036]);
+ * ```
+ */
 export async function answerElevationQuery(
   registry: DatasetRegistry,
   query: ElevationQuery,
   ctx: ReadContext,
 ): Promise<ElevationAnswer> {
   const dataset = registry.resolve(query.datasetSpec);
-  const { elevations, datasets } = await dataset.sampleAttributed(
+  const { elevations, datasets, nodataPixels } = await dataset.sampleAttributed(
     query.locations,
     query.options.interpolation,
     ctx,
   );
-  return { query, elevations, datasets };
+  return { query, elevations, datasets, nodataPixels };
 }
 
 /** Sentinel replaced after JSON.stringify, because JSON itself cannot carry NaN (OpenTopoData emits it anyway). */
 const NAN_TOKEN = '__NaN__';
 
-/** OpenTopoData's response body, or a GeoJSON FeatureCollection of Points with [lon, lat, z]. */
-export function renderElevationAnswer({ query, elevations, datasets }: ElevationAnswer): string {
-  const value = (e: Elevation) => nodata(e, query.options.nodataValue);
+/**
+ * OpenTopoData's response body, or a GeoJSON FeatureCollection of Points with [lon, lat, z]. As in OpenTopoData,
+ * `nodata_value` replaces nodata pixels only; a point outside the dataset or in a missing tile stays null.
+ *
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const query = parseElevationQuery('plane-point', { locations: '49.9,10.1', interpolation: 'nearest' }, { maxLocations: 100, maxSamples: 100 });
+ * const body = renderElevationAnswer(await answerElevationQuery(registry, query, fullContext()));
+ * assert.equal(body, '{"status":"OK","results":[{"dataset":"plane-point","elevation":1036,"location":{"lat":49.9,"lng":10.1}}]}');
+ * ```
+ */
+export function renderElevationAnswer({
+  query,
+  elevations,
+  datasets,
+  nodataPixels,
+}: ElevationAnswer): string {
+  const values = elevations.map((e, i) =>
+    e === null && !nodataPixels[i] ? null : nodata(e, query.options.nodataValue),
+  );
   if (query.options.format === 'geojson') {
     return stringify({
       type: 'FeatureCollection',
       features: query.locations.map((loc, i) => ({
         type: 'Feature',
-        geometry: { type: 'Point', coordinates: position(loc, value(elevations[i])) },
+        geometry: { type: 'Point', coordinates: position(loc, values[i]) },
         properties: { dataset: datasets[i] },
       })),
     });
@@ -70,7 +108,7 @@ export function renderElevationAnswer({ query, elevations, datasets }: Elevation
     status: 'OK',
     results: query.locations.map((loc, i) => ({
       dataset: datasets[i],
-      elevation: value(elevations[i]),
+      elevation: values[i],
       location: { lat: loc.lat, lng: loc.lon },
     })),
   });
@@ -86,7 +124,14 @@ function nodata(elevation: Elevation, policy: NodataValue): number | string | nu
   return policy.kind === 'null' ? null : policy.kind === 'nan' ? NAN_TOKEN : policy.value;
 }
 
-/** Millimetres: finer digits are noise for any DEM and only make responses longer. */
+/**
+ * Millimetres: finer digits are noise for any DEM and only make responses longer.
+ *
+ * @example
+ * ```ts
+ * assert.equal(roundElevation(1038.40000152), 1038.4);
+ * ```
+ */
 export function roundElevation(value: number): number {
   return Math.round(value * 1000) / 1000;
 }

@@ -13,6 +13,15 @@ export interface FileRequestOptions extends FillOptions {
 
 const KNOWN = ['interpolation', 'overwrite', 'altitude_mode', 'report', 'datum'];
 
+/**
+ * @example
+ * ```ts
+ * const options = parseFileOptions({ overwrite: 'false', report: 'json' });
+ * assert.equal(options.overwrite, false);
+ * assert.equal(options.reportOnly, true);
+ * assert.throws(() => parseFileOptions({ colour: 'red' }), /Unknown parameter 'colour'/);
+ * ```
+ */
 export function parseFileOptions(params: Readonly<Record<string, string | undefined>>): FileRequestOptions {
   const unknown = Object.keys(params).find((k) => !KNOWN.includes(k));
   if (unknown !== undefined) {

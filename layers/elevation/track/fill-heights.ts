@@ -44,6 +44,17 @@ export interface FilledFile {
   report: FillReport;
 }
 
+/**
+ * @example
+ * ```ts
+ * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+ * const gpx = '<gpx version="1.1"><wpt lat="49.9" lon="10.1"><ele>0</ele></wpt></gpx>';
+ * const { bytes, report } = await fillFileHeights(new TextEncoder().encode(gpx), registry.get('plane-point'),
+ *   { interpolation: 'nearest', overwrite: true, absoluteAltitude: false }, { maxCoordinates: 100, maxUnzippedBytes: 1e6 });
+ * assert.equal(new TextDecoder().decode(bytes), '<gpx version="1.1"><wpt lat="49.9" lon="10.1"><ele>1036</ele></wpt></gpx>');
+ * assert.equal(report.filled, 1);
+ * ```
+ */
 export async function fillFileHeights(
   bytes: Uint8Array,
   dataset: Dataset,
@@ -83,7 +94,7 @@ async function fillText(
   const locations = track.slots.map((s) => s.location);
   const sampled =
     locations.length === 0
-      ? { elevations: [], datasets: [] }
+      ? { elevations: [], datasets: [], nodataPixels: [] }
       : await dataset.sampleAttributed(locations, options.interpolation, ctx);
   const elevations = convert && locations.length > 0 ? await convert(sampled, locations) : sampled.elevations;
   const { edits, report } = heightEdits(track.slots, elevations, options);

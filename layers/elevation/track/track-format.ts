@@ -3,6 +3,12 @@ import { InvalidRequestError } from '../errors';
 
 export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'geojson';
 
+/**
+ * @example
+ * ```ts
+ * assert.equal(CONTENT_TYPES.gpx, 'application/gpx+xml');
+ * ```
+ */
 export const CONTENT_TYPES: Readonly<Record<TrackFormat, string>> = {
   kml: 'application/vnd.google-earth.kml+xml',
   kmz: 'application/vnd.google-earth.kmz',
@@ -14,6 +20,13 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 /** Enough to get past an XML declaration, comments and a long namespace list to the root element's name. */
 const SNIFF_BYTES = 4096;
 
+/**
+ * @example
+ * ```ts
+ * assert.equal(tryDetectTrackFormat(new TextEncoder().encode('<gpx version="1.1"></gpx>')), 'gpx');
+ * assert.equal(tryDetectTrackFormat(new TextEncoder().encode('hello')), null);
+ * ```
+ */
 export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
   if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return 'kmz';
   const head = new TextDecoder()

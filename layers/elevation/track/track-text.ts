@@ -33,7 +33,17 @@ export function readTrackText(
   return { bom, text, track: READERS[format](text, options) };
 }
 
-/** Every coordinate of a track file (any of the four formats), in document order: a path for profiles. */
+/**
+ * Every coordinate of a track file (any of the four formats), in document order: a path for profiles.
+ *
+ * @example
+ * ```ts
+ * const gpx = '<gpx version="1.1"><trk><trkseg><trkpt lat="49.9" lon="10.1"/><trkpt lat="49.8" lon="10.2"/></trkseg></trk></gpx>';
+ * const { format, locations } = readTrackLocations(new TextEncoder().encode(gpx), { maxCoordinates: 100, maxUnzippedBytes: 1e6 });
+ * assert.equal(format, 'gpx');
+ * assert.deepEqual(locations, [{ lat: 49.9, lon: 10.1 }, { lat: 49.8, lon: 10.2 }]);
+ * ```
+ */
 export function readTrackLocations(
   bytes: Uint8Array,
   limits: { maxCoordinates: number; maxUnzippedBytes: number },

@@ -14,8 +14,24 @@
     '#bcbd22',
     '#7f7f7f',
     '#393b79',
+    '#637939',
+    '#8c6d31',
+    '#843c39',
+    '#7b4173',
+    '#3182bd',
+    '#e6550d',
+    '#31a354',
+    '#756bb1',
+    '#0f5e8c',
+    '#b5651d',
   ];
   const SLO_COLOR = '#d62728';
+  /** The colour follows the series name (as Grafana's palette-classic-by-name): one series, one colour in every panel. */
+  const colourOf = (name) => {
+    let h = 2166136261; // FNV-1a
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
+    return PALETTE[(h >>> 0) % PALETTE.length];
+  };
 
   const si = (v, units) => {
     let i = 0;
@@ -29,8 +45,9 @@
   const bytes = (v) => si(v, [' B', ' kB', ' MB', ' GB', ' TB']);
 
   /** The Grafana units the catalogue uses, formatted as Grafana would (close enough to read). */
-  const formatValue = (unit, v) => {
+  const formatValue = (unit, v, decimals) => {
     if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+    if (decimals !== undefined && (unit === 'short' || unit === 'none')) return v.toFixed(decimals);
     if (unit.startsWith('suffix:')) return `${si(v, ['', 'k', 'M', 'G'])} ${unit.slice(7).trim()}`;
     switch (unit) {
       case 's':
@@ -69,11 +86,11 @@
   const chartFor = (canvas, panel) => {
     const fromMs = data.window.from * 1000;
     const toMs = data.window.to * 1000;
-    const datasets = panel.series.map((s, i) => ({
+    const datasets = panel.series.map((s) => ({
       label: s.name,
       data: s.points.map(([t, v]) => ({ x: t * 1000, y: v })),
-      borderColor: PALETTE[i % PALETTE.length],
-      backgroundColor: PALETTE[i % PALETTE.length],
+      borderColor: colourOf(s.name),
+      backgroundColor: colourOf(s.name),
       borderWidth: 2,
       pointRadius: 0,
       spanGaps: false,
@@ -107,7 +124,9 @@
           title: { display: true, text: panel.title, align: 'start', font: { size: 14 } },
           legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 11 } } },
           tooltip: {
-            callbacks: { label: (c) => `${c.dataset.label}: ${formatValue(panel.unit, c.parsed.y)}` },
+            callbacks: {
+              label: (c) => `${c.dataset.label}: ${formatValue(panel.unit, c.parsed.y, panel.decimals)}`,
+            },
           },
         },
         scales: {
@@ -116,8 +135,15 @@
             min: fromMs,
             max: toMs,
             ticks: { callback: (v) => clock(v), maxTicksLimit: 8 },
+            title: { display: true, text: 'time (UTC)', font: { size: 11 } },
           },
-          y: { beginAtZero: true, ticks: { callback: (v) => formatValue(panel.unit, v) } },
+          y: {
+            beginAtZero: true,
+            ticks: {
+              callback: (v) => formatValue(panel.unit, v, panel.decimals),
+              ...(panel.decimals === 0 ? { precision: 0 } : {}),
+            },
+          },
         },
       },
     });

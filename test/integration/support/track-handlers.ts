@@ -18,8 +18,11 @@ export interface TrackHandlers {
   app: Handler;
 }
 
-export async function loadTrackHandlers(env: Record<string, string> = {}): Promise<TrackHandlers> {
-  resetAppEnvironment(SAMPLE_CONFIG, env);
+export async function loadTrackHandlers(
+  env: Record<string, string> = {},
+  configPath = SAMPLE_CONFIG,
+): Promise<TrackHandlers> {
+  resetAppEnvironment(configPath, env);
   let handlers: TrackHandlers | undefined;
   await jest.isolateModulesAsync(async () => {
     const [elevation, file, google, profile, app] = await Promise.all([

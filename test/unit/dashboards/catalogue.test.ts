@@ -15,26 +15,33 @@ describe('panel catalogue (the one source of truth for dashboards, report and li
     }
   });
 
-  it('uses $__rate_interval for every range except the documented per-minute headlines', () => {
-    const undocumentedFixedRanges = panels.flatMap((p) =>
-      p.datasource !== 'prometheus' || p.fixedWindowReason
+  it('uses $__rate_interval for every range, the per-minute headlines included (a fixed 1m misreads short runs)', () => {
+    const fixedRanges = panels.flatMap((p) =>
+      p.datasource !== 'prometheus'
         ? []
         : p.queries
             .flatMap((q) => [...q.expr.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]))
             .filter((r) => r !== '$__rate_interval'),
     );
-    expect(undocumentedFixedRanges).toEqual([]);
+    expect(fixedRanges).toEqual([]);
   });
 
   it('has the issue’s headline and SLO panels', () => {
     const byKey = new Map(panels.map((p) => [p.key, p]));
     const headline = byKey.get('api-elevations-per-minute');
     expect(headline?.datasource === 'prometheus' && headline.queries[0].expr).toBe(
-      'sum(rate(elevation_api_elevations_computed_total{dataset=~"$dataset"}[1m])) * 60',
+      'sum(rate(elevation_api_elevations_computed_total{dataset=~"$dataset"}[$__rate_interval])) * 60',
     );
     expect(byKey.get('api-latency-percentiles')).toMatchObject({ unit: 's', slo: { value: 0.2 } });
     expect(byKey.get('api-error-ratio')).toMatchObject({ unit: 'percentunit', slo: { value: 0.01 } });
     expect(byKey.get('load-http-req-duration')).toMatchObject({ slo: { value: 0.2 } });
+    // Counts are whole numbers: cold starts counted from the range's start, not an extrapolated increase().
+    const coldStarts = byKey.get('api-cold-starts');
+    expect(coldStarts).toMatchObject({ decimals: 0 });
+    expect(coldStarts?.datasource === 'prometheus' && coldStarts.queries[0].expr).toMatch(/@ start\(\)/);
+    expect(coldStarts?.datasource === 'prometheus' && coldStarts.queries[0].expr).not.toMatch(
+      /increase|rate/,
+    );
   });
 
   it('puts every load-test query behind the testid variable so runs can be compared', () => {

@@ -25,23 +25,46 @@ describe('dashboard lint rules', () => {
     expect(rules(d)).toEqual(['unit']);
   });
 
-  it('fails a datasource referenced by name instead of the fixed uid', () => {
+  it('fails a datasource referenced by name instead of the datasource variable', () => {
     const d = api();
     panelByTitle(d, 'Host CPU busy').datasource = 'Prometheus';
     expect(rules(d)).toContain('datasource-uid');
   });
 
-  it('fails a target whose datasource is an import-time ${DS_…} input', () => {
+  it('fails a target pinned to a fixed uid, which a hand import into another Grafana cannot resolve', () => {
     const d = api();
-    panelByTitle(d, 'Host CPU busy').targets[0].datasource = { uid: '${DS_PROMETHEUS}' };
-    expect(rules(d)).toEqual(expect.arrayContaining(['datasource-uid']));
+    panelByTitle(d, 'Host CPU busy').targets[0].datasource = { type: 'prometheus', uid: 'prometheus' };
+    expect(rules(d)).toEqual(['datasource-uid']);
+  });
+
+  it('fails ${DS_PROMETHEUS} without its datasource variable, or one defaulting to an unprovisioned uid', () => {
+    const d = api();
+    const list = d.templating.list as Json[];
+    const variable = list.find((v) => v.name === 'DS_PROMETHEUS') as Json;
+    expect(variable).toMatchObject({
+      type: 'datasource',
+      query: 'prometheus',
+      current: { value: 'prometheus' },
+    });
+    variable.current.value = 'some-uid';
+    expect(rules(d)).toEqual(['datasource-variable']);
+    d.templating.list = list.filter((v) => v.name !== 'DS_PROMETHEUS');
+    expect(rules(d)).toEqual(['datasource-variable']);
+  });
+
+  it('shows time in UTC and colours series by name in every generated dashboard', () => {
+    for (const d of generated()) {
+      expect(d.timezone).toBe('utc');
+      for (const p of (d.panels as Json[]).filter((x) => x.type === 'timeseries'))
+        expect(p.fieldConfig.defaults.color).toEqual({ mode: 'palette-classic-by-name' });
+    }
   });
 
   it('fails missing or unreadable uids and empty titles', () => {
     const d = api();
     d.uid = 'Elevation API!';
     d.title = ' ';
-    panelByTitle(d, 'Cold starts').title = '';
+    panelByTitle(d, 'Cold starts since the start of the range (count)').title = '';
     expect(rules(d)).toEqual(expect.arrayContaining(['uid', 'title']));
     expect(rules(d).filter((r) => r === 'title')).toHaveLength(2);
   });
@@ -85,6 +108,8 @@ describe('dashboard lint rules', () => {
       'elevation_api_range_latency_seconds',
       'elevation_api_decode_seconds',
       'elevation_api_data_source_answers_total',
+      'elevation_stack_process_cpu_seconds_total',
+      'elevation_stack_process_resident_memory_bytes',
       'elevation_api_runtime_event_loop_delay_p99_seconds',
       'elevation_api_runtime_event_loop_delay_p50_seconds',
       'elevation_api_runtime_gc_pause_seconds_total',

@@ -23,11 +23,20 @@ describe('report tables', () => {
       'results/load/x.json',
     );
     expect(load.passed).toBe(false);
-    expect(load.headline.find((h) => h.label === 'http_req_duration p95 (all requests)')).toEqual({
-      label: 'http_req_duration p95 (all requests)',
+    // Labels say what they measure: the scenarios' requests (tag measured:true), not setup()'s warm-up.
+    expect(load.headline.find((h) => h.key === 'http_req_duration_p95')).toEqual({
+      key: 'http_req_duration_p95',
+      label: 'http_req_duration p95 (scenarios’ requests)',
       value: 0.25,
       unit: 's',
     });
+    expect(load.headline.map((h) => h.label)).toEqual([
+      'Elevations per minute (scenarios, whole run)',
+      'Requests per second (scenarios, whole run)',
+      'http_req_duration p95 (scenarios’ requests)',
+      'http_req_failed (scenarios’ requests)',
+      'Dropped iterations (all scenarios)',
+    ]);
     expect(load.thresholds.rows).toEqual([
       ['http_req_failed', 'rate<0.01', 0.02, 'FAILED'],
       ['http_req_duration', 'p(95)<200', 250, 'FAILED'],

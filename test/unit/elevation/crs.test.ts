@@ -80,3 +80,50 @@ describe('CRS: WGS84 and errors', () => {
     expect(() => crsFromEpsg(999999)).toThrow('Unknown EPSG code 999999');
   });
 });
+
+describe('CRS: other geographic and user-defined systems', () => {
+  it('reads a geographic EPSG code other than WGS84 (ETRS89, EPSG:4258) as geographic, converted by proj4', () => {
+    const etrs89 = crsFromEpsg(4258);
+    expect(etrs89).toMatchObject({ key: 'EPSG:4258', isGeographic: true, isWgs84: false });
+    const [lon, lat] = wgs84Converter(etrs89).forward(HDM.lon, HDM.lat);
+    expect(Math.abs(lon - HDM.lon)).toBeLessThan(1e-6); // the same datum to proj4: no shift
+    expect(Math.abs(lat - HDM.lat)).toBeLessThan(1e-6);
+  });
+
+  it('keys a user-defined CRS by its proj4 definition', () => {
+    const keys = {
+      GTModelTypeGeoKey: 1,
+      ProjectedCSTypeGeoKey: 32767,
+      GeographicTypeGeoKey: 4326,
+      ProjCoordTransGeoKey: 1, // Transverse Mercator
+      ProjNatOriginLongGeoKey: 9,
+      ProjNatOriginLatGeoKey: 0,
+      ProjScaleAtNatOriginGeoKey: 0.9996,
+      ProjFalseEastingGeoKey: 500000,
+      ProjFalseNorthingGeoKey: 0,
+      ProjLinearUnitsGeoKey: 9001,
+    };
+    const crs = crsFromGeoKeys(keys);
+    expect(crs.epsg).toBe(4326); // only the geographic base is a code
+    expect(crs.proj4).toMatch(/\+proj=tmerc/);
+    const [x] = wgs84Converter(crs).forward(9, 48);
+    expect(Math.abs(x - 500000)).toBeLessThan(MILLIMETRE); // on the central meridian
+  });
+
+  it.each([
+    ['no keys at all (a plain TIFF)', {}],
+    [
+      'a user-defined projection without its parameters',
+      { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32767 },
+    ],
+    ['a geographic model on no datum', { GTModelTypeGeoKey: 2, GeographicTypeGeoKey: 32767 }],
+  ])('refuses %s instead of reading degrees on no datum', (_what, keys) => {
+    expect(() => crsFromGeoKeys(keys)).toThrow(DatasetConfigError);
+    expect(() => crsFromGeoKeys(keys)).toThrow(/no usable coordinate reference system/);
+  });
+
+  it('converts a CRS to itself without arithmetic', () => {
+    const same = crsToCrs(crsFromEpsg(3035), crsFromEpsg(3035));
+    expect(same(4321000.123, 3210000.456)).toEqual([4321000.123, 3210000.456]);
+  });
+});

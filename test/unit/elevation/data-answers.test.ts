@@ -2,6 +2,7 @@
 import {
   DataSourceAccessDeniedError,
   ObjectChangedError,
+  ReadLimiter,
   SourceNotFoundError,
 } from '../../../layers/elevation';
 import {
@@ -76,5 +77,77 @@ describe('RetryingSource counts answers', () => {
     });
     await expect(source.read(0, 10, { stats })).rejects.toBeInstanceOf(SourceNotFoundError);
     expect(stats.dataAnswers).toEqual({ missing: 1 });
+  });
+});
+
+describe('RetryingSource outcomes', () => {
+  const policy = { timeoutMs: 1000, retries: 2 };
+
+  it('knows the size and version only once a read has pinned them', async () => {
+    const source = new RetryingSource(scripted(['ok']), policy);
+    expect(source.size).toBeNull();
+    expect(source.version).toBe('');
+    await source.read(0, 10);
+    expect(source.size).toBe(1000);
+    expect(source.version).toBe('||1000');
+  });
+
+  it('an object that vanishes after it was read is a changed object (its cached header is stale)', async () => {
+    const source = new RetryingSource(scripted(['ok', new SourceNotFoundError('u')]), policy);
+    await source.read(0, 10);
+    await expect(source.read(10, 10)).rejects.toBeInstanceOf(ObjectChangedError);
+  });
+
+  it.each([
+    ['a reset connection', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
+    ['a refused connection (cause)', Object.assign(new Error('x'), { cause: { code: 'ECONNREFUSED' } })],
+    ['a failed fetch', new TypeError('fetch failed')],
+  ])('retries %s, then answers', async (_what, error) => {
+    const stats = newReadStats();
+    const source = new RetryingSource(scripted([error, 'ok']), policy);
+    await expect(source.read(0, 10, { stats })).resolves.toHaveLength(10);
+    expect(stats.rangeRequests).toBe(2);
+  });
+
+  it('does not retry an error it does not know to be transient: a 502 naming the object', async () => {
+    const stats = newReadStats();
+    const source = new RetryingSource(scripted([new RangeError('bad offset')]), policy);
+    await expect(source.read(0, 10, { stats })).rejects.toThrow(
+      'Reading http://data.test/a.tif failed: RangeError: bad offset',
+    );
+    expect(stats.rangeRequests).toBe(1);
+  });
+
+  it('gives up after the retries: timeouts are a 504, other transient failures a 502', async () => {
+    const timeouts = new RetryingSource(scripted([timeout]), policy);
+    await expect(timeouts.read(0, 10)).rejects.toThrow(
+      'Timed out reading http://data.test/a.tif after 3 attempts',
+    );
+    const resets = new RetryingSource(scripted([new TransientSourceError('HTTP 500', 500)]), policy);
+    await expect(resets.read(0, 10)).rejects.toThrow(
+      /Reading http:\/\/data\.test\/a\.tif failed: .*HTTP 500/,
+    );
+  });
+
+  it('stops at the deadline: in a backoff, or waiting for a read slot', async () => {
+    const deadline = new AbortController();
+    const slow = new RetryingSource(scripted([new TransientSourceError('HTTP 503', 503)]), {
+      timeoutMs: 1000,
+      retries: 10,
+    });
+    const reading = slow.read(0, 10, { signal: deadline.signal });
+    setTimeout(() => deadline.abort(new Error('deadline')), 30);
+    await expect(reading).rejects.toThrow('Deadline passed while reading http://data.test/a.tif');
+
+    const limiter = new ReadLimiter(1);
+    const held = await limiter.acquire();
+    const waiting = new AbortController();
+    const queued = new RetryingSource(scripted(['ok']), policy).read(0, 10, {
+      limiter,
+      signal: waiting.signal,
+    });
+    waiting.abort(new Error('deadline'));
+    await expect(queued).rejects.toThrow('Deadline passed while reading');
+    held?.();
   });
 });

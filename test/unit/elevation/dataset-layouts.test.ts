@@ -67,6 +67,15 @@ beforeAll(() => {
       right: 10.3
       bottom: 49.5
       top: 50
+  - name: nodata-pixels
+    path: ${path.join(FIXTURES, 'int16-nodata.tif')}
+  - name: bounded-nodata
+    path: ${path.join(FIXTURES, 'int16-nodata.tif')}
+    wgs84_bounds: {left: 10.05, right: 10.6, bottom: 49.5, top: 50}
+  - name: nodata-then-point
+    child_datasets: [nodata-pixels, point]
+  - name: nodata-then-bounded
+    child_datasets: [nodata-pixels, bounded-nodata]
 `,
   );
 });
@@ -152,7 +161,11 @@ describe('dataset layouts', () => {
       ],
       'nearest',
     );
-    expect(result).toEqual({ elevations: [1039, 1190], datasets: ['area', 'point'] });
+    expect(result).toEqual({
+      elevations: [1039, 1190],
+      datasets: ['area', 'point'],
+      nodataPixels: [false, false],
+    });
     expect(await chain.describe()).toMatchObject({ name: 'area-then-point', children: ['area', 'point'] });
   });
 
@@ -172,6 +185,72 @@ describe('dataset layouts', () => {
     ).resolves.toEqual([1036, null]);
   });
 
+  // OpenTopoData's nodata_value replaces nodata pixels only: the sampler tells them from points nothing covers.
+  it('tells a nodata pixel from a point outside the raster, outside wgs84_bounds or in a missing tile', async () => {
+    const pixelNodata = { lat: 49.921875, lon: 10.078125 }; // int16-nodata (5,5)
+    const cornerNodata = { lat: 49.390625, lon: 10.0 }; // int16-nodata (0,39), west of bounded-nodata's bounds
+    const outside = { lat: 51, lon: 10.3 };
+    const inside = { lat: 49.9, lon: 10.1 };
+    const one = await registry()
+      .get('nodata-pixels')
+      .sampleAttributed([pixelNodata, outside, inside], 'nearest');
+    expect(one).toMatchObject({ elevations: [null, null, 1036], nodataPixels: [true, false, false] });
+    const bounded = await registry()
+      .get('bounded-nodata')
+      .sampleAttributed([cornerNodata, pixelNodata], 'nearest');
+    expect(bounded).toMatchObject({ elevations: [null, null], nodataPixels: [false, true] });
+    const tiles = await registry()
+      .get('listed-tiles')
+      .sampleAttributed([{ lat: 40.5, lon: -100.5 }], 'nearest');
+    expect(tiles).toMatchObject({ elevations: [null], nodataPixels: [false] });
+  });
+
+  it('keeps a chain point a nodata pixel only while no child has a value there', async () => {
+    // plane-point has a value at int16-nodata's nodata pixel (5,5), and nothing at 51,10.3.
+    const chain = await registry()
+      .get('nodata-then-point')
+      .sampleAttributed(
+        [
+          { lat: 49.921875, lon: 10.078125 },
+          { lat: 51, lon: 10.3 },
+        ],
+        'nearest',
+      );
+    expect(chain.elevations[0]).toEqual(expect.any(Number));
+    expect(chain).toMatchObject({ datasets: ['point', 'point'], nodataPixels: [false, false] });
+    // (5,5) is nodata in both children; (0,39) is nodata in the first and outside the second's bounds.
+    const voids = await registry()
+      .get('nodata-then-bounded')
+      .sampleAttributed(
+        [
+          { lat: 49.921875, lon: 10.078125 },
+          { lat: 49.390625, lon: 10.0 },
+          { lat: 51, lon: 10.3 },
+        ],
+        'nearest',
+      );
+    expect(voids).toMatchObject({ elevations: [null, null, null], nodataPixels: [true, true, false] });
+  });
+
+  it('describes a tiled dataset with bounds that include its last tile (north-east corner)', async () => {
+    // copernicus-2x2 holds N33/N34 x W119/W118 and N64 W148: the box spans W148..W117, N33..N65.
+    const info = await registry().get('listed-tiles').describe();
+    expect(info.bounds).toEqual([-148, 33, -117, 65]);
+    expect(info.tileCount).toBe(5);
+  });
+
+  it('reads the edge pixel for a nearest point on the far outer edge (clamped, not outside)', async () => {
+    // plane-point.tif: 40 x 40 pixels of 1/64 degree from 10 E, 50 N (PixelIsPoint: corner half a pixel out).
+    const half = 1 / 128;
+    const farCorner = { lat: 50 + half - 40 / 64, lon: 10 - half + 40 / 64 }; // the outer south-east corner
+    const [corner] = await registry().get('point').sample([farCorner], 'nearest');
+    const [lastPixel] = await registry()
+      .get('point')
+      .sample([{ lat: 50 - 39 / 64, lon: 10 + 39 / 64 }], 'nearest');
+    expect(corner).toBe(lastPixel);
+    expect(corner).not.toBeNull();
+  });
+
   it('names every configured dataset in config order', () => {
     expect(registry().names()).toEqual([
       'folder-with-one-file',
@@ -186,6 +265,10 @@ describe('dataset layouts', () => {
       'point',
       'area-then-point',
       'bounded',
+      'nodata-pixels',
+      'bounded-nodata',
+      'nodata-then-point',
+      'nodata-then-bounded',
     ]);
   });
 });

@@ -4,6 +4,7 @@
  * configuration loads a fresh copy (jest.isolateModules).
  */
 import { createSocket, type Socket } from 'node:dgram';
+import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as Telemetry from '../../../layers/telemetry/index';
 
@@ -199,6 +200,63 @@ it('turns a thrown error into a generic 500, an error log line and a faulted tra
     .map((m) => JSON.parse(m) as Record<string, unknown>)
     .find((d) => d.Requests === 1);
   expect(emf).toMatchObject({ outcome: '5xx', dataset: 'none' });
+});
+
+it('records the error behind a mapped 5xx as an exception on the root and handler segments', async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '1');
+  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+    const failure = new Error('range read of s3://bucket/tile.tif: 503 SlowDown');
+    failure.name = 'DataSourceUnavailableError';
+    t.recordServerError(failure);
+    return { statusCode: 502, body: '{"status":"SERVER_ERROR"}' };
+  });
+  expect((await handler(event, context)).statusCode).toBe(502);
+  await until(() => daemon.messages.length >= 1);
+  const docs = documents(daemon.messages);
+  const root = docs.find((d) => d.name === 'elevation-api-test-elevation');
+  const handlerSegment = docs.find((d) => d.name === '## elevation');
+  for (const segment of [root, handlerSegment]) {
+    expect(segment).toMatchObject({
+      fault: true,
+      cause: {
+        exceptions: [
+          {
+            id: expect.stringMatching(/^[0-9a-f]{16}$/),
+            type: 'DataSourceUnavailableError',
+            message: 'range read of s3://bucket/tile.tif: 503 SlowDown',
+          },
+        ],
+      },
+    });
+  }
+  const [exception] = (root?.cause as { exceptions: { stack: { path: string; line: number }[] }[] })
+    .exceptions;
+  expect(exception.stack[0]).toMatchObject({ path: expect.stringContaining('instrument-handler.test') });
+});
+
+it("times every segment in microseconds, not the X-Ray SDK's whole milliseconds", async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '1');
+  const busyMs = 1.5;
+  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+    await t.phase('parse', () => {
+      const until = performance.now() + busyMs;
+      while (performance.now() < until); // a phase shorter than 2 ms, timed to the microsecond
+    });
+    return { statusCode: 200, body: '{}' };
+  });
+  await handler(event, context);
+  await until(() => daemon.messages.length >= 1);
+  const docs = documents(daemon.messages);
+  expect(docs).toHaveLength(3);
+  const times = docs.flatMap((d) => [d.start_time as number, d.end_time as number]);
+  // Whole-millisecond clocks give every time as k / 1000 s; a microsecond clock almost never does (p ≈ 1e-18).
+  expect(times.filter((s) => Math.round(s * 1e6) % 1000 !== 0).length).toBeGreaterThan(0);
+  const parse = docs.find((d) => d.name === 'parse');
+  const parseMs = ((parse?.end_time as number) - (parse?.start_time as number)) * 1000;
+  expect(parseMs).toBeGreaterThanOrEqual(busyMs - 0.01);
+  expect(parseMs).toBeLessThan(busyMs + 50);
+  const root = docs.find((d) => d.name === 'elevation-api-test-elevation');
+  expect(Math.abs((root?.start_time as number) - Date.now() / 1000)).toBeLessThan(5);
 });
 
 it('sends no segments for unsampled invocations but still logs a trace id', async () => {

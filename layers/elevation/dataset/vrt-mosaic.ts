@@ -1,0 +1,325 @@
+/**
+ * GDAL VRT mosaics, the form `gdalbuildvrt` writes: a `VRTDataset` whose first `VRTRasterBand` places
+ * `SimpleSource`/`ComplexSource` rasters on one grid. Each source is read as the raster it is (its own blocks,
+ * cache and checks); the VRT only says which source owns a point. So only sources copied pixel for pixel are
+ * accepted: the whole source (`SrcRect` = its size), unscaled (`DstRect` the same size), at the VRT's resolution and
+ * on its grid. Anything else (resampling, windows, `ScaleRatio`, LUTs, warped or derived VRTs) is refused with
+ * the reason, never read approximately.
+ *
+ * Ownership follows GDAL's painting order: a later source overwrites an earlier one, so candidates are returned
+ * last source first. A `ComplexSource`'s `<NODATA>` (or else the band's `<NoDataValue>`) is the nodata value of
+ * its pixels; where the VRT declares none, the source's own nodata still applies (a nodata sentinel such as -32768
+ * is never answered as a height).
+ */
+import type { ReadIo } from '../data/byte-source';
+import { openByteSource } from '../data/byte-source';
+import { DatasetConfigError, DatasetUnavailableError, SourceNotFoundError } from '../errors';
+import type { Crs } from '../geo/crs';
+import type { Raster, RasterGrid } from '../raster/raster';
+import { scanXml, type XmlElement } from '../track/xml-scan';
+import type { Mosaic } from './mosaic';
+import type { RasterOpener } from './raster-opener';
+import { joinLocation } from './tile-index';
+
+/** A VRT of 100,000 sources is ~40 MB; ours are read whole at the dataset's first request. */
+export const MAX_VRT_BYTES = 16 * 1024 * 1024;
+/** Placement tolerance, in pixels, between the VRT's grid and a source's own georeferencing. */
+const GRID_TOLERANCE_PX = 1e-6;
+
+export interface VrtSource {
+  location: string;
+  /** Where the source sits on the VRT grid, in VRT pixels. */
+  dstX: number;
+  dstY: number;
+  width: number;
+  height: number;
+  /** `<NODATA>` of a ComplexSource, or the band's `<NoDataValue>`; null: the source's own. */
+  nodata: number | null;
+}
+
+export interface VrtSpec {
+  width: number;
+  height: number;
+  /** GDAL geotransform: [originX, resX, 0, originY, 0, resY] (north-up only). */
+  geoTransform: [number, number, number, number, number, number];
+  sources: VrtSource[];
+}
+
+/** Parses a VRT's XML; `location` is where it was read from (relative source names resolve against its folder). */
+export function parseVrt(text: string, location: string): VrtSpec {
+  const refuse = (why: string): never => {
+    throw new DatasetConfigError(`${location}: ${why}`);
+  };
+  let width = NaN;
+  let height = NaN;
+  let geoTransform: number[] | null = null;
+  let bandSeen = false;
+  let inFirstBand = false;
+  let bandNodata: number | null = null;
+  let current: Partial<VrtSource> & { relative?: boolean; file?: string; band?: number } = {};
+  const rects: Record<string, Record<string, number>> = {};
+  const pending: (typeof current & { src?: Record<string, number>; dst?: Record<string, number> })[] = [];
+  const number = (value: string | undefined, what: string): number => {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : refuse(`${what} is not a number ('${value ?? ''}').`);
+  };
+  try {
+    scanXml(text, {
+      wantsText: (e) => inFirstBand || e.local === 'GeoTransform',
+      open(e: XmlElement) {
+        const parent = e.parent?.local;
+        if (e.parent === null) {
+          if (e.local !== 'VRTDataset') refuse(`not a GDAL VRT (root element <${e.local}>).`);
+          if (e.attributes.subClass) refuse(`a ${e.attributes.subClass} VRT is not read; only mosaics.`);
+          width = number(e.attributes.rasterXSize, 'rasterXSize');
+          height = number(e.attributes.rasterYSize, 'rasterYSize');
+        } else if (e.local === 'VRTRasterBand' && parent === 'VRTDataset') {
+          inFirstBand = !bandSeen;
+          bandSeen = true;
+          if (inFirstBand && e.attributes.subClass)
+            refuse(`band 1 is a ${e.attributes.subClass}; only SimpleSource/ComplexSource mosaics are read.`);
+        } else if (inFirstBand && parent === 'VRTRasterBand') {
+          if (e.local === 'SimpleSource' || e.local === 'ComplexSource') current = {};
+          else if (/Source$/.test(e.local))
+            refuse(`band 1 has a <${e.local}>; only SimpleSource and ComplexSource are read.`);
+        } else if (inFirstBand && (e.local === 'SrcRect' || e.local === 'DstRect')) {
+          rects[e.local] = Object.fromEntries(
+            ['xOff', 'yOff', 'xSize', 'ySize'].map((k) => [k, number(e.attributes[k], `${e.local} ${k}`)]),
+          );
+        } else if (inFirstBand && e.local === 'SourceFilename') {
+          current.relative = e.attributes.relativeToVRT === '1';
+        }
+      },
+      close(e, _end, content) {
+        const parent = e.parent?.local;
+        const text = content?.text.trim() ?? '';
+        if (e.local === 'GeoTransform' && parent === 'VRTDataset') {
+          geoTransform = text.split(',').map((v) => number(v.trim(), 'GeoTransform'));
+        } else if (e.local === 'VRTRasterBand' && parent === 'VRTDataset') {
+          inFirstBand = false;
+        } else if (!inFirstBand) {
+          return;
+        } else if (e.local === 'NoDataValue' && parent === 'VRTRasterBand') {
+          bandNodata = text.toLowerCase() === 'nan' ? null : number(text, 'NoDataValue');
+        } else if (e.local === 'SourceFilename') {
+          current.file = text;
+        } else if (e.local === 'SourceBand') {
+          current.band = number(text, 'SourceBand');
+        } else if (e.local === 'NODATA') {
+          current.nodata = text.toLowerCase() === 'nan' ? null : number(text, 'NODATA');
+        } else if (
+          (e.local === 'ScaleRatio' && Number(text) !== 1) ||
+          (e.local === 'ScaleOffset' && Number(text) !== 0)
+        ) {
+          refuse(`a source is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
+        } else if (e.local === 'LUT' || e.local === 'Exponent') {
+          refuse(`a source has a <${e.local}>; only unscaled mosaics are read.`);
+        } else if (
+          (e.local === 'SimpleSource' || e.local === 'ComplexSource') &&
+          parent === 'VRTRasterBand'
+        ) {
+          pending.push({ ...current, src: rects.SrcRect, dst: rects.DstRect });
+          delete rects.SrcRect;
+          delete rects.DstRect;
+        }
+      },
+    });
+  } catch (error) {
+    if (error instanceof DatasetConfigError) throw error;
+    throw new DatasetConfigError(`${location} is not a readable VRT: ${(error as Error).message}`);
+  }
+  if (!(width > 0 && height > 0)) refuse('rasterXSize/rasterYSize missing.');
+  const gt = geoTransform as number[] | null;
+  if (!gt || gt.length !== 6) refuse('no <GeoTransform> with six numbers.');
+  const [originX, resX, rotX, originY, rotY, resY] = gt as number[];
+  if (rotX !== 0 || rotY !== 0) refuse('the VRT is rotated; only north-up grids are read.');
+  if (!bandSeen) refuse('no <VRTRasterBand>.');
+  if (pending.length === 0) refuse('band 1 has no sources.');
+  const sources = pending.map((s, i): VrtSource => {
+    const which = `source ${i + 1} (${s.file || '?'})`;
+    if (!s.file) return refuse(`${which} has no <SourceFilename>.`);
+    if ((s.band ?? 1) !== 1) refuse(`${which} reads band ${s.band}; only band 1 of each source is read.`);
+    if (!s.dst) return refuse(`${which} has no <DstRect>.`);
+    if (
+      s.src &&
+      (s.src.xOff !== 0 || s.src.yOff !== 0 || s.src.xSize !== s.dst.xSize || s.src.ySize !== s.dst.ySize)
+    )
+      refuse(
+        `${which} is windowed or resampled (SrcRect ${rectText(s.src)} -> DstRect ${rectText(s.dst)}); only whole sources copied pixel for pixel (gdalbuildvrt without -tr/-te) are read.`,
+      );
+    return {
+      location: sourceLocation(s.file, s.relative ?? false, location, which),
+      dstX: s.dst.xOff,
+      dstY: s.dst.yOff,
+      width: s.dst.xSize,
+      height: s.dst.ySize,
+      nodata: s.nodata !== undefined ? s.nodata : bandNodata,
+    };
+  });
+  return { width, height, geoTransform: [originX, resX, 0, originY, 0, resY], sources };
+}
+
+function rectText(r: Record<string, number>): string {
+  return `${r.xOff},${r.yOff} ${r.xSize}x${r.ySize}`;
+}
+
+/** Where a source is read from: relative to the VRT's folder, a /vsicurl/ or /vsis3/ path, or an absolute path. */
+function sourceLocation(file: string, relative: boolean, vrt: string, which: string): string {
+  if (relative) return withoutDotSegments(joinLocation(folderOf(vrt), file));
+  if (file.startsWith('/vsicurl/')) return file.slice('/vsicurl/'.length);
+  if (file.startsWith('/vsis3/')) return `s3://${file.slice('/vsis3/'.length)}`;
+  if (/^(https?|s3):\/\//i.test(file)) return file;
+  if (/^(https?|s3):\/\//i.test(vrt) || file.startsWith('/vsi')) {
+    throw new DatasetConfigError(
+      `${vrt}: ${which} is an absolute path the data store cannot serve; write the VRT with relative source names (gdalbuildvrt does, for sources beside or below the VRT).`,
+    );
+  }
+  return file;
+}
+
+/**
+ * `../tiles/a.tif` beside `http://host/data/vrt/m.vrt` is `http://host/data/tiles/a.tif`: S3 keys are never
+ * normalised by the store, so a URL's `.` and `..` segments are resolved here (local paths by path.join).
+ */
+function withoutDotSegments(location: string): string {
+  const match = /^((?:https?|s3):\/\/[^/]*)(\/.*)$/i.exec(location);
+  if (!match) return location;
+  const out: string[] = [];
+  for (const segment of match[2].split('/').slice(1)) {
+    if (segment === '..') out.pop();
+    else if (segment !== '.') out.push(segment);
+  }
+  return `${match[1]}/${out.join('/')}`;
+}
+
+function folderOf(location: string): string {
+  const slash = location.lastIndexOf('/');
+  return slash < 0 ? '.' : location.slice(0, slash);
+}
+
+/** Reads a VRT file whole (it is small) through the data layer, verified like every read. */
+export async function readVrt(
+  location: string,
+  opener: RasterOpener,
+  dataset: string,
+  io?: ReadIo,
+): Promise<VrtSpec> {
+  const source = openByteSource(location, opener.policy);
+  let head: Uint8Array;
+  try {
+    head = await source.read(0, 64 * 1024, io);
+  } catch (error) {
+    if (!(error instanceof SourceNotFoundError)) throw error;
+    throw new DatasetUnavailableError(dataset, 'its VRT file was not found in the data store.', {
+      cause: error,
+    });
+  }
+  const size = source.size ?? head.byteLength;
+  if (size > MAX_VRT_BYTES)
+    throw new DatasetConfigError(
+      `${location} is ${size} bytes; VRTs over ${MAX_VRT_BYTES} bytes are not read.`,
+    );
+  const bytes = size > head.byteLength ? await source.read(0, size, io) : head;
+  return parseVrt(new TextDecoder('utf-8').decode(bytes), location);
+}
+
+/**
+ * Sources bucketed on a coarse grid of the VRT (cells the size of a typical source), so finding the owners of a
+ * point looks at a handful of sources, not all of them.
+ */
+export class VrtMosaic implements Mosaic {
+  private readonly cells = new Map<number, number[]>();
+  private readonly cellW: number;
+  private readonly cellH: number;
+  private readonly cellsAcross: number;
+  private readonly ids: string[];
+
+  constructor(
+    readonly crs: Crs,
+    readonly spec: VrtSpec,
+    private readonly opener: RasterOpener,
+    private readonly datasetName: string,
+  ) {
+    const { sources } = spec;
+    this.cellW = Math.max(1, median(sources.map((s) => s.width)));
+    this.cellH = Math.max(1, median(sources.map((s) => s.height)));
+    this.cellsAcross = Math.ceil(spec.width / this.cellW) + 1;
+    this.ids = sources.map((_, i) => String(i));
+    sources.forEach((s, i) => {
+      for (let cy = Math.floor(s.dstY / this.cellH); cy <= Math.floor((s.dstY + s.height) / this.cellH); cy++)
+        for (
+          let cx = Math.floor(s.dstX / this.cellW);
+          cx <= Math.floor((s.dstX + s.width) / this.cellW);
+          cx++
+        ) {
+          const key = cy * this.cellsAcross + cx;
+          const list = this.cells.get(key);
+          if (list) list.push(i);
+          else this.cells.set(key, [i]);
+        }
+    });
+  }
+
+  /** The VRT's grid, corner-based like a raster's. */
+  get grid(): Pick<RasterGrid, 'width' | 'height' | 'originX' | 'originY' | 'resX' | 'resY'> {
+    const [originX, resX, , originY, , resY] = this.spec.geoTransform;
+    return { width: this.spec.width, height: this.spec.height, originX, originY, resX, resY };
+  }
+
+  candidates(x: number, y: number): readonly string[] {
+    const [originX, resX, , originY, , resY] = this.spec.geoTransform;
+    const px = (x - originX) / resX;
+    const py = (y - originY) / resY;
+    if (!(px >= -1 && py >= -1 && px <= this.spec.width + 1 && py <= this.spec.height + 1)) return [];
+    const list = this.cells.get(Math.floor(py / this.cellH) * this.cellsAcross + Math.floor(px / this.cellW));
+    if (!list) return [];
+    const ids: string[] = [];
+    // Last painted first: a later source overwrites an earlier one where they overlap.
+    for (let k = list.length - 1; k >= 0; k--) {
+      const s = this.spec.sources[list[k]];
+      if (px >= s.dstX - 1 && px <= s.dstX + s.width + 1 && py >= s.dstY - 1 && py <= s.dstY + s.height + 1)
+        ids.push(this.ids[list[k]]);
+    }
+    return ids;
+  }
+
+  async open(id: string, io?: ReadIo): Promise<Raster | null> {
+    const source = this.spec.sources[Number(id)];
+    if (!source) return null;
+    const raster = await this.opener.open(source.location, io);
+    if (!raster) {
+      // A source the VRT names but the store lacks: the mosaic is broken, not "no data here".
+      throw new DatasetUnavailableError(
+        this.datasetName,
+        `its VRT names ${source.location}, which was not found.`,
+      );
+    }
+    this.checkPlacement(raster, source);
+    return source.nodata === null || source.nodata === raster.nodata
+      ? raster
+      : { ...raster, nodata: raster.pixelType === 'Float32' ? Math.fround(source.nodata) : source.nodata };
+  }
+
+  private checkPlacement(raster: Raster, source: VrtSource): void {
+    const [originX, resX, , originY, , resY] = this.spec.geoTransform;
+    const { grid } = raster;
+    const near = (a: number, b: number, res: number) => Math.abs(a - b) <= Math.abs(res) * GRID_TOLERANCE_PX;
+    const placed =
+      grid.width === source.width &&
+      grid.height === source.height &&
+      near(grid.resX * grid.width, resX * source.width, resX) &&
+      near(grid.resY * grid.height, resY * source.height, resY) &&
+      near(grid.originX, originX + source.dstX * resX, resX) &&
+      near(grid.originY, originY + source.dstY * resY, resY);
+    if (!placed || raster.crs.key !== this.crs.key) {
+      throw new DatasetConfigError(
+        `${source.location} does not sit on its VRT's grid as the VRT places it (size, resolution, position or CRS differ); rebuild the VRT with gdalbuildvrt from the files as they are.`,
+      );
+    }
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}

@@ -1,0 +1,70 @@
+/**
+ * Listing a dataset's folder: a local folder (recursively), our data layer's /_list/ endpoint, and what happens
+ * where nothing can be listed (names are computed then) or where the folder does not exist (a config error
+ * naming it, never an empty dataset).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startDataServer, type DataServer } from '../../scripts/data-server';
+import { DatasetConfigError } from '../../layers/elevation';
+import { listFolder } from '../../layers/elevation/data/folder-listing';
+
+let root: string;
+let dataServer: DataServer;
+let plain: http.Server;
+let plainUrl: string;
+const dataUrl = () => dataServer.url.replace(/\/$/, '');
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'listing-'));
+  fs.mkdirSync(path.join(root, 'tiles', 'deeper'), { recursive: true });
+  for (const name of ['N48E009.tif', 'N47E009.tif', 'deeper/N46E009.tif'])
+    fs.writeFileSync(path.join(root, 'tiles', name), 'x');
+  dataServer = await startDataServer({ root, port: 0 });
+  // A web server that is not our data layer: HTML at /_list/, JSON without `files` at /json/.
+  plain = http.createServer((request, response) => {
+    if (request.url?.startsWith('/_list/json/'))
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"entries":[]}');
+    else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>index</html>');
+  });
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await dataServer.close();
+  plain.closeAllConnections();
+  await new Promise<void>((resolve) => plain.close(() => resolve()));
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const TILES = ['N47E009.tif', 'N48E009.tif', 'deeper', 'deeper/N46E009.tif'];
+
+describe('listFolder', () => {
+  it('lists a local folder recursively, sorted, with / separators', async () => {
+    await expect(listFolder(path.join(root, 'tiles'))).resolves.toEqual(TILES);
+  });
+
+  it('lists the same folder through the data layer, with or without the trailing slash', async () => {
+    const files = await listFolder(`${dataUrl()}/tiles/`);
+    expect(files).toEqual(expect.arrayContaining(['N47E009.tif', 'N48E009.tif', 'deeper/N46E009.tif']));
+    await expect(listFolder(`${dataUrl()}/tiles`)).resolves.toEqual(files);
+  });
+
+  it('a folder that does not exist is a config error naming it, locally and in the data layer', async () => {
+    await expect(listFolder(path.join(root, 'nowhere'))).rejects.toThrow(DatasetConfigError);
+    await expect(listFolder(path.join(root, 'nowhere'))).rejects.toThrow(/Cannot list folder .*nowhere/);
+    await expect(listFolder(`${dataUrl()}/nowhere/`)).rejects.toThrow(
+      /Folder http:\/\/127\.0\.0\.1:\d+\/nowhere\/ does not exist in the data layer/,
+    );
+  });
+
+  it('is null (names are computed) where the server has no listing: HTML, JSON of another shape, nothing listening', async () => {
+    await expect(listFolder(`${plainUrl}/tiles/`)).resolves.toBeNull();
+    await expect(listFolder(`${plainUrl}/json/`)).resolves.toBeNull();
+    await expect(listFolder('http://127.0.0.1:1/tiles/')).resolves.toBeNull();
+  });
+});

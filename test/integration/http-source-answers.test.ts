@@ -1,0 +1,127 @@
+/**
+ * How one HTTP range read classifies what a real (loopback) server answers: every answer that could carry wrong
+ * bytes is refused or retried, never passed up as data. Verification of the bytes themselves against the asked
+ * range is range-answer.ts's (test/unit/elevation/range-answer.test.ts); whole datasets over flaky servers are
+ * in range-reads.test.ts.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  DataSourceAccessDeniedError,
+  DataSourceUnavailableError,
+  SourceNotFoundError,
+} from '../../layers/elevation';
+import { TransientSourceError } from '../../layers/elevation/data/byte-source';
+import { HttpSource, WHOLE_OBJECT_CAP_BYTES } from '../../layers/elevation/data/http-source';
+
+const OBJECT = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+type Behaviour = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+const behaviours: Record<string, Behaviour> = {
+  '/no-content-range': (_q, r) => r.writeHead(206, { 'content-length': '10' }).end(OBJECT.subarray(0, 10)),
+  '/wrong-length': (_q, r) =>
+    r
+      .writeHead(206, { 'content-range': 'bytes 0-19/1000', 'content-length': '10' })
+      .end(OBJECT.subarray(0, 10)),
+  '/unsatisfiable': (_q, r) => r.writeHead(416, { 'content-range': 'bytes */1000' }).end(),
+  '/teapot': (_q, r) => r.writeHead(418).end('short and stout'),
+  '/busy': (_q, r) => r.writeHead(429).end(),
+  '/gone': (_q, r) => r.writeHead(404).end(),
+  '/denied': (_q, r) => r.writeHead(401).end(),
+  '/whole-chunked': (_q, r) => {
+    r.writeHead(200); // no Content-Length: chunked
+    r.write(OBJECT.subarray(0, 500));
+    r.end(OBJECT.subarray(500));
+  },
+  '/huge-chunked': (_q, r) => {
+    r.writeHead(200);
+    const chunk = Buffer.alloc(1024 * 1024);
+    let sent = 0;
+    const more = (): void => {
+      while (sent <= WHOLE_OBJECT_CAP_BYTES && r.write(chunk)) sent += chunk.length;
+      if (sent <= WHOLE_OBJECT_CAP_BYTES) r.once('drain', more);
+      else r.end();
+    };
+    r.on('error', () => undefined);
+    more();
+  },
+  '/huge-declared': (_q, r) => {
+    r.on('error', () => undefined);
+    r.writeHead(200, { 'content-length': String(WHOLE_OBJECT_CAP_BYTES + 1) });
+    r.write(Buffer.alloc(1024));
+  },
+  '/longer-than-declared': (q, r) => {
+    r.on('error', () => undefined);
+    q.socket.write(
+      'HTTP/1.1 206 Partial Content\r\ncontent-range: bytes 0-9/1000\r\ncontent-length: 10\r\n\r\n',
+    );
+    q.socket.end(OBJECT.subarray(0, 20));
+  },
+  '/loop': (_q, r) => r.writeHead(302, { location: '/loop' }).end(),
+  '/redirect-without-location': (_q, r) => r.writeHead(302).end(),
+};
+
+let server: http.Server;
+let base: string;
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    const behaviour = behaviours[new URL(request.url ?? '/', 'http://x').pathname];
+    if (behaviour) behaviour(request, response);
+    else response.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const read = (where: string, offset = 0, length = 10) =>
+  new HttpSource(`${base}${where}`).readRange(offset, length, new AbortController().signal);
+
+describe('an HTTP range read', () => {
+  it.each([
+    ['/no-content-range', /without a valid Content-Range/],
+    ['/wrong-length', /Content-Range bytes 0-19\/1000 but 10 bytes/],
+    ['/busy', /HTTP 429/],
+  ])('retries %s (a transient answer, never data)', async (where, message) => {
+    const answer = read(where);
+    await expect(answer).rejects.toBeInstanceOf(TransientSourceError);
+    await expect(answer).rejects.toThrow(message);
+  });
+
+  it('answers 416 as past the end, with the size the server states', async () => {
+    await expect(read('/unsatisfiable', 2000)).resolves.toMatchObject({
+      bytes: new Uint8Array(0),
+      total: 1000,
+    });
+  });
+
+  it.each([
+    ['/gone', SourceNotFoundError],
+    ['/denied', DataSourceAccessDeniedError],
+    ['/teapot', DataSourceUnavailableError],
+  ])('classifies %s as %p', async (where, type) => {
+    await expect(read(where)).rejects.toBeInstanceOf(type);
+  });
+
+  it('keeps the asked slice of a whole object sent chunked, without Content-Length', async () => {
+    const answer = await read('/whole-chunked', 100, 50);
+    expect(Buffer.from(answer.bytes)).toEqual(OBJECT.subarray(100, 150));
+    expect(answer.total).toBe(1000);
+  });
+
+  it('refuses a whole object over the cap, declared or streamed without a length', async () => {
+    await expect(read('/huge-declared')).rejects.toThrow(/ignores Range and answers the whole object/);
+    await expect(read('/huge-chunked')).rejects.toThrow(/without Content-Length over the size cap/);
+  });
+
+  it('a body longer than its Content-Length is an error (Node refuses it), never data', async () => {
+    await expect(read('/longer-than-declared')).rejects.toThrow(/Parse Error/);
+  });
+
+  it('stops following redirects after five hops, and does not follow one without a Location', async () => {
+    await expect(read('/loop')).rejects.toThrow(/HTTP 302/);
+    await expect(read('/redirect-without-location')).rejects.toThrow(/HTTP 302/);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * A listed tile index is refreshed after its TTL (tiles added later are found, removed ones are gone), and a
+ * failed relisting keeps serving the last good listing and is tried again after the next TTL.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ListedTileIndex } from '../../../layers/elevation/dataset/tile-index';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tile-index-'));
+  fs.writeFileSync(path.join(dir, 'N48E009.tif'), 'x');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const N48E010 = { ix: 10, iy: 48 };
+const N48E009 = { ix: 9, iy: 48 };
+
+describe('ListedTileIndex', () => {
+  it('finds a tile added after the listing once the TTL has passed, not before', async () => {
+    let now = 0;
+    const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 60_000, () => now);
+    fs.writeFileSync(path.join(dir, 'N48E010.hgt'), 'x');
+    await expect(index.locate(N48E010)).resolves.toEqual([]);
+    now = 60_001;
+    await expect(index.locate(N48E010)).resolves.toEqual([path.join(dir, 'N48E010.hgt')]);
+    expect((await index.keys()).map((k) => `${k.ix},${k.iy}`).sort()).toEqual(['10,48', '9,48']);
+  });
+
+  it('keeps the last good listing when relisting fails, and lists again after the next TTL', async () => {
+    let now = 0;
+    const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 1000, () => now);
+    const moved = `${dir}-away`;
+    fs.renameSync(dir, moved); // the folder is gone for a while (a remount, a deploy in progress)
+    now = 1001;
+    await expect(index.locate(N48E009)).resolves.toEqual([path.join(dir, 'N48E009.tif')]);
+    fs.renameSync(moved, dir);
+    fs.writeFileSync(path.join(dir, 'N48E010.tif'), 'x');
+    await expect(index.locate(N48E010)).resolves.toEqual([]); // within the TTL of the failed attempt
+    now = 2002;
+    await expect(index.locate(N48E010)).resolves.toEqual([path.join(dir, 'N48E010.tif')]);
+  });
+
+  it('forgets a tile removed from the folder after the TTL', async () => {
+    let now = 0;
+    const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 10, () => now);
+    fs.rmSync(path.join(dir, 'N48E009.tif'));
+    now = 11;
+    await expect(index.locate(N48E009)).resolves.toEqual([]);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The VRT parser: what it reads from gdalbuildvrt's XML (grid, sources, nodata, where sources live), and every
+ * VRT it refuses, with the reason an operator needs. Reading whole mosaics is pinned in
+ * test/integration/vrt-mosaic.test.ts and against GDAL in the real-data suite.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatasetConfigError, DatasetUnavailableError } from '../../../layers/elevation';
+import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
+import { MAX_VRT_BYTES, parseVrt, readVrt } from '../../../layers/elevation/dataset/vrt-mosaic';
+
+const GT = '<GeoTransform>10, 0.5, 0, 50, 0, -0.5</GeoTransform>';
+
+function source(file: string, extra = '', kind = 'SimpleSource', relative = 1): string {
+  return `<${kind}><SourceFilename relativeToVRT="${relative}">${file}</SourceFilename><SourceBand>1</SourceBand>
+    <SrcRect xOff="0" yOff="0" xSize="4" ySize="4"/><DstRect xOff="4" yOff="0" xSize="4" ySize="4"/>${extra}</${kind}>`;
+}
+
+const vrt = (band: string, head = GT, attributes = 'rasterXSize="8" rasterYSize="4"') =>
+  `<VRTDataset ${attributes}>${head}<VRTRasterBand dataType="Int16" band="1">${band}</VRTRasterBand></VRTDataset>`;
+
+describe('parseVrt', () => {
+  it('reads the grid and each source: placement, size, location relative to the VRT', () => {
+    expect(parseVrt(vrt(source('tiles/a.tif')), '/data/m.vrt')).toEqual({
+      width: 8,
+      height: 4,
+      geoTransform: [10, 0.5, 0, 50, 0, -0.5],
+      sources: [{ location: '/data/tiles/a.tif', dstX: 4, dstY: 0, width: 4, height: 4, nodata: null }],
+    });
+  });
+
+  it.each([
+    ['http://host/data/vrt/m.vrt', '../tiles/a.tif', 'http://host/data/tiles/a.tif'],
+    ['s3://bucket/dem/vrt/m.vrt', './../tiles/a.tif', 's3://bucket/dem/tiles/a.tif'],
+    ['m.vrt', 'a.tif', 'a.tif'],
+  ])('resolves a relative source of %s (%s) to %s', (at, file, expected) => {
+    expect(parseVrt(vrt(source(file)), at).sources[0].location).toBe(expected);
+  });
+
+  it.each([
+    ['/vsicurl/https://dem.example/a.tif', 'https://dem.example/a.tif'],
+    ['/vsis3/bucket/dem/a.tif', 's3://bucket/dem/a.tif'],
+    ['https://dem.example/a.tif', 'https://dem.example/a.tif'],
+    ['/srv/dem/a.tif', '/srv/dem/a.tif'], // an absolute path in a local VRT
+  ])('reads the absolute source %s as %s', (file, expected) => {
+    expect(parseVrt(vrt(source(file, '', 'SimpleSource', 0)), '/data/m.vrt').sources[0].location).toBe(
+      expected,
+    );
+  });
+
+  it('takes the nodata of a ComplexSource, else the band’s NoDataValue; NaN means the source’s own', () => {
+    const band = (extra: string) =>
+      `<NoDataValue>-9999</NoDataValue>${source('a.tif', extra, 'ComplexSource')}`;
+    expect(parseVrt(vrt(band('<NODATA>-32768</NODATA>')), 'm.vrt').sources[0].nodata).toBe(-32768);
+    expect(parseVrt(vrt(band('')), 'm.vrt').sources[0].nodata).toBe(-9999);
+    expect(parseVrt(vrt(band('<NODATA>nan</NODATA>')), 'm.vrt').sources[0].nodata).toBeNull();
+    expect(
+      parseVrt(
+        vrt(source('a.tif', '<ScaleRatio>1</ScaleRatio><ScaleOffset>0</ScaleOffset>', 'ComplexSource')),
+        'm.vrt',
+      ).sources,
+    ).toHaveLength(1); // an identity scale is no scale
+  });
+
+  it('reads band 1 only; later bands may be anything', () => {
+    const two = vrt(source('a.tif')).replace(
+      '</VRTDataset>',
+      '<VRTRasterBand band="2"><AveragedSource/></VRTRasterBand></VRTDataset>',
+    );
+    expect(parseVrt(two, 'm.vrt').sources).toHaveLength(1);
+  });
+
+  it.each([
+    ['a root that is not VRTDataset', '<PAMDataset/>', /not a GDAL VRT \(root element <PAMDataset>\)/],
+    ['no size', vrt(source('a.tif'), GT, ''), /rasterXSize is not a number/],
+    [
+      'a zero size',
+      vrt(source('a.tif'), GT, 'rasterXSize="0" rasterYSize="4"'),
+      /rasterXSize\/rasterYSize missing/,
+    ],
+    ['no geotransform', vrt(source('a.tif'), ''), /no <GeoTransform> with six numbers/],
+    ['a short geotransform', vrt(source('a.tif'), '<GeoTransform>1, 2</GeoTransform>'), /six numbers/],
+    [
+      'a bad number',
+      vrt(source('a.tif'), '<GeoTransform>1, x, 0, 1, 0, -1</GeoTransform>'),
+      /GeoTransform is not a number \('x'\)/,
+    ],
+    ['a rotation', vrt(source('a.tif'), '<GeoTransform>10, 0.5, 0.1, 50, 0, -0.5</GeoTransform>'), /rotated/],
+    ['no band', `<VRTDataset rasterXSize="8" rasterYSize="4">${GT}</VRTDataset>`, /no <VRTRasterBand>/],
+    ['no source', vrt('<ColorInterp>Gray</ColorInterp>'), /band 1 has no sources/],
+    [
+      'a derived band',
+      vrt(source('a.tif')).replace('band="1"', 'band="1" subClass="VRTDerivedRasterBand"'),
+      /band 1 is a VRTDerivedRasterBand/,
+    ],
+    [
+      'a kernel filter',
+      vrt(source('a.tif', '', 'KernelFilteredSource')),
+      /<KernelFilteredSource>; only SimpleSource/,
+    ],
+    [
+      'another band of a source',
+      vrt(source('a.tif').replace('<SourceBand>1', '<SourceBand>2')),
+      /reads band 2/,
+    ],
+    ['no file name', vrt(source('')), /source 1 \(\?\) has no <SourceFilename>/],
+    ['no DstRect', vrt(source('a.tif').replace(/<DstRect[^>]*>/, '')), /has no <DstRect>/],
+    [
+      'a resampled source',
+      vrt(source('a.tif').replace('xSize="4" ySize="4"/><Dst', 'xSize="2" ySize="2"/><Dst')),
+      /windowed or resampled \(SrcRect 0,0 2x2 -> DstRect 4,0 4x4\)/,
+    ],
+    [
+      'a scale offset',
+      vrt(source('a.tif', '<ScaleOffset>10</ScaleOffset>', 'ComplexSource')),
+      /scaled \(<ScaleOffset>10<\/ScaleOffset>\)/,
+    ],
+    ['a lookup table', vrt(source('a.tif', '<LUT>0:0,1:10</LUT>', 'ComplexSource')), /<LUT>; only unscaled/],
+    ['malformed XML', '<VRTDataset rasterXSize="8"', /is not a readable VRT/],
+  ])('refuses %s', (_what, text, message) => {
+    expect(() => parseVrt(text, 'm.vrt')).toThrow(DatasetConfigError);
+    expect(() => parseVrt(text, 'm.vrt')).toThrow(message);
+  });
+
+  it('refuses an absolute source path in a VRT read from a URL: the store cannot serve it', () => {
+    expect(() => parseVrt(vrt(source('/srv/dem/a.tif', '', 'SimpleSource', 0)), 'http://data/m.vrt')).toThrow(
+      /source 1 \(\/srv\/dem\/a\.tif\) is an absolute path the data store cannot serve/,
+    );
+    expect(() => parseVrt(vrt(source('/vsizip/x.zip/a.hgt', '', 'SimpleSource', 0)), '/data/m.vrt')).toThrow(
+      /absolute path the data store cannot serve/,
+    );
+  });
+});
+
+describe('readVrt', () => {
+  let dir: string;
+  const opener = new RasterOpener({
+    headerPrefetchBytes: 65536,
+    missingTtlMs: 0,
+    timeoutMs: 1000,
+    retries: 0,
+  });
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrt-read-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a VRT larger than its first read whole', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => source(`tiles/tile-${i}.tif`)).join('\n');
+    const file = path.join(dir, 'big.vrt');
+    fs.writeFileSync(file, vrt(many));
+    expect(fs.statSync(file).size).toBeGreaterThan(64 * 1024);
+    expect((await readVrt(file, opener, 'big')).sources).toHaveLength(400);
+  });
+
+  it('refuses a VRT over the size limit without reading it all', async () => {
+    const file = path.join(dir, 'huge.vrt');
+    fs.writeFileSync(file, '');
+    fs.truncateSync(file, MAX_VRT_BYTES + 1);
+    await expect(readVrt(file, opener, 'huge')).rejects.toThrow(/VRTs over 16777216 bytes are not read/);
+  });
+
+  it('a missing VRT file: the dataset is unavailable, naming it', async () => {
+    const answer = readVrt(path.join(dir, 'nowhere.vrt'), opener, 'lost');
+    await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
+    await expect(answer).rejects.toThrow(
+      "Dataset 'lost' is unavailable: its VRT file was not found in the data store.",
+    );
+  });
+});

@@ -1,0 +1,32 @@
+/** Google's Elevation API parameters: locations, or a path sampled at `samples` points; its 400 wording. */
+import { parseGoogleQuery } from '../../../layers/elevation';
+
+const limits = { maxLocations: 3, maxSamples: 5 };
+
+describe('parseGoogleQuery', () => {
+  it('answers the one point of a path for samples=1, and both ends for samples=2', () => {
+    expect(parseGoogleQuery({ path: '10,10|20,20', samples: '1' }, limits)).toEqual([{ lat: 10, lon: 10 }]);
+    const ends = parseGoogleQuery({ path: '10,10|20,20', samples: '2' }, limits);
+    expect(ends[0]).toEqual({ lat: 10, lon: 10 });
+    expect(ends[1].lat).toBeCloseTo(20, 9);
+    expect(ends[1].lon).toBeCloseTo(20, 9);
+  });
+
+  it.each([
+    [
+      { locations: '1,1', path: '1,1|2,2' },
+      "Only one of the 'locations' and 'path' parameters may be given.",
+    ],
+    [{ path: '1,1|2,2' }, "Missing the 'samples' parameter, which 'path' requires."],
+    [{ path: '1,1|2,2', samples: '6' }, "Invalid 'samples' parameter '6': use a whole number from 1 to 5."],
+    [{ path: '1,1|2,2', samples: '1.5' }, "Invalid 'samples' parameter '1.5'"],
+    [{ path: '1,1|2,2', samples: '0' }, "Invalid 'samples' parameter '0'"],
+  ])('refuses %j with Google’s wording', (params, message) => {
+    expect(() => parseGoogleQuery(params, limits)).toThrow(`Invalid request. ${message}`);
+  });
+
+  it('names the parameter whose locations are wrong, and its limit', () => {
+    expect(() => parseGoogleQuery({ locations: '1,1|2,2|3,3|4,4' }, limits)).toThrow(/'locations'/);
+    expect(() => parseGoogleQuery({ path: '91,1|2,2', samples: '2' }, limits)).toThrow(/'path'/);
+  });
+});

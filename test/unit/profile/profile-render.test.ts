@@ -1,0 +1,59 @@
+/** The profile's SVG chart and its options: what a user sees for long paths, gaps and bad parameters. */
+import { InvalidRequestError, parseProfileOptions, renderProfileSvg } from '../../../layers/elevation';
+import { buildProfile } from '../../../layers/elevation/profile/profile';
+import { niceRange } from '../../../layers/elevation/profile/profile-svg';
+
+const path = (length: number, n: number) => ({
+  points: Array.from({ length: n }, (_, i) => ({ lat: 48, lon: 9 + (i * length) / n / 74000 })),
+  distances: Array.from({ length: n }, (_, i) => (i * length) / (n - 1)),
+  length,
+});
+
+describe('renderProfileSvg', () => {
+  it('labels distances in km from 2 km on, in m below', () => {
+    expect(renderProfileSvg(buildProfile(path(5000, 3), [100, 120, 110], 5), 'd')).toContain('Distance (km)');
+    expect(renderProfileSvg(buildProfile(path(500, 3), [100, 120, 110], 5), 'd')).toContain('Distance (m)');
+  });
+
+  it('draws a gap in the data as a gap in the line (one polyline per run with data)', () => {
+    const svg = renderProfileSvg(buildProfile(path(1000, 5), [100, 110, null, 120, 130], 5), 'd');
+    expect(svg.match(/<polyline/g)).toHaveLength(2);
+  });
+
+  it('still draws axes when no point has data', () => {
+    const svg = renderProfileSvg(buildProfile(path(1000, 3), [null, null, null], 5), 'd');
+    expect(svg).toMatch(/^<svg/);
+    expect(svg).not.toContain('<polyline');
+  });
+
+  it('widens a flat profile to a round range around its height', () => {
+    const [min, max, step] = niceRange(250, 250);
+    expect(min).toBeLessThanOrEqual(250);
+    expect(max).toBeGreaterThanOrEqual(250);
+    expect(max - min).toBeGreaterThan(0);
+    expect([1, 2, 5].some((m) => Number.isInteger(Math.log10(step / m)))).toBe(true);
+  });
+});
+
+describe('parseProfileOptions', () => {
+  it('takes a distance between samples instead of a count', () => {
+    expect(parseProfileOptions({ distance: '25' }, 512).spacing).toEqual({ distance: 25 });
+  });
+
+  it.each([
+    [{ samples: '10', distance: '25' }, "Give either 'samples' or 'distance', not both."],
+    [{ samples: { n: 10 } }, "Invalid samples 'an object': use a whole number from 2 to 512."],
+    [{ samples: [10] }, "Invalid samples 'a list'"],
+    [{ distance: '0.01' }, "Invalid distance '0.01': use a number of metres from 0.1 to 10000000."],
+    [{ threshold: '-1' }, "Invalid threshold '-1': use a number of metres from 0 to 1000."],
+    [{ format: 'png' }, 'png'],
+  ])('refuses %j with a message saying what', (params, message) => {
+    expect(() => parseProfileOptions(params, 512)).toThrow(InvalidRequestError);
+    expect(() => parseProfileOptions(params, 512)).toThrow(message);
+  });
+
+  it('uses 100 samples by default, fewer when the limit is lower', () => {
+    expect(parseProfileOptions({}, 512).spacing).toEqual({ samples: 100 });
+    expect(parseProfileOptions({}, 50).spacing).toEqual({ samples: 50 });
+  });
+});

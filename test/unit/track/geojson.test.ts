@@ -1,0 +1,119 @@
+/**
+ * The GeoJSON reader: which positions are height slots (every geometry kind, collections, features without a
+ * geometry), how a height is written (replaced, or inserted with the file's own separator), and the 400 a
+ * malformed file gets, naming where.
+ */
+import { InvalidRequestError } from '../../../layers/elevation';
+import { readGeoJson } from '../../../layers/elevation/track/geojson';
+import { applyEdits } from '../../../layers/elevation/track/text-edits';
+
+const options = { maxCoordinates: 100, absoluteAltitude: false };
+const locations = (text: string) =>
+  readGeoJson(text, options).slots.map((s) => [s.location.lat, s.location.lon]);
+
+describe('readGeoJson', () => {
+  it('finds the positions of every geometry kind, in collections and features, in document order', () => {
+    const text = JSON.stringify({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [10, 50] }, properties: {} },
+        { type: 'Feature', geometry: null, properties: { note: 'no geometry' } },
+        {
+          type: 'Feature',
+          geometry: {
+            type: 'GeometryCollection',
+            geometries: [
+              {
+                type: 'LineString',
+                coordinates: [
+                  [11, 51],
+                  [12, 52],
+                ],
+              },
+              {
+                type: 'MultiPolygon',
+                coordinates: [
+                  [
+                    [
+                      [13, 53],
+                      [14, 54],
+                      [13, 53],
+                    ],
+                  ],
+                ],
+              },
+            ],
+          },
+        },
+        'not an object',
+      ],
+    });
+    expect(locations(text)).toEqual([
+      [50, 10],
+      [51, 11],
+      [52, 12],
+      [53, 13],
+      [54, 14],
+      [53, 13],
+    ]);
+  });
+
+  it('replaces an existing z, and inserts a missing one with the file’s separator', () => {
+    const text = '{"type": "LineString", "coordinates": [[10, 50, 7], [11,51]]}';
+    const track = readGeoJson(text, options);
+    expect(track.slots.map((s) => s.height)).toEqual([7, null]);
+    const edits = track.slots.map((s, i) => s.write(String(100 + i)));
+    expect(applyEdits(text, edits)).toBe(
+      '{"type": "LineString", "coordinates": [[10, 50, 100], [11,51,101]]}',
+    );
+  });
+
+  it('drops a placeholder z of 0 where there is no data, and keeps a real one', () => {
+    const text = '{"type": "MultiPoint", "coordinates": [[10, 50, 0], [11, 51, 9]]}';
+    const [zero, nine] = readGeoJson(text, options).slots;
+    expect(
+      applyEdits(
+        text,
+        [zero.clear()].filter((e) => e !== null),
+      ),
+    ).toBe('{"type": "MultiPoint", "coordinates": [[10, 50], [11, 51, 9]]}');
+    expect(nine.clear()).toBeNull();
+  });
+
+  it.each([
+    ['not JSON', '{"type": ', /The file is not valid JSON/],
+    ['not an object with a type', '[1, 2]', /expected an object with a "type" member/],
+    ['coordinates that are not an array', '{"type": "Point", "coordinates": "10,50"}', /is not an array/],
+    [
+      'a position of one number',
+      '{"type": "Point", "coordinates": [10]}',
+      /is not a position \[longitude, latitude\]/,
+    ],
+    ['a position of strings', '{"type": "Point", "coordinates": ["10", "50"]}', /is not a position/],
+    [
+      'coordinates nested too deep',
+      '{"type": "MultiPolygon", "coordinates": [[[[[10, 50]]]]]}',
+      /nested deeper than any geometry allows/,
+    ],
+    [
+      'a latitude out of range',
+      '{"type": "Point", "coordinates": [10, 95]}',
+      /Invalid latitude 95 at the position \[10,95\]/,
+    ],
+    [
+      'collections nested 17 deep',
+      '{"type":"GeometryCollection","geometries":['.repeat(17) +
+        '{"type":"Point","coordinates":[1,1]}' +
+        ']}'.repeat(17),
+      /nests objects too deeply/,
+    ],
+  ])('refuses %s with a 400 saying what', (_what, text, message) => {
+    expect(() => readGeoJson(text, options)).toThrow(InvalidRequestError);
+    expect(() => readGeoJson(text, options)).toThrow(message);
+  });
+
+  it('stops at the coordinate limit', () => {
+    const text = JSON.stringify({ type: 'MultiPoint', coordinates: Array.from({ length: 5 }, () => [1, 1]) });
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 4 })).toThrow(InvalidRequestError);
+  });
+});

@@ -1,0 +1,57 @@
+/** The GPX reader: wpt/trkpt/rtept are slots; a height is written into <ele>, or a new <ele> first, indented as the file. */
+import { InvalidRequestError } from '../../../layers/elevation';
+import { readGpx } from '../../../layers/elevation/track/gpx';
+import { applyEdits } from '../../../layers/elevation/track/text-edits';
+
+const options = { maxCoordinates: 100, absoluteAltitude: false };
+const filled = (text: string) => {
+  const { slots } = readGpx(text, options);
+  return applyEdits(
+    text,
+    slots.map((s) => s.write('123.4')),
+  );
+};
+
+describe('readGpx', () => {
+  it('reads every waypoint, track point and route point with its existing height', () => {
+    const text =
+      '<gpx version="1.1"><wpt lat="50" lon="10"><ele>7</ele></wpt><rte><rtept lat="51" lon="11"/></rte>' +
+      '<trk><trkseg><trkpt lat="52" lon="12"><ele> </ele></trkpt></trkseg></trk></gpx>';
+    expect(readGpx(text, options).slots.map((s) => [s.location.lat, s.location.lon, s.height])).toEqual([
+      [50, 10, 7],
+      [51, 11, null],
+      [52, 12, null],
+    ]);
+  });
+
+  it('writes into <ele>, opens a self-closed point, or inserts <ele> first with the file’s indentation', () => {
+    expect(filled('<gpx><wpt lat="50" lon="10"><ele>0</ele></wpt></gpx>')).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt></gpx>',
+    );
+    expect(filled('<gpx><wpt lat="50" lon="10" /></gpx>')).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt></gpx>',
+    );
+    expect(filled('<gpx><wpt lat="50" lon="10">\n    <name>A</name>\n</wpt></gpx>')).toBe(
+      '<gpx><wpt lat="50" lon="10">\n    <ele>123.4</ele>\n    <name>A</name>\n</wpt></gpx>',
+    );
+    expect(
+      filled('<g:gpx xmlns:g="http://www.topografix.com/GPX/1/1"><g:wpt lat="50" lon="10"></g:wpt></g:gpx>'),
+    ).toBe(
+      '<g:gpx xmlns:g="http://www.topografix.com/GPX/1/1"><g:wpt lat="50" lon="10"><g:ele>123.4</g:ele></g:wpt></g:gpx>',
+    );
+  });
+
+  it.each([
+    ['a root that is not <gpx>', '<kml/>', /its root element is <kml>, not <gpx>/],
+    ['a point without lon', '<gpx><wpt lat="50"/></gpx>', /<wpt> at line 1 has no 'lon' attribute/],
+    [
+      'a point with a bad lat',
+      '<gpx>\n<wpt lat="north" lon="10"/></gpx>',
+      /<wpt> at line 2 has an invalid 'lat' attribute 'north'/,
+    ],
+    ['markup in <ele>', '<gpx><wpt lat="50" lon="10"><ele>1<!--x--></ele></wpt></gpx>', /contains markup/],
+  ])('refuses %s with a 400 saying what', (_what, text, message) => {
+    expect(() => readGpx(text, options)).toThrow(InvalidRequestError);
+    expect(() => readGpx(text, options)).toThrow(message);
+  });
+});
