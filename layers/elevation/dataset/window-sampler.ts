@@ -176,13 +176,12 @@ async function forEachBatch(
     const r0 = Math.floor(rows[i]) - before;
     if (!markInNeededBlock(state, c0, r0, size)) {
       let added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
-      if (batch.length > 0 && batchBytes + added.length * state.raster.blockBytes > budget) {
+      if (batch.length > 0 && batchBytes + heldBytes(state.raster, added) > budget) {
         await flush();
         added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
       }
       needRows(state, c0, r0, c0 + size - 1, r0 + size - 1);
-      // A whole block's size per block: a partly decoded one holds fewer decoded rows, plus its compressed bytes.
-      batchBytes += added.length * state.raster.blockBytes;
+      batchBytes += heldBytes(state.raster, added);
     }
     touched.add(state);
     batch.push(i);
@@ -306,6 +305,13 @@ function ownerOf(
     if (containsPoint(state.raster.grid, rx, ry)) return state;
   }
   return null;
+}
+
+/** What blocks hold while a batch reads them: their buffers, and while partly decoded their compressed bytes. */
+function heldBytes(raster: Raster, blocks: readonly number[]): number {
+  let bytes = 0;
+  for (const index of blocks) bytes += raster.blockBytes + raster.partialExtraBytes(index);
+  return bytes;
 }
 
 /**

@@ -134,6 +134,8 @@ export async function openCogRaster(source: ByteSource, prefetchBytes: number, i
     blocksDown,
     samplesPerPixel,
     blockBytes: grid.blockWidth * grid.blockHeight * samplesPerPixel * bytesPerSample,
+    partialExtraBytes: (index) =>
+      DEFLATE.includes(compression) || compression === LZW ? (byteCounts[index] ?? 0) : 0,
     async readBlock(index: number, ctx: ReadContext): Promise<BlockRows> {
       const length = byteCounts[index];
       if (index < 0 || index >= blocksAcross * blocksDown)

@@ -97,6 +97,7 @@ function hgtRaster(
     blocksDown: Math.ceil(grid.height / grid.blockHeight),
     samplesPerPixel: 1,
     blockBytes: grid.blockWidth * grid.blockHeight * 2,
+    partialExtraBytes: () => 0,
     // Uncompressed strips, or a zipped tile inflated whole: every row of a block is ready at once.
     readBlock: async (index, ctx) => {
       const data = await read(index, ctx);

@@ -40,6 +40,11 @@ export interface Raster {
   /** Decoded size of one block in bytes: what the block cache charges for a whole block (and one in flight). */
   readonly blockBytes: number;
   /**
+   * Bytes block `index` holds beyond its decoded size while partly decoded (its compressed bytes, kept to resume);
+   * 0 for blocks that decode whole. With blockBytes, what a request's block budget charges per block.
+   */
+  partialExtraBytes(index: number): number;
+  /**
    * Fetches one block, ready to decode its rows on demand: compressed blocks decode only as far down as asked
    * (see block-rows), uncompressed ones come whole. No caching here; see block-store.
    */

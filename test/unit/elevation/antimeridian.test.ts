@@ -41,6 +41,7 @@ function tile(name: string, west: number): Raster {
     blocksDown: 1,
     samplesPerPixel: 1,
     blockBytes: SIZE * SIZE * 4,
+    partialExtraBytes: () => 0,
     readBlock: () => Promise.resolve(completeBlock(values, SIZE)),
   };
 }
