@@ -5,9 +5,9 @@
  * decode whole through geotiff's decoder registry. Predictors and byte order are applied here, on whole rows.
  *
  * A cold point in a random row of a 1024x1024 Float32 DEFLATE+PREDICTOR=3 block costs the inflate of the rows
- * above it (half a block on average) and the predictor of its window's rows: 5.0-5.7 ms CPU against 18-22 ms
- * for the whole block, and 76-100% of the limit (node:zlib inflates 426-487 MB/s of output here, the float
- * predictor runs at 774-804 MB/s; `npm run bench`, three runs on 2 shared cores).
+ * above it (half a block on average) and the predictor of its window's rows: 4.3-5.7 ms CPU against 17.8-22.4 ms
+ * for the whole block, 73-100% of the limit (node:zlib inflates 426-547 MB/s of output here, the float predictor
+ * runs at 483-878 MB/s; `npm run bench`, eight runs on 2 shared cores).
  */
 import { GeoTIFF, getDecoder } from 'geotiff';
 import type { ByteSource, ReadIo } from '../data/byte-source';
