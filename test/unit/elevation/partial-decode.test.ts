@@ -5,7 +5,7 @@
  * rows, bit for bit, and never a row it has not decoded. Corrupt streams become DataSourceUnavailableError (502).
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -216,6 +216,7 @@ describe('corrupt streams', () => {
 
 describe('corrupt files through the block cache', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'partial-decode-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A copy of a fixture with bytes of block 0 replaced (offset relative to the block's first byte, or its end). */
   async function corrupted(file: string, at: (length: number) => number, bytes: number[]): Promise<Raster> {
