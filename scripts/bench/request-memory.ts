@@ -35,7 +35,8 @@ const BLOCKS_PER_SIDE = 4; // 3600 px in 1024-px blocks
  */
 export function buildTiles(sourceFile: string, cacheDir: string): string | null {
   if (spawnSync('sh', ['-c', 'command -v gdal_edit.py'], { stdio: 'ignore' }).status !== 0) return null;
-  const stamp = path.join(cacheDir, 'complete');
+  // v2: tiles written before EPSG:4326 was set explicitly have no CRS, which the reader now refuses.
+  const stamp = path.join(cacheDir, 'complete-v2');
   if (fs.existsSync(stamp)) return cacheDir;
   fs.rmSync(cacheDir, { recursive: true, force: true });
   fs.mkdirSync(cacheDir, { recursive: true });
@@ -45,7 +46,8 @@ export function buildTiles(sourceFile: string, cacheDir: string): string | null 
       const file = path.join(cacheDir, `N${40 + j}E${String(i).padStart(3, '0')}.tif`);
       fs.copyFileSync(sourceFile, file);
       const ullr = [i - half, 41 + j + half, i + 1 - half, 40 + j + half].map(String);
-      execFileSync('gdal_edit.py', ['-a_ullr', ...ullr, file], { stdio: 'inherit' });
+      // -a_ullr alone leaves an engineering CRS ("unnamed"); the CRS is set again with it.
+      execFileSync('gdal_edit.py', ['-a_srs', 'EPSG:4326', '-a_ullr', ...ullr, file], { stdio: 'inherit' });
     }
   }
   fs.writeFileSync(stamp, '');

@@ -3,9 +3,11 @@
  * Concurrent requests for the same block share one fetch+decode; a rejected promise is evicted at once so a
  * transient failure never poisons the cache.
  *
- * Memory: each entry is charged the decoded size it will have (blockWidth x blockHeight x bytes per sample),
- * known before the fetch, so in-flight entries count too. A 1024x1024 Float32 block is 4 MiB, a 512x512 Int16
- * block 0.5 MiB; the default 512 MiB therefore holds 128 to 1,024 blocks.
+ * Memory: each entry is charged the decoded size of a whole block (blockWidth x blockHeight x bytes per sample)
+ * while in flight, known before the fetch; once loaded, what it holds (`recharge`): a partially decoded block
+ * holds its decoded rows plus its compressed bytes and decoder state (see raster/block-rows), a whole one its
+ * decoded size. A 1024x1024 Float32 block is 4 MiB decoded (~2.3 MB compressed), a 512x512 Int16 block 0.5 MiB;
+ * the default 512 MiB therefore holds 128 to 1,024 whole blocks.
  */
 export interface CacheCounters {
   hits: number;
@@ -59,6 +61,24 @@ export class BlockCache<T> {
     });
     this.evictOverflow(key);
     return { promise, hit: false };
+  }
+
+  /**
+   * Charges the entry holding `promise` `bytes` from now on (a block that decoded more rows), evicting others
+   * to stay within bounds; a no-op once that entry has been evicted or replaced.
+   */
+  recharge(key: string, promise: Promise<T>, bytes: number): void {
+    const entry = this.entries.get(key);
+    if (!entry || entry.promise !== promise) return;
+    this.bytesUsed += bytes - entry.bytes;
+    entry.bytes = bytes;
+    this.evictOverflow(key);
+  }
+
+  /** Drops the entry holding `promise` (its value turned out unusable); a no-op if it was replaced already. */
+  evict(key: string, promise: Promise<T>): void {
+    const entry = this.entries.get(key);
+    if (entry && entry.promise === promise) this.remove(key, entry);
   }
 
   clear(): void {

@@ -1,7 +1,8 @@
 /**
  * Samples many points from a mosaic in three phases, so the per-point work is synchronous arithmetic:
  *  1. owners: the tiles that may hold each point are opened (concurrently, cached) and the owner chosen;
- *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently);
+ *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently); only the rows the
+ *     windows read are decoded (the decompression stops after the deepest one);
  *  3. values: windows are read from the fetched blocks and interpolated.
  * A window that leaves its owner raster (a tile edge) takes the slow path: each outside pixel is looked up in
  * whichever raster holds that pixel centre, so bilinear and cubic are seamless across tiles that do not overlap.
@@ -18,8 +19,12 @@ type ToRaster = (x: number, y: number) => [number, number];
 interface RasterState {
   raster: Raster;
   toRaster: ToRaster | null; // null: same CRS as the mosaic
-  needed: Set<number>;
+  /** Blocks the current batch needs: index -> a mask of the block's rows its windows read (only those decode). */
+  needed: Map<number, Uint8Array>;
+  /** Fetched blocks; only the rows asked for may be read (a block may hold other rows still undecoded). */
   blocks: Map<number, PixelArray>;
+  /** Edge windows (slow path): rows decoded per fetched block, as asked for pixel by pixel. */
+  edgeRows: Map<number, Set<number>>;
 }
 
 /** Window geometry per interpolation: how far left/up of floor(col) it starts and its size. */
@@ -169,13 +174,15 @@ async function forEachBatch(
     const state = owners[i] as RasterState;
     const c0 = Math.floor(cols[i]) - before;
     const r0 = Math.floor(rows[i]) - before;
-    let added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
-    if (batch.length > 0 && batchBytes + added.length * state.raster.blockBytes > budget) {
-      await flush();
-      added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+    if (!markInNeededBlock(state, c0, r0, size)) {
+      let added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+      if (batch.length > 0 && batchBytes + heldBytes(state.raster, added) > budget) {
+        await flush();
+        added = newBlocks(state, c0, r0, c0 + size - 1, r0 + size - 1);
+      }
+      needRows(state, c0, r0, c0 + size - 1, r0 + size - 1);
+      batchBytes += heldBytes(state.raster, added);
     }
-    for (const index of added) state.needed.add(index);
-    batchBytes += added.length * state.raster.blockBytes;
     touched.add(state);
     batch.push(i);
   }
@@ -183,7 +190,10 @@ async function forEachBatch(
 }
 
 function releaseBlocks(states: Map<string, RasterState | null>): void {
-  for (const state of states.values()) state?.blocks.clear();
+  for (const state of states.values()) {
+    state?.blocks.clear();
+    state?.edgeRows.clear();
+  }
 }
 
 /** The hot path: a window inside one raster whose blocks are fetched; same-block windows index directly. */
@@ -270,7 +280,8 @@ async function openAll(
       raster && {
         raster,
         toRaster: raster.crs.key === mosaic.crs.key ? null : crsToCrs(mosaic.crs, raster.crs),
-        needed: new Set(),
+        needed: new Map(),
+        edgeRows: new Map(),
         blocks: new Map(),
       },
     );
@@ -296,6 +307,45 @@ function ownerOf(
   return null;
 }
 
+/** What blocks hold while a batch reads them: their buffers, and while partly decoded their compressed bytes. */
+function heldBytes(raster: Raster, blocks: readonly number[]): number {
+  let bytes = 0;
+  for (const index of blocks) bytes += raster.blockBytes + raster.partialExtraBytes(index);
+  return bytes;
+}
+
+/**
+ * The common case, kept cheap: a window inside one block the batch already needs marks its rows there and
+ * adds no block (true); anything else goes through newBlocks and needRows (false).
+ */
+function markInNeededBlock(state: RasterState, c0: number, r0: number, size: number): boolean {
+  const { blockWidth, blockHeight } = state.raster.grid;
+  const bx = (c0 / blockWidth) | 0;
+  const by = (r0 / blockHeight) | 0;
+  const row = r0 - by * blockHeight;
+  if (c0 + size > (bx + 1) * blockWidth || row + size > blockHeight) return false;
+  const mask = state.needed.get(by * state.raster.blocksAcross + bx);
+  if (!mask) return false;
+  for (let r = row; r < row + size; r++) mask[r] = 1;
+  return true;
+}
+
+/** Records, per block of the window (c0, r0)-(c1, r1), the block's rows the window reads. */
+function needRows(state: RasterState, c0: number, r0: number, c1: number, r1: number): void {
+  const { blockWidth, blockHeight } = state.raster.grid;
+  const across = state.raster.blocksAcross;
+  for (let by = Math.floor(r0 / blockHeight); by <= Math.floor(r1 / blockHeight); by++) {
+    const first = Math.max(r0, by * blockHeight) - by * blockHeight;
+    const last = Math.min(r1, (by + 1) * blockHeight - 1) - by * blockHeight;
+    for (let bx = Math.floor(c0 / blockWidth); bx <= Math.floor(c1 / blockWidth); bx++) {
+      const index = by * across + bx;
+      let rows = state.needed.get(index);
+      if (!rows) state.needed.set(index, (rows = new Uint8Array(blockHeight)));
+      for (let row = first; row <= last; row++) rows[row] = 1;
+    }
+  }
+}
+
 /** Block indexes of the window (c0, r0)-(c1, r1) not yet needed by the current batch. */
 function newBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: number): number[] {
   const { blockWidth, blockHeight } = state.raster.grid;
@@ -313,9 +363,13 @@ function newBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: n
 async function fetchBlocks(states: Iterable<RasterState>, ctx: ReadContext): Promise<void> {
   const jobs: Promise<void>[] = [];
   for (const state of states) {
-    for (const index of state.needed) {
-      if (!state.blocks.has(index))
-        jobs.push(getBlock(state.raster, index, ctx).then((block) => void state.blocks.set(index, block)));
+    for (const [index, mask] of state.needed) {
+      if (state.blocks.has(index)) continue;
+      const rows: number[] = [];
+      for (let row = 0; row < mask.length; row++) if (mask[row] === 1) rows.push(row);
+      jobs.push(
+        getBlock(state.raster, index, rows, ctx).then((block) => void state.blocks.set(index, block)),
+      );
     }
     state.needed.clear();
   }
@@ -400,8 +454,15 @@ function acrossAntimeridian(x: number): number {
 
 async function readPixel(state: RasterState, c: number, r: number, ctx: ReadContext): Promise<number> {
   const { raster } = state;
-  const index =
-    Math.floor(r / raster.grid.blockHeight) * raster.blocksAcross + Math.floor(c / raster.grid.blockWidth);
-  if (!state.blocks.has(index)) state.blocks.set(index, await getBlock(raster, index, ctx));
+  const { blockWidth, blockHeight } = raster.grid;
+  const by = Math.floor(r / blockHeight);
+  const index = by * raster.blocksAcross + Math.floor(c / blockWidth);
+  const row = r - by * blockHeight;
+  let rows = state.edgeRows.get(index);
+  if (!rows?.has(row)) {
+    state.blocks.set(index, await getBlock(raster, index, [row], ctx));
+    if (!rows) state.edgeRows.set(index, (rows = new Set()));
+    rows.add(row);
+  }
   return pixel(state, c, r);
 }

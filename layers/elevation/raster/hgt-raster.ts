@@ -10,6 +10,7 @@ import type { ByteSource, ReadIo } from '../data/byte-source';
 import { DatasetConfigError, DataSourceUnavailableError } from '../errors';
 import { crsFromEpsg } from '../geo/crs';
 import type { ReadContext } from '../types';
+import { completeBlock } from './block-rows';
 import { swapBytes } from './predictor';
 import type { PixelArray, Raster, RasterGrid } from './raster';
 
@@ -96,7 +97,12 @@ function hgtRaster(
     blocksDown: Math.ceil(grid.height / grid.blockHeight),
     samplesPerPixel: 1,
     blockBytes: grid.blockWidth * grid.blockHeight * 2,
-    readBlock: read,
+    partialExtraBytes: () => 0,
+    // Uncompressed strips, or a zipped tile inflated whole: every row of a block is ready at once.
+    readBlock: async (index, ctx) => {
+      const data = await read(index, ctx);
+      return completeBlock(data, data.length / grid.blockWidth);
+    },
   };
 }
 

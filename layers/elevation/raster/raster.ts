@@ -1,6 +1,7 @@
 /** What a raster (one COG / GeoTIFF file) looks like to the sampler, independent of the file format. */
 import type { Crs } from '../geo/crs';
 import type { ReadContext } from '../types';
+import type { BlockRows } from './block-rows';
 
 export type PixelArray =
   Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
@@ -36,10 +37,18 @@ export interface Raster {
   readonly blocksDown: number;
   /** Values per pixel in a decoded block (interleaved bands); the sampler reads band 1. */
   readonly samplesPerPixel: number;
-  /** Decoded size of one block in bytes: what the block cache charges for it. */
+  /** Decoded size of one block in bytes: what the block cache charges for a whole block (and one in flight). */
   readonly blockBytes: number;
-  /** Fetches and decodes one block (no caching here; see block-store). */
-  readBlock(index: number, ctx: ReadContext): Promise<PixelArray>;
+  /**
+   * Bytes block `index` holds beyond its decoded size while partly decoded (its compressed bytes, kept to resume);
+   * 0 for blocks that decode whole. With blockBytes, what a request's block budget charges per block.
+   */
+  partialExtraBytes(index: number): number;
+  /**
+   * Fetches one block, ready to decode its rows on demand: compressed blocks decode only as far down as asked
+   * (see block-rows), uncompressed ones come whole. No caching here; see block-store.
+   */
+  readBlock(index: number, ctx: ReadContext): Promise<BlockRows>;
 }
 
 export function pixelCentre(grid: RasterGrid, col: number, row: number): { x: number; y: number } {

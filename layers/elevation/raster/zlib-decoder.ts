@@ -1,8 +1,9 @@
 /**
- * DEFLATE through node:zlib, registered in geotiff.js's decoder registry (compression 8 and 32946). geotiff's own
- * pure-JS inflate is about 3x slower on a 1024x1024 Float32 block (`npm run bench` measures both).
+ * DEFLATE through node:zlib, registered in geotiff.js's decoder registry (compression 8 and 32946): a whole block
+ * in one go. Not on the read path any more: cog-raster decodes DEFLATE blocks row by row itself
+ * (resumable-inflate, block-rows); this stays registered so anything that asks geotiff's registry for a DEFLATE
+ * decoder gets zlib rather than geotiff's pure-JS inflate (about 3x slower on a 1024x1024 Float32 block).
  * zlib's async API runs on libuv's thread pool, so a decode does not block other invocations on the event loop.
- * Predictors are undone by the raster after decompression (see cog-raster), not by the decoders.
  */
 import { createInflate } from 'node:zlib';
 import { BaseDecoder, addDecoder } from 'geotiff';

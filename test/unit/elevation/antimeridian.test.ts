@@ -7,6 +7,7 @@ import { newReadStats, noTracing } from '../../../layers/elevation';
 import { crsFromEpsg } from '../../../layers/elevation/geo/crs';
 import type { Mosaic } from '../../../layers/elevation/dataset/mosaic';
 import { sampleMosaic } from '../../../layers/elevation/dataset/window-sampler';
+import { completeBlock } from '../../../layers/elevation/raster/block-rows';
 import type { Raster } from '../../../layers/elevation/raster/raster';
 
 const RES = 0.25;
@@ -40,7 +41,8 @@ function tile(name: string, west: number): Raster {
     blocksDown: 1,
     samplesPerPixel: 1,
     blockBytes: SIZE * SIZE * 4,
-    readBlock: () => Promise.resolve(values),
+    partialExtraBytes: () => 0,
+    readBlock: () => Promise.resolve(completeBlock(values, SIZE)),
   };
 }
 
