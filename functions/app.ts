@@ -32,6 +32,7 @@ export function getApp(): App {
     timeoutMs: settings.rangeTimeoutMs,
     retries: settings.rangeRetries,
     missingTtlMs: settings.missingTtlMs,
+    partialDecode: settings.partialDecode,
   });
   checkDefaultDataset(settings, registry);
   configureBlockCache(settings.blockCacheBytes);

@@ -52,6 +52,8 @@ export interface RegistryLoadOptions {
   /** Base for relative dataset paths (folder or http/s3 URL prefix); default: the config file's folder. */
   dataRoot?: string | null;
   headerPrefetchBytes?: number;
+  /** Serve rows before a block's checksum is verified (PARTIAL_DECODE); default false. */
+  partialDecode?: boolean;
   timeoutMs?: number;
   retries?: number;
   /** How long a missing tile or file stays known as missing (default 60 s). */
@@ -71,6 +73,7 @@ export function loadDatasetRegistry(options: RegistryLoadOptions): DatasetRegist
   return new DatasetRegistry(loadApiConfig(configPath), {
     dataRoot: options.dataRoot ?? path.dirname(configPath),
     headerPrefetchBytes: options.headerPrefetchBytes ?? 64 * 1024,
+    partialDecode: options.partialDecode ?? false,
     timeoutMs: options.timeoutMs ?? 5000,
     retries: options.retries ?? 2,
     missingTtlMs: options.missingTtlMs ?? 60_000,

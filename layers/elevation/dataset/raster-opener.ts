@@ -15,6 +15,8 @@ const MAX_OPEN_RASTERS = 4096;
 
 export interface RasterOpenerOptions extends RetryPolicy {
   headerPrefetchBytes: number;
+  /** Serve a block's rows before its whole inflate (and DEFLATE checksum); default false. */
+  partialDecode?: boolean;
   /** How long a missing file stays known as missing. */
   missingTtlMs: number;
   /** Milliseconds clock (tests pass their own). */
@@ -50,7 +52,9 @@ export class RasterOpener {
     const source = openByteSource(location, this.options);
     const opening = isHgtLocation(location)
       ? openHgtRaster(source, io)
-      : openCogRaster(source, this.options.headerPrefetchBytes, io);
+      : openCogRaster(source, this.options.headerPrefetchBytes, io, {
+          partialDecode: this.options.partialDecode ?? false,
+        });
     const entry: Entry = { promise: Promise.resolve(null), expires: Infinity };
     entry.promise = opening.catch((error: unknown) => {
       if (error instanceof SourceNotFoundError) {

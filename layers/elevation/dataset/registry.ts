@@ -16,6 +16,8 @@ export interface RegistryOptions extends RetryPolicy {
   /** Base for relative paths: a folder or URL prefix. */
   dataRoot: string;
   headerPrefetchBytes: number;
+  /** See Settings.partialDecode. */
+  partialDecode?: boolean;
   missingTtlMs: number;
 }
 

@@ -73,6 +73,12 @@ export interface PartialBlockParts {
   prepareRows: (rows: Uint8Array) => void;
   /** Maps a decode failure to the error callers see (e.g. DataSourceUnavailableError naming the block). */
   failure: (error: unknown) => Error;
+  /**
+   * Inflate the whole block before serving any row, so DEFLATE's Adler-32 (over all of it) is checked first; the
+   * predictor still runs only on the rows asked for. Without it a row above a corruption that inflates without
+   * a structural error would be served (PARTIAL_DECODE=true opts into that for speed).
+   */
+  wholeFirst?: boolean;
 }
 
 export class PartialBlock implements BlockRows {
@@ -120,7 +126,7 @@ export class PartialBlock implements BlockRows {
     const { rowBytes, rowCount, view, prepareRows } = this.parts;
     let deepest = 0;
     for (const row of rows) if (row > deepest) deepest = row;
-    const wanted = Math.min(deepest + 1, rowCount);
+    const wanted = this.parts.wholeFirst ? rowCount : Math.min(deepest + 1, rowCount);
     while (this.rowsInflated < wanted) {
       if (this.failed) throw this.failed;
       this.step ??= this.advance(wanted, ctx).finally(() => {

@@ -42,7 +42,17 @@ interface Decoder {
   decode(buffer: ArrayBuffer): Promise<ArrayBufferLike>;
 }
 
-export async function openCogRaster(source: ByteSource, prefetchBytes: number, io?: ReadIo): Promise<Raster> {
+export interface CogOptions {
+  /** Serve rows as soon as they are inflated; false: inflate (and checksum) the whole block first. */
+  partialDecode: boolean;
+}
+
+export async function openCogRaster(
+  source: ByteSource,
+  prefetchBytes: number,
+  io?: ReadIo,
+  options: CogOptions = { partialDecode: false },
+): Promise<Raster> {
   registerZlibDecoder();
   let tiff: GeoTIFF;
   try {
@@ -157,6 +167,7 @@ export async function openCogRaster(source: ByteSource, prefetchBytes: number, i
           rowCount,
           decoder: partial,
           prepareRows,
+          wholeFirst: !options.partialDecode,
           failure: (error) => unreadable(source.url, `block ${index}`, error),
         });
       }

@@ -41,8 +41,11 @@ interface Expected {
 const matrix = (JSON.parse(readFileSync(path.join(FOLDER, 'expected.json'), 'utf8')) as { files: Expected[] })
   .files;
 
-function open(file: string): Promise<Raster> {
-  return openCogRaster(new RetryingSource(new FileSource(file), POLICY), PREFETCH_BYTES);
+/** Partial decoding is opted into (PARTIAL_DECODE=true); `partialDecode: false` is the default a deployment gets. */
+function open(file: string, partialDecode = true): Promise<Raster> {
+  return openCogRaster(new RetryingSource(new FileSource(file), POLICY), PREFETCH_BYTES, undefined, {
+    partialDecode,
+  });
 }
 
 const bytesOf = (a: PixelArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -219,14 +222,19 @@ describe('corrupt files through the block cache', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A copy of a fixture with bytes of block 0 replaced (offset relative to the block's first byte, or its end). */
-  async function corrupted(file: string, at: (length: number) => number, bytes: number[]): Promise<Raster> {
-    const target = path.join(dir, `${file}-${at(1000)}`);
+  async function corrupted(
+    file: string,
+    at: (length: number) => number,
+    bytes: number[],
+    partialDecode = true,
+  ): Promise<Raster> {
+    const target = path.join(dir, `${file}-${at(1000)}-${partialDecode}`);
     copyFileSync(path.join(FOLDER, file), target);
     const offsets = await tileOffsets(path.join(FOLDER, file));
     const data = readFileSync(target);
     data.set(bytes, offsets.offset + at(offsets.length));
     writeFileSync(target, data);
-    return open(target); // reopened: the file's version changed
+    return open(target, partialDecode); // reopened: the file's version changed
   }
 
   it('refuses a DEFLATE block whose checksum fails once read to its end, and re-fetches it next time', async () => {
@@ -237,6 +245,24 @@ describe('corrupt files through the block cache', () => {
     await expect(getBlock(raster, 0, rows, ctx)).rejects.toBeInstanceOf(DataSourceUnavailableError);
     await expect(getBlock(raster, 0, rows, ctx)).rejects.toBeInstanceOf(DataSourceUnavailableError);
     expect(ctx.stats.blockCacheMisses).toBe(2); // the failed block was not kept
+  });
+
+  it('by default inflates the whole block and checks its checksum before serving even its first row', async () => {
+    configureBlockCache(1024 * 1024);
+    const file = path.join(FOLDER, 'deflate-float32-p3-le-tiles.tif');
+    const whole = (await (await open(file, false)).readBlock(0, fullContext())) as PartialBlock;
+    await whole.rows([0], fullContext());
+    expect(whole.rowsInflated).toBe(whole.rowCount);
+    // A block whose Adler-32 is wrong: its first row inflates cleanly, only the end of the stream tells.
+    const flip = (n: number) => n - 1;
+    const verified = await corrupted('deflate-float32-p3-le-tiles.tif', flip, [0x5a], false);
+    await expect(getBlock(verified, 0, [0], fullContext())).rejects.toBeInstanceOf(
+      DataSourceUnavailableError,
+    );
+    // PARTIAL_DECODE=true trades that check for speed: the first row is served from the same bytes.
+    configureBlockCache(1024 * 1024);
+    const partial = await corrupted('deflate-float32-p3-le-tiles.tif', flip, [0x5a], true);
+    await expect(getBlock(partial, 0, [0], fullContext())).resolves.toBeDefined();
   });
 
   it('refuses an LZW block with an invalid code mid-stream', async () => {
