@@ -64,7 +64,11 @@ export async function measureRequestMemory(
     path.join(dir, 'config.yaml'),
     `datasets:\n  - name: tiles\n    path: '${dataRoot}'\n    filename_tile_size: 1\n    tile_template: '{NS}{lat:02}{EW}{lon:03}.tif'\n`,
   );
-  const registry = loadDatasetRegistry({ configPath: path.join(dir, 'config.yaml'), dataRoot });
+  const registry = loadDatasetRegistry({
+    configPath: path.join(dir, 'config.yaml'),
+    dataRoot,
+    partialDecode: process.env.PARTIAL_DECODE === 'true',
+  });
   const tiles = registry.get('tiles');
   const points: LatLon[] = [];
   const step = 1 / BLOCKS_PER_SIDE;
