@@ -3,4 +3,5 @@ import type { Linter } from 'eslint';
 
 export declare const libraryBoundary: Linter.Config;
 export declare const handlerBoundary: Linter.Config;
+export declare const telemetryBoundary: Linter.Config;
 export declare const boundaries: Linter.Config[];

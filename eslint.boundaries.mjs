@@ -4,6 +4,8 @@
 //    runtime (aws-lambda types, Powertools, the X-Ray SDK) or an HTTP framework. The S3 client is its data
 //    layer's transport and stays allowed (data/s3-source.ts, data/folder-listing.ts).
 //  - functions/ imports the library and the telemetry layer only through their index.ts.
+//  - layers/telemetry imports nothing from the library or the handlers: it depends on the small interfaces of its
+//    ports.ts, which the library's types satisfy; functions/route.ts wires the two.
 
 const RUNTIME = [
   'aws-lambda',
@@ -55,4 +57,22 @@ export const handlerBoundary = {
   },
 };
 
-export const boundaries = [libraryBoundary, handlerBoundary];
+export const telemetryBoundary = {
+  files: ['layers/telemetry/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/elevation', '**/elevation/*', '**/functions', '**/functions/*'],
+            message:
+              'Telemetry depends on its ports.ts interfaces, not on the library or handlers (docs/architecture.md).',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+export const boundaries = [libraryBoundary, handlerBoundary, telemetryBoundary];

@@ -4,8 +4,14 @@
  * status in one place (never thrown: serverless-offline would turn a thrown error into HTTP 200).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { DeadlineExceededError, ReadLimiter, type ReadContext } from '../layers/elevation';
-import { instrumentHandler, type RequestTelemetry } from '../layers/telemetry';
+import {
+  blockCache,
+  DATA_ANSWERS,
+  DeadlineExceededError,
+  ReadLimiter,
+  type ReadContext,
+} from '../layers/elevation';
+import { instrumentHandler, type Observed, type RequestTelemetry } from '../layers/telemetry';
 import { corsOriginOrNull, getApp, type App } from './app';
 import { errorResponse, method, preflightResponse, requireMethod, type Response } from './http';
 import { finishResponse } from './response-finish';
@@ -18,13 +24,18 @@ export type RouteHandler = (
   ctx: ReadContext,
 ) => Promise<Response>;
 
+/** What telemetry reports of the library beside each request's counters: its block cache and answer labels. */
+const OBSERVED: Observed = { cache: blockCache, answers: DATA_ANSWERS };
+
 /** Used when the context has no clock (tools and tests invoking a handler with a partial context). */
 const FALLBACK_REMAINING_MS = 28_000;
 
 export function route(name: string, methods: readonly string[], fn: RouteHandler) {
   const run = answer(methods, fn);
-  return instrumentHandler(name, async (event, t, context) =>
-    finishResponse(event, await run(event, t, context)),
+  return instrumentHandler(
+    name,
+    async (event, t, context) => finishResponse(event, await run(event, t, context)),
+    OBSERVED,
   );
 }
 

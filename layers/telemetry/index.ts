@@ -13,8 +13,8 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { setStreamingThreshold, type Subsegment } from 'aws-xray-sdk-core';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './constants';
-import { blockCache } from '../elevation/dataset/block-store';
 import { dataAnswerDocuments } from './data-answers';
+import type { Observed } from './ports';
 import { coldStartDocument, EmfAgentSink, parseAgentEndpoint } from './emf-agent';
 import {
   DaemonSender,
@@ -43,6 +43,7 @@ import type { XraySegment } from './trace-spans';
 import { formatWideLine, isUtc, samplingRateFromEnv, type WideLineLevel } from './wide-log';
 
 export type { RequestTelemetry, RequestFields } from './request-telemetry';
+export type { CacheSize, Observed, RequestCounters, SpanHooks } from './ports';
 export { chainDimension } from './constants';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME;
@@ -95,6 +96,8 @@ const INTERNAL_ERROR: APIGatewayProxyStructuredResultV2 = {
 export function instrumentHandler(
   route: string,
   fn: InstrumentedHandler,
+  /** The observed code's cache and answer labels (functions/route.ts passes the elevation library's). */
+  observed: Observed,
 ): (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> {
   return async (event, context) => {
     const startMs = Date.now();
@@ -140,8 +143,8 @@ export function instrumentHandler(
     // A 5xx the route mapped to a response (not thrown) still records its exception on the spans.
     const failure = thrown ?? state.serverError;
     const subtree = root && handlerSegment ? closeHandlerSegment(root, handlerSegment, status, failure) : [];
-    publishMetrics(finished);
-    publishRuntimeHealth(context.functionName);
+    publishMetrics(finished, observed);
+    publishRuntimeHealth(context.functionName, observed);
     writeWideLog(finished, thrown, context, header?.root);
     if (header?.sampled)
       sendRootSegment(header, event, context, traceStartMs, status, wasColdStart, subtree, failure);
@@ -178,10 +181,10 @@ function closeHandlerSegment(
 const UNIT = { Count: MetricUnit.Count, Milliseconds: MetricUnit.Milliseconds, Bytes: MetricUnit.Bytes };
 
 /** One EMF document per request, on every path (the dimension set is the same for all its metrics). */
-function publishMetrics(finished: FinishedRequest): void {
+function publishMetrics(finished: FinishedRequest, observed: Observed): void {
   const dataset = datasetValues.admit(datasetOf(finished.state));
   metrics.addDimensions({ route: finished.route, dataset, outcome: outcomeOf(finished.status) });
-  publishDataAnswers(dataset, finished.state.stats.dataAnswers);
+  publishDataAnswers(dataset, finished.state.stats.dataAnswers, observed.answers);
   for (const point of requestMetrics(finished)) metrics.addMetric(point.name, UNIT[point.unit], point.value);
   if (!emfAgent) {
     metrics.publishStoredMetrics();
@@ -195,9 +198,9 @@ function publishMetrics(finished: FinishedRequest): void {
 }
 
 /** At most one runtime-health document per interval (runtime-health.ts); a time comparison otherwise. */
-function publishRuntimeHealth(functionName: string): void {
+function publishRuntimeHealth(functionName: string, observed: Observed): void {
   const now = Date.now();
-  const sample = runtimeHealth.due(now, blockCache());
+  const sample = runtimeHealth.due(now, observed.cache());
   if (!sample) return;
   const document = runtimeDocument(namespace, serviceName, functionName, sample, now);
   if (emfAgent) emfAgent.send(document);
@@ -207,8 +210,9 @@ function publishRuntimeHealth(functionName: string): void {
 function publishDataAnswers(
   dataset: string,
   answers: FinishedRequest['state']['stats']['dataAnswers'],
+  labels: readonly string[],
 ): void {
-  for (const document of dataAnswerDocuments(namespace, serviceName, dataset, answers, Date.now())) {
+  for (const document of dataAnswerDocuments(namespace, serviceName, dataset, answers, labels, Date.now())) {
     if (emfAgent) emfAgent.send(document);
     else if (stdoutMetrics) process.stdout.write(`${JSON.stringify(document)}\n`);
   }

@@ -1,6 +1,6 @@
 /** Per-request state the handler fills in: read stats, fields for the wide log line, phase timings. */
 import { performance } from 'node:perf_hooks';
-import { newReadStats, noTracing, type ReadStats, type TraceHooks } from '../elevation/types';
+import { newRequestCounters, noSpans, type RequestCounters, type SpanHooks } from './ports';
 import type { XraySegment } from './trace-spans';
 import { subsegmentHooks } from './trace-spans';
 
@@ -12,8 +12,8 @@ export interface RequestFields {
 }
 
 export interface RequestTelemetry {
-  readonly stats: ReadStats;
-  readonly trace: TraceHooks;
+  readonly stats: RequestCounters;
+  readonly trace: SpanHooks;
   set(fields: RequestFields): void;
   /** The error behind a 5xx answer: recorded on the trace as an exception (OpenTelemetry's exception event). */
   recordServerError(error: unknown): void;
@@ -24,15 +24,15 @@ export interface RequestTelemetry {
 const ANNOTATED = ['dataset', 'points', 'interpolation'] as const;
 
 export class RequestState implements RequestTelemetry {
-  readonly stats = newReadStats();
-  readonly trace: TraceHooks;
+  readonly stats = newRequestCounters();
+  readonly trace: SpanHooks;
   readonly fields: RequestFields = {};
   readonly phases: Record<string, number> = {};
   /** Set by recordServerError; the handler and root spans record it when the request ends. */
   serverError: unknown = undefined;
 
   constructor(private readonly handlerSegment: XraySegment | undefined) {
-    this.trace = handlerSegment ? subsegmentHooks(handlerSegment) : noTracing;
+    this.trace = handlerSegment ? subsegmentHooks(handlerSegment) : noSpans;
   }
 
   set(fields: RequestFields): void {

@@ -7,6 +7,7 @@
  */
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
+import type { CacheSize } from './ports';
 
 export interface RuntimeSample {
   eventLoopDelayP50Ms: number;
@@ -18,11 +19,6 @@ export interface RuntimeSample {
   activeHandles: number;
   blockCacheBytes: number;
   blockCacheEntries: number;
-}
-
-export interface CacheSize {
-  readonly bytes: number;
-  readonly size: number;
 }
 
 /** Loop delay sampled every 20 ms: fine enough for p99 of a few ms, one cheap timer. */

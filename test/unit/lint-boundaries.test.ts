@@ -7,14 +7,16 @@ import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
-  const { boundaries, handlerBoundary, libraryBoundary } = await import('../../eslint.boundaries.mjs');
-  expect(boundaries).toEqual([libraryBoundary, handlerBoundary]); // both applied by npm run lint
+  const { boundaries, handlerBoundary, libraryBoundary, telemetryBoundary } =
+    await import('../../eslint.boundaries.mjs');
+  expect(boundaries).toEqual([libraryBoundary, handlerBoundary, telemetryBoundary]); // all applied by npm run lint
   const eslint = new ESLint({
     overrideConfigFile: true,
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
       libraryBoundary,
       handlerBoundary,
+      telemetryBoundary,
     ],
   });
   const [result] = await eslint.lintText(code, { filePath });
@@ -43,6 +45,24 @@ describe('module boundaries', () => {
       "import proj4 from 'proj4';",
     ].join('\n');
     await expect(boundaryErrors('layers/elevation/data/example.ts', code)).resolves.toEqual([]);
+  });
+
+  it.each([
+    ['the library', "import { blockCache } from '../elevation';"],
+    ['library internals', "import { DATA_ANSWERS } from '../elevation/types';"],
+    ['a handler', "import { route } from '../../functions/route';"],
+  ])('telemetry may not import %s', async (_what, code) => {
+    const errors = await boundaryErrors('layers/telemetry/example.ts', code);
+    expect(errors).toEqual([expect.stringMatching(/Telemetry depends on its ports.ts/)]);
+  });
+
+  it('telemetry may import its own modules and its runtime', async () => {
+    const code = [
+      "import type { RequestCounters } from './ports';",
+      "import { Logger } from '@aws-lambda-powertools/logger';",
+      "import { setStreamingThreshold } from 'aws-xray-sdk-core';",
+    ].join('\n');
+    await expect(boundaryErrors('layers/telemetry/example.ts', code)).resolves.toEqual([]);
   });
 
   it('a handler may import the library and telemetry through their index only', async () => {

@@ -1,3 +1,4 @@
+import { DATA_ANSWERS } from '../../../layers/elevation';
 import { dataAnswerDocuments } from '../../../layers/telemetry/data-answers';
 import { senderSocket, isLoopback } from '../../../layers/telemetry/udp-socket';
 
@@ -8,6 +9,7 @@ describe('dataAnswerDocuments', () => {
       'elevation-api',
       'sample',
       { ok: 3, throttled: 2 },
+      DATA_ANSWERS,
       1000,
     );
     expect(docs).toEqual([
@@ -26,10 +28,10 @@ describe('dataAnswerDocuments', () => {
     });
   });
 
-  it('sends nothing for a request that read nothing, and ignores keys outside the closed set', () => {
-    expect(dataAnswerDocuments('N', 's', 'sample', {}, 0)).toEqual([]);
+  it('sends nothing for a request that read nothing, and ignores keys outside the closed set of labels', () => {
+    expect(dataAnswerDocuments('N', 's', 'sample', {}, DATA_ANSWERS, 0)).toEqual([]);
     const forged = { ok: 0, teapot: 1 } as unknown as Parameters<typeof dataAnswerDocuments>[3];
-    expect(dataAnswerDocuments('N', 's', 'sample', forged, 0)).toEqual([]);
+    expect(dataAnswerDocuments('N', 's', 'sample', forged, DATA_ANSWERS, 0)).toEqual([]);
   });
 });
 

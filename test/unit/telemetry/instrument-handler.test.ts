@@ -39,6 +39,7 @@ const ENV_KEYS = [
   'AWS_XRAY_CONTEXT_MISSING',
   '_X_AMZN_TRACE_ID',
   'POWERTOOLS_LOG_LEVEL',
+  'RUNTIME_METRICS_INTERVAL_S',
 ];
 const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 
@@ -55,6 +56,12 @@ function loadOffline(daemonPort: number, agentPort: number, sampleRate: string):
   });
   return loaded as TelemetryModule;
 }
+
+/** What the handler wrapper observes besides a request's counters (functions/route.ts passes the library's). */
+const OBSERVED = { cache: () => ({ bytes: 4096, size: 2 }), answers: ['ok', 'missing'] };
+const instrument =
+  (telemetry: TelemetryModule) => (route: string, fn: Parameters<TelemetryModule['instrumentHandler']>[1]) =>
+    telemetry.instrumentHandler(route, fn, OBSERVED);
 
 const context = { functionName: 'elevation-api-test-elevation', awsRequestId: 'aws-1' } as Context;
 const event = {
@@ -107,7 +114,7 @@ afterEach(() => {
 
 it('sends one complete trace tree per sampled invocation and logs its trace id', async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '1');
-  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+  const handler = instrument(telemetry)('elevation', async (_e, t) => {
     await t.phase('parse', () => t.set({ dataset: 'sample', points: 2, interpolation: 'nearest' }));
     await t.trace.span('sample', () => t.trace.span('read-block', async (annotate) => annotate('block', 3)));
     return { statusCode: 200, body: '{}' };
@@ -156,7 +163,7 @@ it('sends one complete trace tree per sampled invocation and logs its trace id',
 
 it('ships one EMF document per request to the agent endpoint instead of stdout', async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '1');
-  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+  const handler = instrument(telemetry)('elevation', async (_e, t) => {
     t.set({ dataset: 'sample', points: 5 });
     return { statusCode: 200, body: '{}' };
   });
@@ -179,7 +186,7 @@ it('ships one EMF document per request to the agent endpoint instead of stdout',
 
 it('turns a thrown error into a generic 500, an error log line and a faulted trace', async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '1');
-  const handler = telemetry.instrumentHandler('legacy', async () => {
+  const handler = instrument(telemetry)('legacy', async () => {
     throw new Error('secret detail');
   });
   const result = await handler(event, context);
@@ -204,7 +211,7 @@ it('turns a thrown error into a generic 500, an error log line and a faulted tra
 
 it('records the error behind a mapped 5xx as an exception on the root and handler segments', async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '1');
-  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+  const handler = instrument(telemetry)('elevation', async (_e, t) => {
     const failure = new Error('range read of s3://bucket/tile.tif: 503 SlowDown');
     failure.name = 'DataSourceUnavailableError';
     t.recordServerError(failure);
@@ -237,7 +244,7 @@ it('records the error behind a mapped 5xx as an exception on the root and handle
 it("times every segment in microseconds, not the X-Ray SDK's whole milliseconds", async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '1');
   const busyMs = 1.5;
-  const handler = telemetry.instrumentHandler('elevation', async (_e, t) => {
+  const handler = instrument(telemetry)('elevation', async (_e, t) => {
     await t.phase('parse', () => {
       const until = performance.now() + busyMs;
       while (performance.now() < until); // a phase shorter than 2 ms, timed to the microsecond
@@ -261,7 +268,7 @@ it("times every segment in microseconds, not the X-Ray SDK's whole milliseconds"
 
 it('sends no segments for unsampled invocations but still logs a trace id', async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '0');
-  const handler = telemetry.instrumentHandler('elevation', async (_e, t) =>
+  const handler = instrument(telemetry)('elevation', async (_e, t) =>
     t.phase('parse', () => ({ statusCode: 200, body: '{}' })),
   );
   await handler(event, context);
@@ -278,7 +285,7 @@ it('obeys POWERTOOLS_LOG_LEVEL: at WARN a 200 prints no wide line, a 4xx prints 
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   const telemetry = loadOffline(daemon.port, agent.port, '0');
   let status = 200;
-  const handler = telemetry.instrumentHandler('elevation', async () => ({ statusCode: status, body: '{}' }));
+  const handler = instrument(telemetry)('elevation', async () => ({ statusCode: status, body: '{}' }));
   const stderr = jest.spyOn(process.stderr, 'write');
   await handler(event, context);
   expect(printed.filter((p) => p.includes('"message":"request"'))).toEqual([]);
@@ -288,4 +295,27 @@ it('obeys POWERTOOLS_LOG_LEVEL: at WARN a 200 prints no wide line, a 4xx prints 
   expect(lines).toHaveLength(1);
   expect(JSON.parse(lines[0])).toMatchObject({ level: 'WARN', status: 404, function_request_id: 'aws-1' });
   expect(stderr.mock.calls.map(([chunk]) => String(chunk))).toEqual(lines);
+});
+
+it('reports the observed cache in runtime health and only the observed answer labels as data answers', async () => {
+  process.env.RUNTIME_METRICS_INTERVAL_S = '0.001';
+  const telemetry = loadOffline(daemon.port, agent.port, '0');
+  const handler = instrument(telemetry)('elevation', async (_e, t) => {
+    t.set({ dataset: 'sample' });
+    t.stats.dataAnswers.ok = 3;
+    t.stats.dataAnswers.missing = 1;
+    t.stats.dataAnswers.teapot = 7; // not an observed label: never a dimension value
+    return { statusCode: 200, body: '{}' };
+  });
+  await new Promise((r) => setTimeout(r, 5)); // the runtime interval passes
+  await handler(event, context);
+  await until(() => agent.messages.length >= 4);
+  const docs = agent.messages.flatMap((m) => m.split('\n').filter(Boolean)).map((l) => JSON.parse(l));
+  const runtime = docs.find((d) => 'RuntimeBlockCacheBytes' in d);
+  expect(runtime).toMatchObject({ RuntimeBlockCacheBytes: 4096, RuntimeBlockCacheEntries: 2 });
+  const answers = docs.filter((d) => 'DataSourceAnswers' in d);
+  expect(answers.map((d) => [d.answer, d.DataSourceAnswers])).toEqual([
+    ['ok', 3],
+    ['missing', 1],
+  ]);
 });

@@ -1,6 +1,9 @@
 /** Child process of record.ts: three invocations through the real telemetry module (200 with block reads, 400, thrown error). */
 
-import { instrumentHandler } from '../../../../layers/telemetry/index';
+import { instrumentHandler as instrument } from '../../../../layers/telemetry/index';
+const observed = { cache: () => ({ bytes: 0, size: 0 }), answers: ['ok'] };
+const instrumentHandler = (route: string, fn: Parameters<typeof instrument>[1]) =>
+  instrument(route, fn, observed);
 const ok = instrumentHandler('elevation', async (_e, t) => {
   await t.phase('parse', () => t.set({ dataset: 'sample', points: 3, interpolation: 'bilinear' }));
   await t.phase('resolve-tiles', () => undefined);
