@@ -7,5 +7,7 @@ module.exports = {
   transformIgnorePatterns: [
     '/node_modules/(?!(quick-lru|geotiff|xml-utils|zstddec|lerc|@petamoriken|web-worker|jsonc-parser)/)',
   ],
+  // .build holds generated datasets and the mutation-testing sandboxes (copies of the repository).
+  modulePathIgnorePatterns: ['<rootDir>/.build/'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
