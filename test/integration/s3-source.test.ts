@@ -98,6 +98,8 @@ beforeAll(async () => {
     path: s3://${BUCKET}/private/
   - name: slowdown
     path: s3://${BUCKET}/faults/slowdown-once/plane-point.tif
+  - name: toomany
+    path: s3://${BUCKET}/faults/toomany-once/plane-point.tif
   - name: failing
     path: s3://${BUCKET}/faults/error/plane-point.tif
   - name: whole
@@ -128,6 +130,10 @@ function faulty(
   if (kind === 'slowdown-once' && !slowedDown.has(`${name}${request.headers.range}`)) {
     slowedDown.add(`${name}${request.headers.range}`);
     return xml(503, 'SlowDown');
+  }
+  if (kind === 'toomany-once' && !slowedDown.has(`429${name}${request.headers.range}`)) {
+    slowedDown.add(`429${name}${request.headers.range}`);
+    return xml(429, 'TooManyRequests'); // S3-compatible stores that rate-limit with 429
   }
   if (kind === 'error') return xml(500, 'InternalError');
   if (kind === 'whole') {
@@ -246,6 +252,16 @@ describe('S3 errors and settings', () => {
     ).resolves.toEqual([1036]);
     expect(stats.dataAnswers.throttled).toBeGreaterThanOrEqual(2); // the header and the block were each slowed once
     expect(stats.dataAnswers.ok).toBeGreaterThanOrEqual(2);
+  });
+
+  it('retries a 429 from an S3-compatible store like SlowDown, counted as throttled', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml'), retries: 2 });
+    const stats = newReadStats();
+    await expect(
+      registry.get('toomany').sample([{ lat: 49.9, lon: 10.1 }], 'nearest', { stats }),
+    ).resolves.toEqual([1036]);
+    expect(stats.dataAnswers.throttled).toBeGreaterThanOrEqual(2);
+    expect(stats.dataAnswers.server_error ?? 0).toBe(0);
   });
 
   it('a persistent S3 500 is a 502 after the retries, never a height', async () => {

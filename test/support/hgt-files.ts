@@ -11,23 +11,30 @@ function crc32(data: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** A one-entry zip with sizes in the local header (not streamed), as SRTM downloads are. */
-export function zipOf(name: string, data: Buffer): Buffer {
-  const compressed = deflateRawSync(data);
+/**
+ * A one-entry zip with sizes in the local header (not streamed), as SRTM downloads are. `method` 0 stores the
+ * data, 8 deflates it; any other number is written as is (over deflated data), as are `sizes` given.
+ */
+export function zipOf(
+  name: string,
+  data: Buffer,
+  { method = 8, sizes }: { method?: number; sizes?: { compressed: number; uncompressed: number } } = {},
+): Buffer {
+  const compressed = method === 0 ? data : deflateRawSync(data);
   const fileName = Buffer.from(name);
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);
   local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8); // deflate
+  local.writeUInt16LE(method, 8);
   local.writeUInt32LE(crc32(data), 14);
-  local.writeUInt32LE(compressed.length, 18);
-  local.writeUInt32LE(data.length, 22);
+  local.writeUInt32LE(sizes?.compressed ?? compressed.length, 18);
+  local.writeUInt32LE(sizes?.uncompressed ?? data.length, 22);
   local.writeUInt16LE(fileName.length, 26);
   const central = Buffer.alloc(46);
   central.writeUInt32LE(0x02014b50, 0);
   central.writeUInt16LE(20, 4);
   central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
+  central.writeUInt16LE(method, 10);
   central.writeUInt32LE(crc32(data), 16);
   central.writeUInt32LE(compressed.length, 20);
   central.writeUInt32LE(data.length, 24);

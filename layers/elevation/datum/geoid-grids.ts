@@ -65,7 +65,8 @@ export function readGeoidPaths(configPath: string): Partial<Record<Geoid, string
   const geoids =
     typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).geoids : undefined;
   if (geoids === undefined || geoids === null) return {};
-  if (typeof geoids !== 'object') throw new DatasetConfigError(`${configPath}: 'geoids' must be a mapping`);
+  if (typeof geoids !== 'object' || Array.isArray(geoids))
+    throw new DatasetConfigError(`${configPath}: 'geoids' must be a mapping`);
   const paths: Partial<Record<Geoid, string>> = {};
   for (const [key, value] of Object.entries(geoids as Record<string, unknown>)) {
     if (key !== 'egm96' && key !== 'egm2008') {

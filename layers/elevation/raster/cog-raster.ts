@@ -207,8 +207,7 @@ function readGrid(image: Image, pixelIsPoint: boolean, url: string): RasterGrid 
       `${url} is rotated (ModelTransformation with shear); only north-up rasters are supported.`,
     );
   }
-  const [originX, originY] = image.getOrigin();
-  const [resX, resY] = image.getResolution();
+  const { originX, originY, resX, resY } = georeference(directory, transform, url);
   // PixelIsPoint: the tiepoint is the centre of pixel (0,0); move it to the pixel's corner like GDAL does.
   const shift = pixelIsPoint ? 0.5 : 0;
   return {
@@ -221,6 +220,32 @@ function readGrid(image: Image, pixelIsPoint: boolean, url: string): RasterGrid 
     blockWidth: image.getTileWidth(),
     blockHeight: image.getTileHeight(),
   };
+}
+
+/**
+ * The raster's corner and pixel size, by the GeoTIFF spec (as GDAL reads it): ModelPixelScale with a
+ * ModelTiepoint at any raster position (I, J), or a north-up ModelTransformation. Not geotiff.js's
+ * getOrigin()/getResolution(): they ignore a tiepoint's (I, J) and give a ModelTransformation's pixel height the
+ * wrong sign, which put every point outside the raster (null heights) when a file is georeferenced that way.
+ */
+function georeference(
+  directory: Image['fileDirectory'],
+  transform: number[] | null,
+  url: string,
+): { originX: number; originY: number; resX: number; resY: number } {
+  const scale = directory.hasTag('ModelPixelScale') ? toNumbers(directory.getValue('ModelPixelScale')) : [];
+  const tie = directory.hasTag('ModelTiepoint') ? toNumbers(directory.getValue('ModelTiepoint')) : [];
+  if (scale.length >= 2 && tie.length >= 6) {
+    const resX = scale[0];
+    const resY = -scale[1];
+    return { originX: tie[3] - tie[0] * resX, originY: tie[4] - tie[1] * resY, resX, resY };
+  }
+  if (transform && transform.length >= 8) {
+    return { originX: transform[3], originY: transform[7], resX: transform[0], resY: transform[5] };
+  }
+  throw new DatasetConfigError(
+    `${url} has no georeferencing (ModelPixelScale with ModelTiepoint, or ModelTransformation).`,
+  );
 }
 
 function readNodata(value: number | null, pixelType: string): number | null {

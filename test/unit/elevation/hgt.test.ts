@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { zipOf } from '../../support/hgt-files';
 import {
   configureBlockCache,
@@ -19,6 +20,19 @@ const VALUE_TOLERANCE_M = 1e-6;
 /** z = 1000 + 1200 (lon - 9) - 1200 (49 - lat): 1 m per pixel east, -1 m per pixel south. */
 const plane = (lat: number, lon: number) => 1000 + 1200 * (lon - 9) - 1200 * (49 - lat);
 const VOID = { col: 600, row: 300 }; // in N48E009
+
+/** A 1" (3601 x 3601) tile: its one-pixel-per-arcsecond grid. */
+const SIZE_1S = 3601;
+
+/** A tile whose sample (row, col) is row - col: tells rows from columns and the corner from its opposite. */
+const southWest = (row: number, col: number) => row - col;
+
+function gridBytes(size: number, value: (row: number, col: number) => number): Buffer {
+  const bytes = Buffer.alloc(size * size * 2);
+  for (let row = 0; row < size; row++)
+    for (let col = 0; col < size; col++) bytes.writeInt16BE(value(row, col), 2 * (row * size + col));
+  return bytes;
+}
 
 function hgtBytes(west: number): Buffer {
   const bytes = Buffer.alloc(SIZE * SIZE * 2);
@@ -46,6 +60,24 @@ beforeAll(() => {
   fs.writeFileSync(path.join(workDir, 'N48E009.hgt.zip'), zipOf('N48E009.hgt', west));
   fs.writeFileSync(path.join(workDir, 'N48E008.hgt'), Buffer.alloc(100));
   fs.writeFileSync(path.join(workDir, 'elevation.hgt'), west);
+  fs.writeFileSync(path.join(workDir, 'S01W002.hgt'), gridBytes(SIZE, southWest));
+  fs.writeFileSync(path.join(workDir, 'N00E001.hgt'), gridBytes(SIZE_1S, southWest));
+  fs.writeFileSync(path.join(workDir, 'N48E009-stored.hgt.zip'), zipOf('N48E009.hgt', west, { method: 0 }));
+  fs.writeFileSync(path.join(workDir, 'N01E001-notzip.hgt.zip'), west.subarray(0, 4096));
+  fs.writeFileSync(path.join(workDir, 'N01E002-bzip2.hgt.zip'), zipOf('N01E002.hgt', west, { method: 12 }));
+  const streamed = { compressed: 0, uncompressed: 0 };
+  fs.writeFileSync(path.join(workDir, 'N01E003-streamed.hgt.zip'), zipOf('N.hgt', west, { sizes: streamed }));
+  fs.writeFileSync(path.join(workDir, 'N01E004-small.hgt.zip'), zipOf('N.hgt', west.subarray(0, 5000)));
+  const short = zipOf('N.hgt', west.subarray(0, west.length - 2), {
+    sizes: {
+      compressed: deflateRawSync(west.subarray(0, west.length - 2)).length,
+      uncompressed: west.length,
+    },
+  });
+  fs.writeFileSync(path.join(workDir, 'N01E005-short.hgt.zip'), short);
+  const corrupt = zipOf('N.hgt', west);
+  corrupt.fill(0xff, 200, 400); // inside the DEFLATE stream
+  fs.writeFileSync(path.join(workDir, 'N01E006-corrupt.hgt.zip'), corrupt);
   fs.writeFileSync(
     path.join(workDir, 'config.yaml'),
     `datasets:
@@ -61,7 +93,15 @@ beforeAll(() => {
     path: N48E008.hgt
   - name: unnamed
     path: elevation.hgt
-`,
+  - name: south-west
+    path: S01W002.hgt
+  - name: one-second
+    path: N00E001.hgt
+  - name: stored
+    path: N48E009-stored.hgt.zip
+${['notzip', 'bzip2', 'streamed', 'small', 'short', 'corrupt']
+  .map((kind, i) => `  - name: ${kind}\n    path: N01E00${i + 1}-${kind}.hgt.zip\n`)
+  .join('')}`,
   );
   registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
 });
@@ -132,5 +172,58 @@ describe('SRTM .hgt tiles', () => {
     await expect(registry.get('unnamed').sample([at(0, 0)], 'nearest')).rejects.toThrow(
       /must be named by its south-west corner/,
     );
+  });
+
+  it('places tiles south of the equator and west of Greenwich by their S and W corner', async () => {
+    // S01W002 spans lat -1..0 and lon -2..-1: its first sample is the north-west corner (0, -2).
+    const points = [
+      { lat: 0, lon: -2 },
+      { lat: -1, lon: -1 },
+      { lat: -0.5, lon: -1.75 },
+    ];
+    await expect(registry.get('south-west').sample(points, 'nearest')).resolves.toEqual([
+      southWest(0, 0),
+      southWest(1200, 1200),
+      southWest(600, 300),
+    ]);
+  });
+
+  it('reads a 1" (3601 x 3601) tile by its size', async () => {
+    const points = [
+      { lat: 1, lon: 1 },
+      { lat: 0, lon: 2 },
+      { lat: 0.5, lon: 1.25 },
+    ];
+    await expect(registry.get('one-second').sample(points, 'nearest')).resolves.toEqual([
+      southWest(0, 0),
+      southWest(3600, 3600),
+      southWest(1800, 900),
+    ]);
+    expect((await registry.get('one-second').describe()).resolution).toEqual([1 / 3600, 1 / 3600]);
+  });
+
+  it('reads a zip that stores its tile uncompressed like the deflated one', async () => {
+    const points = [at(0, 0), at(1200, 1200), at(17, 945)];
+    await expect(registry.get('stored').sample(points, 'nearest')).resolves.toEqual(
+      await registry.get('zipped').sample(points, 'nearest'),
+    );
+  });
+
+  it.each([
+    ['notzip', DatasetConfigError, /is not a zip file/],
+    ['bzip2', DatasetConfigError, /zip compression method 12 is not supported/],
+    [
+      'streamed',
+      DatasetConfigError,
+      /a streamed zip \(sizes after the data\) cannot be read by range; unzip it/,
+    ],
+    ['small', DatasetConfigError, /does not hold a 1201x1201 or 3601x3601 \.hgt grid/],
+    ['short', DataSourceUnavailableError, /the zipped grid is 2884800 bytes, its header says 2884802/],
+    ['corrupt', DataSourceUnavailableError, /Cannot inflate/],
+  ])('refuses a %s .hgt.zip with a message saying why, never a height', async (name, kind, message) => {
+    const tile = ['notzip', 'bzip2', 'streamed', 'small', 'short', 'corrupt'].indexOf(name) + 1; // N01E00<tile>
+    const answer = registry.get(name).sample([{ lat: 1.5, lon: tile + 0.5 }], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(kind);
+    await expect(answer).rejects.toThrow(message);
   });
 });

@@ -1,0 +1,86 @@
+/**
+ * Little GeoTIFFs written by tests: little-endian, tiled, uncompressed, with exactly the tags asked for, so a
+ * test can hand the reader what GDAL would never write (a sheared transform, a missing tag, a short tile).
+ */
+
+type TagValue = { type: 'short' | 'long' | 'double'; values: readonly number[] };
+
+const TYPE = { short: { code: 3, size: 2 }, long: { code: 4, size: 4 }, double: { code: 12, size: 8 } };
+
+export const short = (...values: number[]): TagValue => ({ type: 'short', values });
+export const long = (...values: number[]): TagValue => ({ type: 'long', values });
+export const double = (...values: number[]): TagValue => ({ type: 'double', values });
+
+/** Geographic WGS84 (EPSG:4326), pixel-is-area: GeoKeyDirectory as GDAL writes it. */
+export const WGS84_KEYS = short(1, 1, 0, 3, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326);
+
+export interface TiffSpec {
+  width: number;
+  height: number;
+  tile: number;
+  /** One tile's bytes each, row-major tiles; their length is what TileByteCounts says unless `byteCounts`. */
+  tiles: readonly Uint8Array[];
+  byteCounts?: readonly number[];
+  /** Every other tag (BitsPerSample, SampleFormat, ModelPixelScale, …) by number. */
+  tags: Record<number, TagValue>;
+}
+
+export function writeTiff(spec: TiffSpec): Uint8Array {
+  const tileBytes = spec.tiles.reduce((n, t) => n + t.length, 0);
+  const tags: Record<number, TagValue> = {
+    256: long(spec.width),
+    257: long(spec.height),
+    262: short(1), // BlackIsZero
+    322: long(spec.tile),
+    323: long(spec.tile),
+    324: long(...spec.tiles.map(() => 0)), // offsets, filled below
+    325: long(...(spec.byteCounts ?? spec.tiles.map((t) => t.length))),
+    ...spec.tags,
+  };
+  const ids = Object.keys(tags)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const ifdOffset = 8;
+  const ifdSize = 2 + ids.length * 12 + 4;
+  let extra = ifdOffset + ifdSize;
+  const extraAt = new Map<number, number>();
+  for (const id of ids) {
+    const { type, values } = tags[id];
+    const size = TYPE[type].size * values.length;
+    if (size > 4) {
+      extraAt.set(id, extra);
+      extra += size + (size % 2);
+    }
+  }
+  const tileStart = extra;
+  const offsets: number[] = [];
+  let at = tileStart;
+  for (const tile of spec.tiles) {
+    offsets.push(at);
+    at += tile.length;
+  }
+  tags[324] = long(...offsets);
+  const out = new Uint8Array(tileStart + tileBytes);
+  const view = new DataView(out.buffer);
+  out.set([0x49, 0x49, 42, 0]);
+  view.setUint32(4, ifdOffset, true);
+  view.setUint16(ifdOffset, ids.length, true);
+  ids.forEach((id, i) => {
+    const entry = ifdOffset + 2 + i * 12;
+    const { type, values } = tags[id];
+    view.setUint16(entry, id, true);
+    view.setUint16(entry + 2, TYPE[type].code, true);
+    view.setUint32(entry + 4, values.length, true);
+    const target = extraAt.get(id) ?? entry + 8;
+    if (extraAt.has(id)) view.setUint32(entry + 8, target, true);
+    values.forEach((v, k) => {
+      const p = target + k * TYPE[type].size;
+      if (type === 'short') view.setUint16(p, v, true);
+      else if (type === 'long') view.setUint32(p, v, true);
+      else view.setFloat64(p, v, true);
+    });
+  });
+  view.setUint32(ifdOffset + 2 + ids.length * 12, 0, true);
+  spec.tiles.forEach((tile, i) => out.set(tile, offsets[i]));
+  return out;
+}

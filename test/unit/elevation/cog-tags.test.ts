@@ -1,0 +1,133 @@
+/**
+ * What the GeoTIFF reader does with tags GDAL's COG driver never writes but other tools do: defaults for
+ * missing tags, a north-up ModelTransformation, a sheared one, unsupported sample sizes, a tile shorter than
+ * its rows. Files written by test/support/tiff-writer.ts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  DatasetConfigError,
+  DataSourceUnavailableError,
+  loadDatasetRegistry,
+} from '../../../layers/elevation';
+import { double, short, WGS84_KEYS, writeTiff, type TiffSpec } from '../../support/tiff-writer';
+
+const TILE = 16;
+/** A 32 x 32 raster of 1/16 degree pixels, north-west corner at (lon 8, lat 50): four 16-px tiles. */
+const SIZE = 32;
+const RES = 1 / 16;
+const value = (row: number, col: number) => 100 * row + col;
+
+function uint16Tiles(): Uint8Array[] {
+  const tiles: Uint8Array[] = [];
+  for (let ty = 0; ty < 2; ty++)
+    for (let tx = 0; tx < 2; tx++) {
+      const tile = new Uint16Array(TILE * TILE);
+      for (let r = 0; r < TILE; r++)
+        for (let c = 0; c < TILE; c++) tile[r * TILE + c] = value(ty * TILE + r, tx * TILE + c);
+      tiles.push(new Uint8Array(tile.buffer));
+    }
+  return tiles;
+}
+
+const NORTH_UP = { 33550: double(RES, RES, 0), 33922: double(0, 0, 0, 8, 50, 0) };
+
+let workDir: string;
+let registry: ReturnType<typeof loadDatasetRegistry>;
+
+function write(name: string, spec: Partial<TiffSpec> & { tags: TiffSpec['tags'] }): string {
+  fs.writeFileSync(
+    path.join(workDir, `${name}.tif`),
+    writeTiff({ width: SIZE, height: SIZE, tile: TILE, tiles: uint16Tiles(), ...spec }),
+  );
+  return `  - name: ${name}\n    path: ${name}.tif\n`;
+}
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cog-tags-'));
+  const config = [
+    // No Compression, SampleFormat or PlanarConfiguration tag: TIFF's defaults (none, unsigned, chunky).
+    write('defaults', { tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP } }),
+    write('transform', {
+      tags: {
+        258: short(16),
+        34735: WGS84_KEYS,
+        34264: double(RES, 0, 0, 8, 0, -RES, 0, 50, 0, 0, 0, 0, 0, 0, 0, 1),
+      },
+    }),
+    // The tiepoint names raster position (16, 16) (lon 9, lat 49), not the corner.
+    write('tiepoint', {
+      tags: {
+        258: short(16),
+        34735: WGS84_KEYS,
+        33550: double(RES, RES, 0),
+        33922: double(16, 16, 0, 9, 49, 0),
+      },
+    }),
+    write('ungeoreferenced', { tags: { 258: short(16), 34735: WGS84_KEYS } }),
+    write('sheared', {
+      tags: {
+        258: short(16),
+        34735: WGS84_KEYS,
+        34264: double(RES, 0.01, 0, 8, 0.01, -RES, 0, 50, 0, 0, 0, 0, 0, 0, 0, 1),
+      },
+    }),
+    write('int64', {
+      tiles: uint16Tiles().map((t) => new Uint8Array(t.length * 4)),
+      tags: { 258: short(64), 339: short(2), 34735: WGS84_KEYS, ...NORTH_UP },
+    }),
+    write('short-tile', {
+      tiles: uint16Tiles().map((t, i) => (i === 3 ? t.subarray(0, 100) : t)),
+      tags: { 258: short(16), 259: short(1), 34735: WGS84_KEYS, ...NORTH_UP },
+    }),
+  ];
+  fs.writeFileSync(path.join(workDir, 'config.yaml'), `datasets:\n${config.join('')}`);
+  registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+});
+
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+/** The centre of pixel (row, col). */
+const at = (row: number, col: number) => ({ lat: 50 - (row + 0.5) * RES, lon: 8 + (col + 0.5) * RES });
+const POINTS = [at(0, 0), at(0, 31), at(31, 0), at(17, 20), at(31, 31)];
+const EXPECTED = [value(0, 0), value(0, 31), value(31, 0), value(17, 20), value(31, 31)];
+
+it("reads a GeoTIFF without Compression, SampleFormat or PlanarConfiguration tags by TIFF's defaults", async () => {
+  await expect(registry.get('defaults').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
+  expect((await registry.get('defaults').describe()).pixelType).toBe('UInt16');
+});
+
+it('reads a north-up ModelTransformation like the scale and tiepoint it stands for', async () => {
+  await expect(registry.get('transform').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
+});
+
+it('places a raster by a tiepoint at any raster position, not only its corner', async () => {
+  await expect(registry.get('tiepoint').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
+});
+
+it('refuses a TIFF without georeferencing, saying what is missing', async () => {
+  await expect(registry.get('ungeoreferenced').sample([at(0, 0)], 'nearest')).rejects.toThrow(
+    /has no georeferencing \(ModelPixelScale with ModelTiepoint, or ModelTransformation\)/,
+  );
+});
+
+it('refuses a sheared ModelTransformation, saying only north-up rasters are read', async () => {
+  const answer = registry.get('sheared').sample([at(0, 0)], 'nearest');
+  await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+  await expect(answer).rejects.toThrow(
+    /is rotated \(ModelTransformation with shear\); only north-up rasters/,
+  );
+});
+
+it('refuses 64-bit integer samples, naming the size', async () => {
+  await expect(registry.get('int64').sample([at(0, 0)], 'nearest')).rejects.toThrow(
+    new DatasetConfigError('Unsupported sample size: 64 bits'),
+  );
+});
+
+it('a tile shorter than its rows is a broken data layer, never heights read past its end', async () => {
+  await expect(registry.get('short-tile').sample([at(0, 0)], 'nearest')).resolves.toEqual([value(0, 0)]);
+  const answer = registry.get('short-tile').sample([at(31, 31)], 'nearest');
+  await expect(answer).rejects.toBeInstanceOf(DataSourceUnavailableError);
+});

@@ -1,0 +1,37 @@
+/** The `geoids:` mapping of a datasets file: what it accepts, and what it refuses with the file and key named. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatasetConfigError, readGeoidPaths } from '../../../layers/elevation';
+
+let workDir: string;
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'geoid-paths-'));
+});
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+function configWith(name: string, text: string): string {
+  const file = path.join(workDir, `${name}.yaml`);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+it('reads both geoids and ignores a file without the key, with an empty key, or that is not a mapping', () => {
+  const both = configWith('both', 'datasets: []\ngeoids:\n  egm96: a.tif\n  egm2008: b.tif\n');
+  expect(readGeoidPaths(both)).toEqual({ egm96: 'a.tif', egm2008: 'b.tif' });
+  expect(readGeoidPaths(configWith('none', 'datasets: []\n'))).toEqual({});
+  expect(readGeoidPaths(configWith('empty', 'datasets: []\ngeoids:\n'))).toEqual({});
+  expect(readGeoidPaths(configWith('scalar', 'just text\n'))).toEqual({});
+});
+
+it.each([
+  ['a list', 'geoids: [egm96]\n', /'geoids' must be a mapping/],
+  ['a string', 'geoids: egm96.tif\n', /'geoids' must be a mapping/],
+  ['an unknown geoid', 'geoids:\n  geoid18: g.tif\n', /unknown geoid 'geoid18' \(use egm96 or egm2008\)/],
+  ['a path that is not text', 'geoids:\n  egm96: 42\n', /geoids\.egm96 must be a path/],
+])('refuses %s, naming the file', (name, text, message) => {
+  const file = configWith(name.replace(/ /g, '-'), text);
+  expect(() => readGeoidPaths(file)).toThrow(DatasetConfigError);
+  expect(() => readGeoidPaths(file)).toThrow(message);
+  expect(() => readGeoidPaths(file)).toThrow(file);
+});
