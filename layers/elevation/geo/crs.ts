@@ -31,10 +31,13 @@ const identity: Converter = { forward: (lon, lat) => [lon, lat], inverse: (x, y)
 export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
   const projected = Number(geoKeys.ProjectedCSTypeGeoKey ?? 0);
   const geographic = Number(geoKeys.GeographicTypeGeoKey ?? 0);
+  const model = Number(geoKeys.GTModelTypeGeoKey ?? 0);
+  // With a (user-defined) projection, GeographicTypeGeoKey names only its base datum: a user-defined projection
+  // on WGS84 is not EPSG:4326 (keyed so, it was taken for WGS84 itself and read without projecting the points).
   const epsg =
     projected && projected !== USER_DEFINED
       ? projected
-      : geographic && geographic !== USER_DEFINED
+      : !projected && geographic && geographic !== USER_DEFINED
         ? geographic
         : null;
   if (epsg !== null && WGS84_CODES.has(epsg) && !projected) return wgs84Crs(epsg);
@@ -48,7 +51,6 @@ export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
   // geotiff-geokeys-to-proj4 falls back to a bare `+proj=longlat` when the keys say nothing usable (a plain
   // TIFF, or a user-defined projection without its parameters): reading such a file as degrees on no datum
   // would answer heights from the wrong place. OpenTopoData refuses a file without a CRS too.
-  const model = Number(geoKeys.GTModelTypeGeoKey ?? 0);
   const bareLongLat = /^\+proj=longlat\b/.test(definition) && !/\+(datum|ellps|a)=/.test(definition);
   if (epsg === null && (bareLongLat || model === 0 || (model === 1 && result.isGCS))) {
     throw new DatasetConfigError(

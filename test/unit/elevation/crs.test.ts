@@ -104,8 +104,11 @@ describe('CRS: other geographic and user-defined systems', () => {
       ProjLinearUnitsGeoKey: 9001,
     };
     const crs = crsFromGeoKeys(keys);
-    expect(crs.epsg).toBe(4326); // only the geographic base is a code
+    // Only the geographic base has a code; the CRS is not EPSG:4326 (so keyed, it was read as WGS84 itself).
+    expect(crs.epsg).toBeNull();
+    expect(crs.key).toBe(crs.proj4);
     expect(crs.proj4).toMatch(/\+proj=tmerc/);
+    expect(crsToCrs(crsFromEpsg(4326), crs)(9, 48)[0]).toBeCloseTo(500000, 3);
     const [x] = wgs84Converter(crs).forward(9, 48);
     expect(Math.abs(x - 500000)).toBeLessThan(MILLIMETRE); // on the central meridian
   });
@@ -125,5 +128,71 @@ describe('CRS: other geographic and user-defined systems', () => {
   it('converts a CRS to itself without arithmetic', () => {
     const same = crsToCrs(crsFromEpsg(3035), crsFromEpsg(3035));
     expect(same(4321000.123, 3210000.456)).toEqual([4321000.123, 3210000.456]);
+  });
+});
+
+describe('CRS: user-defined in the GeoKeys (no EPSG code)', () => {
+  /** UTM zone 32N spelled out as a user-defined Transverse Mercator on WGS84, as some tools write it. */
+  const UTM32_KEYS = {
+    GTModelTypeGeoKey: 1,
+    ProjectedCSTypeGeoKey: 32767,
+    ProjectionGeoKey: 32767,
+    ProjCoordTransGeoKey: 1,
+    GeographicTypeGeoKey: 4326,
+    ProjNatOriginLongGeoKey: 9,
+    ProjNatOriginLatGeoKey: 0,
+    ProjFalseEastingGeoKey: 500000,
+    ProjFalseNorthingGeoKey: 0,
+    ProjScaleAtNatOriginGeoKey: 0.9996,
+    ProjLinearUnitsGeoKey: 9001,
+  };
+
+  it('projects like the EPSG code it spells out, keyed by its definition, not by its base datum', () => {
+    const custom = crsFromGeoKeys(UTM32_KEYS);
+    expect(custom.epsg).toBeNull();
+    expect(custom.key).toBe(custom.proj4);
+    expect(custom.isGeographic).toBe(false);
+    const wgs84 = crsFromEpsg(4326);
+    const [x, y] = crsToCrs(wgs84, custom)(HDM.lon, HDM.lat);
+    const [ex, ey] = wgs84Converter(crsFromEpsg(32632)).forward(HDM.lon, HDM.lat);
+    expect(Math.abs(x - ex)).toBeLessThan(MILLIMETRE);
+    expect(Math.abs(y - ey)).toBeLessThan(MILLIMETRE);
+  });
+
+  it('reads a user-defined geographic CRS from its datum', () => {
+    const custom = crsFromGeoKeys({
+      GTModelTypeGeoKey: 2,
+      GeographicTypeGeoKey: 32767,
+      GeogGeodeticDatumGeoKey: 6326,
+      GeogAngularUnitsGeoKey: 9102,
+    });
+    expect(custom).toMatchObject({ epsg: null, isGeographic: true, isWgs84: false });
+    expect(custom.proj4).toMatch(/^\+proj=longlat \+ellps=WGS84/);
+    const [lon, lat] = wgs84Converter(custom).forward(HDM.lon, HDM.lat);
+    expect(Math.abs(lon - HDM.lon)).toBeLessThan(ROUND_TRIP_DEGREES);
+    expect(Math.abs(lat - HDM.lat)).toBeLessThan(ROUND_TRIP_DEGREES);
+  });
+
+  it.each([
+    [
+      'a projected model with a user-defined projection and no parameters',
+      { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32767 },
+    ],
+    ['a user-defined geographic CRS with no datum', { GTModelTypeGeoKey: 1, GeographicTypeGeoKey: 32767 }],
+  ])('refuses %s, saying how to assign one', (_what, keys) => {
+    expect(() => crsFromGeoKeys(keys)).toThrow(DatasetConfigError);
+    expect(() => crsFromGeoKeys(keys)).toThrow(/no usable coordinate reference system.*gdal_edit\.py -a_srs/);
+  });
+
+  it('resolves a geographic EPSG code other than WGS84 as degrees (NAD83)', () => {
+    expect(crsFromEpsg(4269)).toMatchObject({
+      key: 'EPSG:4269',
+      epsg: 4269,
+      isGeographic: true,
+      isWgs84: false,
+    });
+    expect(() => crsFromEpsg(9999)).toThrow(
+      new DatasetConfigError('Unknown EPSG code 9999: no projection definition is available for it.'),
+    );
   });
 });
