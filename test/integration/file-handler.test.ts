@@ -199,6 +199,17 @@ describe('POST /v1/{dataset}/file with a KMZ', () => {
   const kmz = (kmlName = 'doc.kml') =>
     Buffer.from(zipSync({ [kmlName]: fixture('google-earth.kml'), 'files/icon.png': [icon, { level: 0 }] }));
 
+  it('answers 400 for a KMZ that arrived as text (bytes lost to UTF-8 decoding), saying how to send it', async () => {
+    const text = kmz().toString('utf8'); // what a gateway makes of a zip sent with a text content type
+    expect(text).toContain('\uFFFD');
+    const response = await postFile(handlers, kmz(), {}, { body: text, isBase64Encoded: false });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error:
+        'The KMZ arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    });
+  });
+
   it('answers a KMZ whose doc.kml is the filled KML and whose other files are unchanged', async () => {
     const response = await postFile(handlers, kmz());
     expect(response.status).toBe(200);

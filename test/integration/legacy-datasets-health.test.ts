@@ -2,7 +2,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { invoke, type EventOptions } from './support/api-gateway';
+import type { Context } from 'aws-lambda';
+import { httpEvent, invoke, lambdaContext, type EventOptions } from './support/api-gateway';
 import { leaksInternals, loadHandlers, type Handlers } from './support/handlers';
 
 let handlers: Handlers;
@@ -148,10 +149,28 @@ describe('GET /v1/datasets', () => {
       error: 'This dataset cannot be opened right now.',
     });
     expect(response.body).not.toContain('missing.tif');
+    // /health stays 200 (configuration only); ?deep=1 opens every dataset and answers 503 naming the broken one.
+    expect((await invoke(broken.health, { path: '/health' })).status).toBe(200);
+    const deep = await invoke(broken.health, { path: '/health', query: { deep: '1' } });
+    expect(deep.status).toBe(503);
+    expect(deep.json).toEqual({ status: 'UNAVAILABLE', datasets: ['good', 'gone'], unavailable: ['gone'] });
+    expect(deep.body).not.toContain('missing.tif');
   });
 });
 
 describe('GET /health', () => {
+  it('?deep=1 answers 200 OK when every dataset opens', async () => {
+    const response = await invoke(handlers.health, { path: '/health', query: { deep: 'true' } });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ status: 'OK', unavailable: [] });
+  });
+
+  it('answers a context without a clock (a tool invoking the handler) within the fallback deadline', async () => {
+    const context = { ...lambdaContext(), getRemainingTimeInMillis: undefined } as unknown as Context;
+    const result = await handlers.health(httpEvent({ path: '/health' }), context);
+    expect(result.statusCode).toBe(200);
+  });
+
   it('answers OK with the dataset names', async () => {
     const response = await invoke(handlers.health, { path: '/health' });
     expect(response.status).toBe(200);
