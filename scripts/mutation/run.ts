@@ -8,6 +8,9 @@
  * (re)run on its own. `--report` only prints the score of the committed results. A shard never run is listed as
  * such and counts as not tested: the total is over the shards that have results, and says how many are missing.
  *
+ * `--retest-timeouts` drops the shard's Timeout results before running, so StrykerJS tests those mutants again
+ * (a Timeout counts as detected; one caused by a loaded machine rather than by the mutant would inflate the score).
+ *
  * Exit code: 0 when every shard has results and the score reaches the target, 1 otherwise, 2 when StrykerJS fails.
  */
 import { spawnSync } from 'node:child_process';
@@ -36,8 +39,23 @@ function resultFile(shard: string): string {
   return path.join(RESULTS, `${shard}.json`);
 }
 
-function runShard(shard: string): void {
+/** Removes the Timeout results of a shard's file: the next run tests those mutants again. */
+function dropTimeouts(file: string): number {
+  if (!existsSync(file)) return 0;
+  const report = JSON.parse(readFileSync(file, 'utf8')) as MutationTestResult;
+  let dropped = 0;
+  for (const result of Object.values(report.files)) {
+    const kept = result.mutants.filter((m) => m.status !== 'Timeout');
+    dropped += result.mutants.length - kept.length;
+    result.mutants = kept;
+  }
+  writeFileSync(file, `${JSON.stringify(report)}\n`);
+  return dropped;
+}
+
+function runShard(shard: string, retestTimeouts: boolean): void {
   const globs = SHARDS[shard];
+  if (retestTimeouts) console.log(`${dropTimeouts(resultFile(shard))} Timeout result(s) of ${shard} dropped`);
   const started = Date.now();
   console.log(`\n== shard ${shard}: ${globs.join(' ')}`);
   const run = spawnSync(
@@ -132,12 +150,14 @@ function report(): number {
 function main(argv: string[]): void {
   mkdirSync(RESULTS, { recursive: true });
   if (argv.includes('--report')) process.exit(report());
-  const unknown = argv.filter((a) => !(a in SHARDS));
+  const retestTimeouts = argv.includes('--retest-timeouts');
+  const shards = argv.filter((a) => a !== '--retest-timeouts');
+  const unknown = shards.filter((a) => !(a in SHARDS));
   if (unknown.length) {
     console.error(`unknown shard(s) ${unknown.join(', ')}; shards: ${Object.keys(SHARDS).join(', ')}`);
     process.exit(2);
   }
-  for (const shard of argv.length ? argv : Object.keys(SHARDS)) runShard(shard);
+  for (const shard of shards.length ? shards : Object.keys(SHARDS)) runShard(shard, retestTimeouts);
   process.exit(report());
 }
 
