@@ -19,7 +19,9 @@ describe('CRS: EPSG:3035 (ETRS89-LAEA, EU-DEM)', () => {
   });
 
   it('drops +axis from the definition and keys the CRS by its EPSG code', () => {
-    expect(laea.proj4).not.toContain('+axis');
+    expect(laea.proj4).toBe(
+      '+proj=laea +lat_0=52 +lon_0=10 +x_0=4321000 +y_0=3210000 +ellps=GRS80 +a=6378137 +b=6356752.314140356 +pm=0 +no_defs',
+    );
     expect(laea.key).toBe('EPSG:3035');
     expect(laea.isWgs84).toBe(false);
     expect(laea.isGeographic).toBe(false);
@@ -150,6 +152,10 @@ describe('CRS: user-defined in the GeoKeys (no EPSG code)', () => {
   it('projects like the EPSG code it spells out, keyed by its definition, not by its base datum', () => {
     const custom = crsFromGeoKeys(UTM32_KEYS);
     expect(custom.epsg).toBeNull();
+    // The key is what /v1/datasets shows as the CRS: the definition, without PROJ's axis order (+axis=en).
+    expect(custom.key).toBe(
+      '+proj=tmerc +lat_0=0 +lon_0=9 +k_0=0.9996 +x_0=500000 +y_0=0 +ellps=WGS84 +a=6378137 +b=6356752.314245179 +pm=0 +no_defs',
+    );
     expect(custom.key).toBe(custom.proj4);
     expect(custom.isGeographic).toBe(false);
     const wgs84 = crsFromEpsg(4326);

@@ -22,6 +22,7 @@ it('reads both geoids and ignores a file without the key, with an empty key, or 
   expect(readGeoidPaths(configWith('none', 'datasets: []\n'))).toEqual({});
   expect(readGeoidPaths(configWith('empty', 'datasets: []\ngeoids:\n'))).toEqual({});
   expect(readGeoidPaths(configWith('scalar', 'just text\n'))).toEqual({});
+  expect(readGeoidPaths(configWith('blank', ''))).toEqual({});
 });
 
 it.each([
