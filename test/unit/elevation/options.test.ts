@@ -15,6 +15,28 @@ describe('request options', () => {
     });
   });
 
+  it.each([
+    ['empty', { interpolation: '', nodata_value: '', format: '', samples: '' }],
+    ['JSON null', { interpolation: null, nodata_value: null, format: null, samples: null }],
+  ])('takes %s values as absent: the defaults again', (_what, values) => {
+    expect(parse({ locations: '1,2', ...values })).toEqual(parse({ locations: '1,2' }));
+  });
+
+  it('reads nodata_value=null in any case as null, and integers up to 2^31 in size', () => {
+    expect(parse({ locations: '1,2', nodata_value: 'NULL' }).nodataValue).toEqual({ kind: 'null' });
+    expect(parse({ locations: '1,2', nodata_value: String(2 ** 31) }).nodataValue).toEqual({
+      kind: 'number',
+      value: 2 ** 31,
+    });
+    expect(parse({ locations: '1,2', nodata_value: String(-(2 ** 31)) }).nodataValue).toEqual({
+      kind: 'number',
+      value: -(2 ** 31),
+    });
+    expect(() => parse({ locations: '1,2', nodata_value: String(2 ** 31 + 1) })).toThrow(
+      "Invalid nodata_value '2147483649': use null, nan, or an integer such as -9999.",
+    );
+  });
+
   it('returns 400 naming an unknown parameter and listing the supported ones', () => {
     expect(() => parse({ locations: '1,2', interp: 'cubic' })).toThrow(InvalidRequestError);
     expect(() => parse({ locations: '1,2', interp: 'cubic' })).toThrow(

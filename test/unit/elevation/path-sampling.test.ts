@@ -43,6 +43,29 @@ describe('samplePath (samples=N)', () => {
     expect(points[3]).toEqual(augsburg);
   });
 
+  it('puts every sample of a many-legged path at its share of the total length, on the right leg', () => {
+    // Legs of very different lengths, one of them shorter than the spacing (no sample lands on it).
+    const path = [stuttgart, ulm, { lat: 48.402, lon: 9.99 }, augsburg, { lat: 48.1351, lon: 11.582 }, ulm];
+    const legs = path
+      .slice(1)
+      .map((p, i) => Geodesic.WGS84.InverseLine(path[i].lat, path[i].lon, p.lat, p.lon));
+    const total = legs.reduce((sum, leg) => sum + leg.s13, 0);
+    const samples = 37;
+    const points = samplePath(path, samples);
+    expect(points).toHaveLength(samples);
+    points.slice(0, -1).forEach((point, k) => {
+      // Walk the legs to the one holding distance d, then go the rest of the way along it.
+      let d = (total * k) / (samples - 1);
+      let leg = 0;
+      while (leg < legs.length - 1 && d > legs[leg].s13) d -= legs[leg++].s13;
+      const expected = legs[leg].Position(d);
+      expect(distance(point, { lat: expected.lat2 ?? NaN, lon: expected.lon2 ?? NaN })).toBeLessThan(
+        SPACING_TOLERANCE_M,
+      );
+    });
+    expect(points[samples - 1]).toEqual(ulm);
+  });
+
   it('places samples on the geodesic, not on a straight line in degrees', () => {
     // Along a long east-west path the geodesic bulges poleward of the parallel.
     const [, middle] = samplePath(
