@@ -5,7 +5,8 @@
  * Why shards: a full run is ~6,400 mutants and, on the 2-core machine, hours. StrykerJS's incremental file holds
  * only the mutants of the run that wrote it, so each shard keeps its own (test/mutation/<shard>.json, committed):
  * a rerun after a small change retests only the mutants whose code or covering tests changed, and a shard can be
- * (re)run on its own. `--report` only prints the score of the committed results. A shard never run is listed as
+ * (re)run on its own. `--report` only prints the score of the committed results, `--survivors` lists their
+ * surviving mutants. A shard never run is listed as
  * such and counts as not tested: the total is over the shards that have results, and says how many are missing.
  *
  * `--retest-timeouts` drops the shard's Timeout results before running, so StrykerJS tests those mutants again
@@ -111,6 +112,23 @@ function pct(n: number): string {
   return Number.isFinite(n) ? `${n.toFixed(2)} %` : '—';
 }
 
+/** Each surviving (or uncovered) mutant of the committed results: file:line, mutator, replacement, source line. */
+function survivors(): void {
+  for (const shard of Object.keys(SHARDS)) {
+    const { files } = loadShard(shard);
+    for (const [name, result] of Object.entries(files ?? {})) {
+      const lines = result.source.split('\n');
+      for (const m of result.mutants) {
+        if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+        const line = m.location.start.line;
+        const what = `${m.mutatorName} -> ${JSON.stringify(m.replacement ?? '').slice(0, 60)}`;
+        const tag = m.status === 'NoCoverage' ? ' (no coverage)' : '';
+        console.log(`${name}:${line} ${what}${tag} | ${lines[line - 1]?.trim().slice(0, 80)}`);
+      }
+    }
+  }
+}
+
 function report(): number {
   const shards = Object.keys(SHARDS).map(loadShard);
   const all: Record<string, FileResult> = {};
@@ -163,6 +181,10 @@ function report(): number {
 
 function main(argv: string[]): void {
   mkdirSync(RESULTS, { recursive: true });
+  if (argv.includes('--survivors')) {
+    survivors();
+    process.exit(0);
+  }
   if (argv.includes('--report')) process.exit(report());
   const retestTimeouts = argv.includes('--retest-timeouts');
   const shards = argv.filter((a) => a !== '--retest-timeouts');
