@@ -4,9 +4,9 @@
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../../scripts/start/free-port';
 
 const run = promisify(execFile);
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -45,14 +45,21 @@ export async function stackUp(): Promise<ObservabilityStack> {
     'EMF_PORT',
   );
   const env: Record<string, string> = { STACK_RUN_DIR: path.join(REPO_ROOT, '.run', `e2e-${process.pid}`) };
-  // Free TCP ports; the two UDP ones (X-Ray, EMF) are taken from the same pool of unused numbers.
-  for (const name of names) env[name] = String(await freePort());
   const options = { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 120_000 };
-  try {
-    await run('bash', ['stack/up.sh'], options);
-  } catch (error) {
-    await run('bash', ['stack/down.sh'], options).catch(() => undefined);
-    throw error;
+  // A port free when picked can still be taken before the service binds it; that is retried with new ports.
+  for (let attempt = 1; ; attempt++) {
+    // Free TCP ports; the two UDP ones (X-Ray, EMF) are taken from the same pool of unused numbers.
+    const ports = await stackPorts(names.length);
+    names.forEach((name, i) => (env[name] = String(ports[i])));
+    Object.assign(options.env, env);
+    try {
+      await run('bash', ['stack/up.sh'], options);
+      break;
+    } catch (error) {
+      await run('bash', ['stack/down.sh'], options).catch(() => undefined);
+      const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+      if (attempt >= STACK_UP_ATTEMPTS || !/address already in use/i.test(stderr)) throw error;
+    }
   }
   const pidDir = path.join(env.STACK_RUN_DIR, 'pids');
   return {
@@ -72,6 +79,42 @@ export async function stackUp(): Promise<ObservabilityStack> {
     pidOf: (service) => Number(readFileSync(path.join(pidDir, `${service}.pid`), 'utf8').trim()),
     down: async () => (await run('bash', ['stack/down.sh'], options)).stdout,
   };
+}
+
+const STACK_UP_ATTEMPTS = 3;
+
+/**
+ * `count` distinct ports that are free now, picked at random below the kernel's ephemeral range: a port from
+ * `listen(0)` lies inside that range, where any outgoing connection can take it before the service binds it
+ * (it happened: Jaeger's query port, "address already in use").
+ */
+export async function stackPorts(count: number): Promise<number[]> {
+  const low = ephemeralLow() > 12_000 ? 10_000 : 1_024;
+  const high = Math.max(low + 2_000, Math.min(ephemeralLow(), 32_768)) - 1;
+  const picked = new Set<number>();
+  while (picked.size < count) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (!picked.has(port) && (await isFree(port))) picked.add(port);
+  }
+  return [...picked];
+}
+
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 export function isAlive(pid: number): boolean {
