@@ -100,6 +100,38 @@ datasets:
     expect(() => parse(yaml)).toThrow(message);
   });
 
+  it('reads wgs84_bounds as OpenTopoData writes it, a mapping of left, right, bottom and top in degrees', () => {
+    const config = parse(`
+datasets:
+  - name: a
+    path: a/
+    wgs84_bounds: {left: -10.5, right: 30, bottom: "34", top: 72.25}
+  - name: b
+    path: b/
+    wgs84_bounds:
+`);
+    // Stored as [west, south, east, north], whatever order the YAML gives.
+    expect(config.datasets[0].wgs84Bounds).toEqual([-10.5, 34, 30, 72.25]);
+    expect(config.datasets[1].wgs84Bounds).toBeNull();
+  });
+
+  it.each([
+    ['[-10, 34, 30, 72]', 'a list'],
+    ['{left: -10, right: 30, bottom: 34}', 'no top'],
+    ['{left: west, right: 30, bottom: 34, top: 72}', 'a word'],
+    ['{left: 30, right: -10, bottom: 34, top: 72}', 'left > right'],
+    ['{left: 30, right: 30, bottom: 34, top: 72}', 'left = right'],
+    ['{left: -10, right: 30, bottom: 72, top: 34}', 'bottom > top'],
+    ['{left: -10, right: 30, bottom: 34, top: 34}', 'bottom = top'],
+    ['{left: -10, right: .inf, bottom: 34, top: 72}', 'infinite'],
+  ])('refuses wgs84_bounds %s (%s), naming the dataset and the field', (bounds) => {
+    const yaml = `datasets: [{name: eu, path: x, wgs84_bounds: ${bounds}}]`;
+    expect(() => parse(yaml)).toThrow(DatasetConfigError);
+    expect(() => parse(yaml)).toThrow(
+      "dataset 'eu': wgs84_bounds needs numeric left < right and bottom < top (degrees)",
+    );
+  });
+
   it('expands tile_template presets for the public layouts', () => {
     const config = parse(`
 datasets:
