@@ -54,17 +54,22 @@ function resultFile(shard: string): string {
   return path.join(RESULTS, `${shard}.json`);
 }
 
+/** Reads a shard's results file, lets `change` edit its files' mutant lists, and writes it back. */
+function rewriteResults(file: string, change: (result: FileResult) => void): void {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8')) as MutationTestResult;
+  for (const result of Object.values(report.files)) change(result);
+  writeFileSync(file, `${JSON.stringify(report)}\n`);
+}
+
 /** Removes the Timeout results of a shard's file: the next run tests those mutants again. */
 function dropTimeouts(file: string): number {
-  if (!existsSync(file)) return 0;
-  const report = JSON.parse(readFileSync(file, 'utf8')) as MutationTestResult;
   let dropped = 0;
-  for (const result of Object.values(report.files)) {
+  rewriteResults(file, (result) => {
     const kept = result.mutants.filter((m) => m.status !== 'Timeout');
     dropped += result.mutants.length - kept.length;
     result.mutants = kept;
-  }
-  writeFileSync(file, `${JSON.stringify(report)}\n`);
+  });
   return dropped;
 }
 
@@ -91,10 +96,9 @@ function runShard(shard: string, retestTimeouts: boolean): void {
  * of the bytes). StrykerJS reuses a result from status, location, mutator and covering/killing tests.
  */
 function compact(file: string): void {
-  const report = JSON.parse(readFileSync(file, 'utf8')) as MutationTestResult;
-  for (const result of Object.values(report.files))
+  rewriteResults(file, (result) => {
     for (const mutant of result.mutants) delete mutant.statusReason;
-  writeFileSync(file, `${JSON.stringify(report)}\n`);
+  });
 }
 
 interface ShardScore {
