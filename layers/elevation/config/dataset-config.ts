@@ -25,7 +25,6 @@ export interface ApiConfig {
   datasets: DatasetDefinition[];
 }
 
-const NAME = /^[A-Za-z0-9_.-]+$/;
 const DEFAULT_MAX_LOCATIONS = 100;
 
 /**
@@ -98,7 +97,8 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
 function parseDataset(entry: unknown, index: number, fail: (message: string) => never): DatasetDefinition {
   if (!isRecord(entry)) return fail(`datasets[${index}] must be a mapping`);
   const name = String(entry.name ?? '');
-  if (!NAME.test(name))
+  // A literal per call, not a module constant: StrykerJS cannot test mutants of module-level values per test.
+  if (!/^[A-Za-z0-9_.-]+$/.test(name))
     fail(`datasets[${index}].name must be letters, digits, '.', '_' or '-', got '${name}'`);
   const children = entry.child_datasets;
   if (children !== undefined) {

@@ -132,6 +132,77 @@ datasets:
     );
   });
 
+  it.each([
+    ['datasets: [~]', 'datasets[0] must be a mapping'],
+    ['datasets: [[a, b]]', 'datasets[0] must be a mapping'],
+    ['datasets: [{name: a, path: x}, 7]', 'datasets[1] must be a mapping'],
+    [
+      'datasets: [{name: " a", path: x}]',
+      "datasets[0].name must be letters, digits, '.', '_' or '-', got ' a'",
+    ],
+    [
+      'datasets: [{name: "a/", path: x}]',
+      "datasets[0].name must be letters, digits, '.', '_' or '-', got 'a/'",
+    ],
+    ['datasets: [{path: x}]', "datasets[0].name must be letters, digits, '.', '_' or '-', got ''"],
+    [
+      'datasets: [{name: a, path: x, filename_tile_size: 0}]',
+      "dataset 'a': filename_tile_size must be a positive",
+    ],
+    [
+      'datasets: [{name: a, path: x, filename_tile_size: "1"}]',
+      "dataset 'a': filename_tile_size must be a positive",
+    ],
+    ['datasets: [{name: a, path: x, tile_template: 5}]', "dataset 'a': tile_template must contain {NS}"],
+    ['datasets: [{name: a, path: x, tile_template: [x]}]', "dataset 'a': tile_template must contain {NS}"],
+    ['datasets: [{name: a, path: 5}]', "dataset 'a' needs a path (or child_datasets)"],
+    [
+      'datasets: [{name: a, child_datasets: b}]',
+      "dataset 'a': child_datasets must be a non-empty list of dataset",
+    ],
+    [
+      'datasets: [{name: a, child_datasets: []}]',
+      "dataset 'a': child_datasets must be a non-empty list of dataset",
+    ],
+    [
+      'datasets: [{name: b, path: x}, {name: a, child_datasets: [b, 3]}]',
+      "dataset 'a': child_datasets must be a non-empty list of dataset names",
+    ],
+    ['datasets: [{name: a, child_datasets: [b]}]', "dataset 'a' lists unknown child dataset 'b'"],
+    [
+      'datasets: [{name: c, path: x}, {name: b, child_datasets: [c]}, {name: a, child_datasets: [b]}]',
+      "dataset 'a': child 'b' may not itself have children",
+    ],
+    ['max_locations_per_request: 2.5\ndatasets: [{name: a, path: x}]', 'must be a positive integer'],
+    ['max_locations_per_request: "10"\ndatasets: [{name: a, path: x}]', 'must be a positive integer'],
+    ['datasets: {name: a, path: x}', '`datasets` must be a non-empty list'],
+    ['name: a', '`datasets` must be a non-empty list'],
+  ])('refuses %p, saying why', (yaml, message) => {
+    expect(() => parse(yaml)).toThrow(DatasetConfigError);
+    expect(() => parse(yaml)).toThrow(message);
+  });
+
+  it('reads an empty access_control_allow_origin as no CORS, a number or a list of one as text', () => {
+    const ds = 'datasets: [{name: a, path: x}]';
+    expect(parse(`access_control_allow_origin:\n${ds}`).accessControlAllowOrigin).toBeNull();
+    expect(parse(`access_control_allow_origin: "*"\n${ds}`).accessControlAllowOrigin).toBe('*');
+    expect(parse(ds).accessControlAllowOrigin).toBeNull();
+    expect(parse(`max_locations_per_request: 1\n${ds}`).maxLocationsPerRequest).toBe(1);
+  });
+
+  it('keeps a child dataset list in its order and trims a path', () => {
+    const config = parse(
+      'datasets: [{name: b, path: " x/ "}, {name: c, path: y}, {name: a, child_datasets: [c, b]}]',
+    );
+    expect(config.datasets[0].path).toBe('x/');
+    expect(config.datasets[2]).toMatchObject({
+      name: 'a',
+      path: null,
+      childDatasets: ['c', 'b'],
+      wgs84Bounds: null,
+    });
+  });
+
   it('expands tile_template presets for the public layouts', () => {
     const config = parse(`
 datasets:
