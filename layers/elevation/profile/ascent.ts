@@ -20,10 +20,11 @@ export function ascentDescent(heights: readonly (number | null)[], threshold: nu
       continue;
     }
     const change = height - reference;
-    if (change > 0 && change >= threshold) {
+    // threshold >= 0; with 0, a flat step adds nothing either way.
+    if (change >= threshold) {
       ascent += change;
       reference = height;
-    } else if (change < 0 && -change >= threshold) {
+    } else if (-change >= threshold) {
       descent -= change;
       reference = height;
     }

@@ -1,6 +1,7 @@
 /** Google's `resolution`: the answering dataset's pixel size in metres at the point. */
 import { pixelSizeMetres } from '../../../layers/elevation/google/pixel-size';
 import type { DatasetInfo } from '../../../layers/elevation';
+import { Geodesic } from 'geographiclib-geodesic';
 
 const info = (crs: string | null, resolution: [number, number] | null): DatasetInfo => ({
   name: 'd',
@@ -20,6 +21,19 @@ describe('pixelSizeMetres', () => {
     expect(pixelSizeMetres(info('EPSG:4326', [oneArcSecond, oneArcSecond]), 60)).toBeCloseTo(30.99, 1);
     // A 2x1 arc-second pixel (Copernicus above 50°) is wider east-west at 50°: 2 * 30.9 * cos(50°) ≈ 39.8 m.
     expect(pixelSizeMetres(info('EPSG:4326', [2 * oneArcSecond, oneArcSecond]), 50)).toBeCloseTo(39.8, 0);
+  });
+
+  it('equals the geodesic length of the pixel sides on the WGS84 ellipsoid, at every latitude', () => {
+    const side = (lat: number, dLat: number, dLon: number) =>
+      Geodesic.WGS84.Inverse(lat, 0, lat + dLat, dLon).s12 as number;
+    const [x, y] = [2 / 3600, 1 / 3600];
+    for (const lat of [0, 30, 50, 70, -50, 85]) {
+      const expected = Math.max(side(lat, 0, x), side(lat, y, 0));
+      // The parallel arc and the geodesic differ by micrometres over a pixel; the formula is exact to ~1 mm.
+      expect(Math.abs((pixelSizeMetres(info('EPSG:4326', [x, y]), lat) as number) - expected)).toBeLessThan(
+        1e-3,
+      );
+    }
   });
 
   it('is the pixel size itself in a projected CRS, by EPSG code or proj4 string', () => {

@@ -29,4 +29,19 @@ describe('parseGoogleQuery', () => {
     expect(() => parseGoogleQuery({ locations: '1,1|2,2|3,3|4,4' }, limits)).toThrow(/'locations'/);
     expect(() => parseGoogleQuery({ path: '91,1|2,2', samples: '2' }, limits)).toThrow(/'path'/);
   });
+
+  it('takes samples up to the limit itself, evenly along the path', () => {
+    const five = parseGoogleQuery({ path: '0,0|0,4', samples: '5' }, limits);
+    expect(five.map((p) => Math.round(p.lon * 1e6) / 1e6)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('reads blank parameters as not given', () => {
+    expect(parseGoogleQuery({ locations: '1,2', path: ' ' }, limits)).toEqual([{ lat: 1, lon: 2 }]);
+    expect(() => parseGoogleQuery({ locations: ' ', path: '' }, limits)).toThrow(
+      "Invalid request. Missing the 'locations' or 'path' parameter.",
+    );
+    expect(() => parseGoogleQuery({ path: '1,1|2,2', samples: '  ' }, limits)).toThrow(
+      "Invalid request. Missing the 'samples' parameter, which 'path' requires.",
+    );
+  });
 });

@@ -52,6 +52,55 @@ describe('parseProfileOptions', () => {
     expect(() => parseProfileOptions(params, 512)).toThrow(message);
   });
 
+  it('names every parameter it supports when one is unknown', () => {
+    expect(() => parseProfileOptions({ sample: '10' }, 512)).toThrow(
+      "Unknown parameter 'sample': supported are locations, samples, distance, interpolation, format, threshold, datum.",
+    );
+    // And accepts each of them.
+    const all = {
+      locations: 'x',
+      samples: '2',
+      interpolation: 'cubic',
+      format: 'SVG',
+      threshold: '1000',
+      datum: 'egm96',
+    };
+    expect(parseProfileOptions(all, 512)).toMatchObject({
+      spacing: { samples: 2 },
+      interpolation: 'cubic',
+      format: 'svg',
+      threshold: 1000,
+    });
+  });
+
+  it.each([
+    [{ samples: '1' }, "Invalid samples '1': use a whole number from 2 to 512."],
+    [{ samples: '513' }, "Invalid samples '513': use a whole number from 2 to 512."],
+    [{ samples: 'ten' }, "Invalid samples 'ten': use a whole number from 2 to 512."],
+    [{ threshold: '1000.5' }, "Invalid threshold '1000.5': use a number of metres from 0 to 1000."],
+    [{ threshold: 'Infinity' }, "Invalid threshold 'Infinity': use a number of metres from 0 to 1000."],
+    [{ distance: '10000001' }, "Invalid distance '10000001': use a number of metres from 0.1 to 10000000."],
+    [{ format: 5 }, "Invalid format '5': use json or svg."],
+    [{ format: 'xml' }, "Invalid format 'xml': use json or svg."],
+  ])('refuses %j at its bounds, quoting what was sent', (params, message) => {
+    expect(() => parseProfileOptions(params, 512)).toThrow(message);
+  });
+
+  it('takes the bounds themselves, numbers as well as text, and blank values as not given', () => {
+    expect(parseProfileOptions({ samples: 512 }, 512).spacing).toEqual({ samples: 512 });
+    expect(parseProfileOptions({ distance: 0.1 }, 512).spacing).toEqual({ distance: 0.1 });
+    expect(parseProfileOptions({ distance: '10000000' }, 512).spacing).toEqual({ distance: 1e7 });
+    expect(parseProfileOptions({ threshold: '0' }, 512).threshold).toBe(0);
+    expect(parseProfileOptions({ samples: '', distance: '25', format: '' }, 512)).toMatchObject({
+      spacing: { distance: 25 },
+      format: 'json',
+    });
+    expect(parseProfileOptions({ samples: null, threshold: null }, 512)).toMatchObject({
+      spacing: { samples: 100 },
+      threshold: 5,
+    });
+  });
+
   it('uses 100 samples by default, fewer when the limit is lower', () => {
     expect(parseProfileOptions({}, 512).spacing).toEqual({ samples: 100 });
     expect(parseProfileOptions({}, 50).spacing).toEqual({ samples: 50 });
