@@ -33,6 +33,8 @@ export default {
     '!/functions',
     '!/test',
     '!/package.json',
+    // The settings tests read the README's settings table.
+    '!/README.md',
     '!/tsconfig.json',
     '!/jest.base.config.js',
     '!/jest.config.js',
