@@ -19,36 +19,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { calculateMetrics } from 'mutation-testing-metrics';
 import type { FileResult, MutationTestResult } from 'mutation-testing-report-schema';
+import { LIB, SHARDS } from './shards';
 
 /** The score issue 15 asks for. */
 const TARGET = 90;
 const RESULTS = 'test/mutation';
-const LIB = 'layers/elevation';
-
-/** Every file StrykerJS mutates (stryker.config.mjs: all of layers/elevation but types.ts and index.ts) is in one. */
-export const SHARDS: Record<string, string[]> = {
-  geo: [`${LIB}/geo/**/*.ts`, `${LIB}/datum/**/*.ts`],
-  request: [`${LIB}/request/**/*.ts`, `${LIB}/service/**/*.ts`, `${LIB}/errors.ts`],
-  config: [`${LIB}/config/**/*.ts`],
-  raster: [
-    `${LIB}/raster/cog-raster.ts`,
-    `${LIB}/raster/hgt-raster.ts`,
-    `${LIB}/raster/header-source.ts`,
-    `${LIB}/raster/raster.ts`,
-  ],
-  // The decoders: their mutants run the 189 partial-decode tests, the slowest shard per mutant.
-  decode: [
-    `${LIB}/raster/block-rows.ts`,
-    `${LIB}/raster/resumable-inflate.ts`,
-    `${LIB}/raster/resumable-lzw.ts`,
-    `${LIB}/raster/predictor.ts`,
-    `${LIB}/raster/zlib-decoder.ts`,
-  ],
-  data: [`${LIB}/data/**/*.ts`],
-  dataset: [`${LIB}/dataset/**/*.ts`],
-  track: [`${LIB}/track/**/*.ts`],
-  profile: [`${LIB}/profile/**/*.ts`, `${LIB}/google/**/*.ts`],
-};
 
 function resultFile(shard: string): string {
   return path.join(RESULTS, `${shard}.json`);
