@@ -100,6 +100,28 @@ describe('parseLocations: "lat,lon|lat,lon" text', () => {
   });
 });
 
+describe('parseLocations: edge cases of the text form', () => {
+  it('refuses a pair with a blank half instead of reading it as 0', () => {
+    expect(tryParseLatLon('48.7, ')).toBeNull();
+    expect(tryParseLatLon(' ,9.1')).toBeNull();
+    expect(() => parseLocations('48.7, |1,2', LIMIT)).toThrow(
+      "Unable to parse location '48.7, ' at position 0",
+    );
+  });
+
+  it('shows an offending location of 60 characters whole and one of 61 shortened', () => {
+    const sixty = `1,2,${'3'.repeat(56)}`; // three numbers: not a pair
+    expect(sixty).toHaveLength(60);
+    expect(() => parseLocations(sixty, LIMIT)).toThrow(`'${sixty}' at position 0`);
+    const sixtyOne = `${sixty}3`;
+    expect(() => parseLocations(sixtyOne, LIMIT)).toThrow(`'${sixtyOne.slice(0, 57)}...' at position 0`);
+  });
+
+  it('reads a polyline with spaces around it and its enc: prefix', () => {
+    assertPoints(parseLocations(`  enc:${GOOGLE_POLYLINE}\n`, LIMIT), GOOGLE_POINTS);
+  });
+});
+
 describe('parseLocations: encoded polylines', () => {
   it("decodes Google's documented example with the enc: prefix", () => {
     assertPoints(parseLocations(`enc:${GOOGLE_POLYLINE}`, LIMIT), GOOGLE_POINTS);
