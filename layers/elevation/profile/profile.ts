@@ -41,9 +41,17 @@ export interface Profile {
   summary: ProfileSummary;
 }
 
-const metres = (v: number) => Math.round(v * 100) / 100;
-const percent = (v: number) => Math.round(v * 100) / 100;
-const latLng = (l: LatLon) => ({ lat: l.lat, lng: l.lon });
+function metres(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+function percent(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+function latLng(l: LatLon): { lat: number; lng: number } {
+  return { lat: l.lat, lng: l.lon };
+}
 
 export function buildProfile(
   path: ResampledPath,

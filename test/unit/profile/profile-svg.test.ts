@@ -55,13 +55,19 @@ const byClass = (elements: Element[], name: string, cls: string) =>
 
 describe('the profile chart', () => {
   // 1000 m, heights 100..180 with a gap: x ticks 0..1000 every 200 m, y ticks 100..180 every 20 m.
-  const chart = profile([0, 250, 500, 750, 1000], [100, 150, null, 120, 180]);
-  const svg = renderProfileSvg(chart, 'tiles & <more> "here"');
-  const { root, elements } = parseSvg(svg);
-  const texts = elements.filter((e) => e.name === 'text');
-  const tickLabels = texts.filter((e) => e.attributes.class === 'tick');
+  // Drawn in each test, not once for the describe block: StrykerJS tests a mutant only in the tests it runs in.
+  function draw() {
+    const svg = renderProfileSvg(
+      profile([0, 250, 500, 750, 1000], [100, 150, null, 120, 180]),
+      'tiles & <more> "here"',
+    );
+    const { root, elements } = parseSvg(svg);
+    const texts = elements.filter((e) => e.name === 'text');
+    return { svg, root, elements, texts, tickLabels: texts.filter((e) => e.attributes.class === 'tick') };
+  }
 
   it('is an 800x320 SVG document on a white background', () => {
+    const { root, elements } = draw();
     expect(root.name).toBe('svg');
     expect(root.attributes).toMatchObject({
       xmlns: 'http://www.w3.org/2000/svg',
@@ -76,6 +82,7 @@ describe('the profile chart', () => {
   });
 
   it('titles the chart with the dataset, length, ascent and descent, escaped', () => {
+    const { svg, elements, texts } = draw();
     const title = 'Elevation profile · tiles & <more> "here" · 1000 m · ascent 110 m · descent 30 m';
     expect(elements.find((e) => e.name === 'title')?.text).toBe(title);
     const heading = texts.find((e) => e.attributes['font-weight'] === 'bold');
@@ -85,12 +92,14 @@ describe('the profile chart', () => {
   });
 
   it('draws the line through every sample with data, broken at the gap', () => {
+    const { elements } = draw();
     const lines = byClass(elements, 'polyline', 'profile').map((e) => e.attributes.points);
     // (0 m, 100) at the bottom left, (250, 150) 5/8 up, (750, 120) 1/4 up, (1000, 180) at the top right.
     expect(lines).toEqual(['64.0,272.0 243.0,127.0', '601.0,214.0 780.0,40.0']);
   });
 
   it('draws the axes along the left and bottom of the plot area', () => {
+    const { elements } = draw();
     const axes = byClass(elements, 'line', 'axis').map((e) => ['x1', 'y1', 'x2', 'y2'].map((a) => num(e, a)));
     expect(axes).toEqual([
       [LEFT, TOP, LEFT, BOTTOM],
@@ -99,6 +108,7 @@ describe('the profile chart', () => {
   });
 
   it('ticks the distance axis at round distances, labelled below it', () => {
+    const { elements, tickLabels } = draw();
     const ticks = elements.filter((e) => e.name === 'line' && !e.attributes.class);
     const xs = [0, 200, 400, 600, 800, 1000].map((d) => LEFT + (d / 1000) * (RIGHT - LEFT));
     expect(ticks.map((e) => [num(e, 'x1'), num(e, 'y1'), num(e, 'x2'), num(e, 'y2')])).toEqual(
@@ -111,6 +121,7 @@ describe('the profile chart', () => {
   });
 
   it('grids and labels the height axis at round heights, from the lowest to the highest', () => {
+    const { elements, tickLabels } = draw();
     const ys = [100, 120, 140, 160, 180].map((h) => BOTTOM - ((h - 100) / 80) * (BOTTOM - TOP));
     const grid = byClass(elements, 'line', 'grid');
     expect(grid.map((e) => [num(e, 'x1'), num(e, 'y1'), num(e, 'x2'), num(e, 'y2')])).toEqual(
@@ -122,6 +133,7 @@ describe('the profile chart', () => {
   });
 
   it('names both axes with their units, centred on them', () => {
+    const { texts } = draw();
     const distance = texts.find((e) => e.text === 'Distance (m)');
     expect(distance?.attributes).toMatchObject({ x: '422', y: '310', 'text-anchor': 'middle' });
     const height = texts.find((e) => e.text === 'Elevation (m)');
