@@ -28,23 +28,30 @@ const WGS84_CODES = new Set([4326, 4979]);
 
 const identity: Converter = { forward: (lon, lat) => [lon, lat], inverse: (x, y) => [x, y] };
 
+/** What geotiff-geokeys-to-proj4 reports without the definition being incomplete. */
+const HARMLESS_ERRORS = new Set(['bothGCSAndPCSAreSet']);
+
 export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
-  const projected = Number(geoKeys.ProjectedCSTypeGeoKey ?? 0);
-  const geographic = Number(geoKeys.GeographicTypeGeoKey ?? 0);
+  const projected = Number(geoKeys.ProjectedCSTypeGeoKey ?? geoKeys.ProjectedCRSGeoKey ?? 0);
+  const geographic = Number(geoKeys.GeographicTypeGeoKey ?? geoKeys.GeodeticCRSGeoKey ?? 0);
   const model = Number(geoKeys.GTModelTypeGeoKey ?? 0);
-  // With a (user-defined) projection, GeographicTypeGeoKey names only its base datum: a user-defined projection
-  // on WGS84 is not EPSG:4326 (keyed so, it was taken for WGS84 itself and read without projecting the points).
-  const epsg =
-    projected && projected !== USER_DEFINED
-      ? projected
-      : !projected && geographic && geographic !== USER_DEFINED
-        ? geographic
-        : null;
-  if (epsg !== null && WGS84_CODES.has(epsg) && !projected) return wgs84Crs(epsg);
-  const result = toProj4(geoKeys as never);
-  if (!result.proj4 || (Object.keys(result.errors ?? {}).length > 0 && !result.proj4.includes('+proj='))) {
+  // An EPSG projected code defines the whole CRS; a GeographicTypeGeoKey beside it names only its base datum
+  // (geotiff-geokeys-to-proj4 would read such a file in its base: EPSG:3035 + 4258 as ETRS89 degrees). With a
+  // user-defined projection the geographic code is its base too: a user-defined projection on WGS84 is not
+  // EPSG:4326 (keyed so, it was taken for WGS84 itself and read without projecting the points).
+  if (projected && projected !== USER_DEFINED) return crsFromEpsg(projected);
+  if (!projected && geographic && geographic !== USER_DEFINED) return crsFromEpsg(geographic);
+  // Vertical keys do not change where a pixel is, and an unknown vertical CS makes geotiff-geokeys-to-proj4 throw
+  // a TypeError: they are left out. Anything else it cannot read leaves the definition incomplete (a projection
+  // without its origin, a unit assumed to be metres), and reading with it would answer the wrong place.
+  const horizontal = Object.fromEntries(
+    Object.entries(geoKeys).filter(([name]) => !name.startsWith('Vertical')),
+  );
+  const result = toProj4(horizontal as never);
+  const unsupported = Object.entries(result.errors ?? {}).filter(([name]) => !HARMLESS_ERRORS.has(name));
+  if (unsupported.length > 0) {
     throw new DatasetConfigError(
-      `Cannot derive a CRS from the GeoTIFF keys: ${JSON.stringify(result.errors)}`,
+      `The GeoTIFF's coordinate reference system cannot be read (${unsupported.map(([name, code]) => `${name}: ${String(code)}`).join(', ')}); assign one with gdal_edit.py -a_srs EPSG:<code>.`,
     );
   }
   const definition = stripAxis(result.proj4);
@@ -52,18 +59,12 @@ export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
   // TIFF, or a user-defined projection without its parameters): reading such a file as degrees on no datum
   // would answer heights from the wrong place. OpenTopoData refuses a file without a CRS too.
   const bareLongLat = /^\+proj=longlat\b/.test(definition) && !/\+(datum|ellps|a)=/.test(definition);
-  if (epsg === null && (bareLongLat || model === 0 || (model === 1 && result.isGCS))) {
+  if (bareLongLat || model === 0 || (model === 1 && result.isGCS)) {
     throw new DatasetConfigError(
       'The GeoTIFF has no usable coordinate reference system (no EPSG code and no complete definition in its GeoKeys); assign one with gdal_edit.py -a_srs EPSG:<code>.',
     );
   }
-  return {
-    key: epsg ? `EPSG:${epsg}` : definition,
-    epsg,
-    proj4: definition,
-    isGeographic: result.isGCS,
-    isWgs84: false,
-  };
+  return { key: definition, epsg: null, proj4: definition, isGeographic: result.isGCS, isWgs84: false };
 }
 
 export function crsFromEpsg(code: number): Crs {

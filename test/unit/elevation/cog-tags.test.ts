@@ -66,6 +66,16 @@ beforeAll(() => {
       },
     }),
     write('ungeoreferenced', { tags: { 258: short(16), 34735: WGS84_KEYS } }),
+    // EPSG:3035 (ProjectedCSTypeGeoKey 3072) with its base, ETRS89 (GeographicTypeGeoKey 2048), named too, as
+    // tools other than GDAL write it: 1 km pixels from (4,240,000, 2,860,000).
+    write('laea-with-base', {
+      tags: {
+        258: short(16),
+        34735: short(1, 1, 0, 4, 1024, 0, 1, 1, 1025, 0, 1, 1, 2048, 0, 1, 4258, 3072, 0, 1, 3035),
+        33550: double(1000, 1000, 0),
+        33922: double(0, 0, 0, 4_240_000, 2_860_000, 0),
+      },
+    }),
     write('sheared', {
       tags: {
         258: short(16),
@@ -104,6 +114,13 @@ it('reads a north-up ModelTransformation like the scale and tiepoint it stands f
 
 it('places a raster by a tiepoint at any raster position, not only its corner', async () => {
   await expect(registry.get('tiepoint').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
+});
+
+it('reads a projected GeoTIFF that also names its base datum in its projection', async () => {
+  // The HdM entrance projects to (4,254,872.092, 2,848,063.949) in EPSG:3035 (PROJ): row 11, column 14.
+  const hdm = { lat: 48.742275, lon: 9.101177 };
+  await expect(registry.get('laea-with-base').sample([hdm], 'nearest')).resolves.toEqual([value(11, 14)]);
+  expect((await registry.get('laea-with-base').describe()).crs).toBe('EPSG:3035');
 });
 
 it('refuses a TIFF without georeferencing, saying what is missing', async () => {

@@ -202,3 +202,84 @@ describe('CRS: user-defined in the GeoKeys (no EPSG code)', () => {
     );
   });
 });
+
+describe('CRS: GeoKeys the converter cannot fully read', () => {
+  it('reads an EPSG projection named with its base datum in its projection, not in the base', () => {
+    // Tools other than GDAL write GeographicTypeGeoKey beside ProjectedCSTypeGeoKey; the projection decides.
+    const both = crsFromGeoKeys({
+      GTModelTypeGeoKey: 1,
+      ProjectedCSTypeGeoKey: 3035,
+      GeographicTypeGeoKey: 4258,
+    });
+    expect(both).toEqual(crsFromEpsg(3035));
+    const [x, y] = wgs84Converter(both).forward(HDM.lon, HDM.lat);
+    expect(Math.abs(x - 4254872.092)).toBeLessThan(MILLIMETRE);
+    expect(Math.abs(y - 2848063.949)).toBeLessThan(MILLIMETRE);
+  });
+
+  it.each([
+    ['a projected', { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 999999 }],
+    ['a geographic', { GTModelTypeGeoKey: 2, GeographicTypeGeoKey: 999999 }],
+  ])(
+    'refuses %s EPSG code it has no definition for, instead of reading degrees on no datum',
+    (_what, keys) => {
+      expect(() => crsFromGeoKeys(keys)).toThrow(DatasetConfigError);
+      expect(() => crsFromGeoKeys(keys)).toThrow('Unknown EPSG code 999999');
+    },
+  );
+
+  it.each([
+    [
+      'an unsupported projection method',
+      { ProjCoordTransGeoKey: 999 },
+      'coordinateTransformationNotSupported: 999',
+    ],
+    [
+      'an unknown linear unit',
+      { ProjCoordTransGeoKey: 1, ProjNatOriginLongGeoKey: 9, ProjLinearUnitsGeoKey: 12345 },
+      'ProjLinearUnitsGeoKeyNotSupported: 12345',
+    ],
+  ])('refuses a user-defined projection with %s, naming it', (_what, extra, named) => {
+    const keys = { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32767, GeographicTypeGeoKey: 4326, ...extra };
+    expect(() => crsFromGeoKeys(keys)).toThrow(DatasetConfigError);
+    expect(() => crsFromGeoKeys(keys)).toThrow(
+      `The GeoTIFF's coordinate reference system cannot be read (${named}); assign one with gdal_edit.py -a_srs EPSG:<code>.`,
+    );
+  });
+
+  it('reads GeoTIFF 1.1 key names like the 1.0 ones', () => {
+    expect(crsFromGeoKeys({ GTModelTypeGeoKey: 1, ProjectedCRSGeoKey: 3035 }).key).toBe('EPSG:3035');
+    expect(crsFromGeoKeys({ GTModelTypeGeoKey: 2, GeodeticCRSGeoKey: 4326 }).isWgs84).toBe(true);
+    expect(crsFromGeoKeys({ GTModelTypeGeoKey: 2, GeographicTypeGeoKey: 4979 })).toMatchObject({
+      key: 'EPSG:4979',
+      isWgs84: true,
+    });
+  });
+
+  it('ignores vertical keys, even ones the converter cannot read: they do not move a pixel', () => {
+    const utm32 = {
+      GTModelTypeGeoKey: 1,
+      ProjectedCSTypeGeoKey: 32767,
+      ProjCoordTransGeoKey: 1,
+      GeographicTypeGeoKey: 4326,
+      ProjNatOriginLongGeoKey: 9,
+      ProjNatOriginLatGeoKey: 0,
+      ProjFalseEastingGeoKey: 500000,
+      ProjFalseNorthingGeoKey: 0,
+      ProjScaleAtNatOriginGeoKey: 0.9996,
+      ProjLinearUnitsGeoKey: 9001,
+    };
+    const plain = crsFromGeoKeys(utm32);
+    for (const vertical of [
+      { VerticalCSTypeGeoKey: 999999 },
+      { VerticalUnitsGeoKey: 12345 },
+      { VerticalDatumGeoKey: 5171 },
+    ]) {
+      expect(crsFromGeoKeys({ ...utm32, ...vertical })).toEqual(plain);
+    }
+    expect(
+      crsFromGeoKeys({ GTModelTypeGeoKey: 2, GeographicTypeGeoKey: 4326, VerticalCSTypeGeoKey: 999999 })
+        .isWgs84,
+    ).toBe(true);
+  });
+});
