@@ -88,6 +88,13 @@ describe('convertHeights', () => {
     expect(read.sort()).toEqual(['egm2008', 'egm96']);
   });
 
+  it('answers null where the source geoid is unknown, whatever the target', async () => {
+    const { stub } = grids();
+    // cop is EGM2008, whose undulation is unknown at the second point.
+    const heights = { elevations: [300, 310], datasets: ['cop', 'cop'], points };
+    await expect(convertHeights(heights, 'ellipsoid', datumOf, stub)).resolves.toEqual([341.5, null]);
+  });
+
   it('leaves heights already in the target datum and nulls alone, reading no grid for them', async () => {
     const { stub, read } = grids();
     const heights = { elevations: [300, null], datasets: ['srtm', 'cop'], points };
