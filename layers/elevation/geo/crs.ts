@@ -69,24 +69,15 @@ export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
 
 export function crsFromEpsg(code: number): Crs {
   if (WGS84_CODES.has(code)) return wgs84Crs(code);
+  // geotiff-geokeys-to-proj4 looks projected and geographic codes up in one table: one lookup serves both.
   const asProjected = toProj4({ ProjectedCSTypeGeoKey: code, GTModelTypeGeoKey: 1 } as never);
-  if (asProjected.proj4 && Object.keys(asProjected.errors ?? {}).length === 0) {
+  if (Object.keys(asProjected.errors ?? {}).length === 0) {
     return {
       key: `EPSG:${code}`,
       epsg: code,
       proj4: stripAxis(asProjected.proj4),
       // A geographic code (ETRS89, EPSG:4258) resolves here too, as longlat: degrees, not metres.
       isGeographic: asProjected.isGCS || /^\+proj=longlat\b/.test(asProjected.proj4),
-      isWgs84: false,
-    };
-  }
-  const asGeographic = toProj4({ GeographicTypeGeoKey: code, GTModelTypeGeoKey: 2 } as never);
-  if (asGeographic.proj4 && Object.keys(asGeographic.errors ?? {}).length === 0) {
-    return {
-      key: `EPSG:${code}`,
-      epsg: code,
-      proj4: stripAxis(asGeographic.proj4),
-      isGeographic: true,
       isWgs84: false,
     };
   }
