@@ -73,3 +73,43 @@ it('refuses an entry whose deflate data is corrupt, naming it', () => {
     new InvalidRequestError("The KMZ entry 'doc.kml' cannot be unzipped: invalid length/literal."),
   );
 });
+
+it('prefers doc.kml to any other .kml at the root, and takes only names ending in .kml', () => {
+  expect(readKmz(zip({ 'a.kml': KML, 'doc.kml': KML }), MiB).mainIndex).toBe(1);
+  expect(readKmz(zip({ 'notes.kml.txt': strToU8('x'), 'track.kml': KML }), MiB).mainIndex).toBe(1);
+});
+
+it('takes an entry of exactly the limit, unzipped', () => {
+  const limit = 64 * 1024;
+  const exact = readKmz(zip({ 'doc.kml': new Uint8Array(limit) }), limit);
+  expect(exact.entries[0].data.length).toBe(limit);
+  expect(() => readKmz(zip({ 'doc.kml': new Uint8Array(limit + 1) }), limit)).toThrow(PayloadTooLargeError);
+  // Two entries together over the limit, each under it.
+  expect(() =>
+    readKmz(zip({ 'doc.kml': new Uint8Array(limit / 2 + 1), 'b.bin': new Uint8Array(limit / 2) }), limit),
+  ).toThrow(PayloadTooLargeError);
+});
+
+it('reads a large archive pushed in slices, entries unzipped in several chunks, byte for byte', () => {
+  // 600 KiB of text that does not compress to nothing: several 16 KiB input slices and output chunks.
+  let text = '<kml xmlns="http://www.opengis.net/kml/2.2"><Document>';
+  for (let i = 0; text.length < 600 * 1024; i++) text += `<!-- ${(i * 2654435761) % 4294967296} -->`;
+  text += '</Document></kml>';
+  const bytes = zip({
+    'files/logo.png': [strToU8('x'.repeat(40_000)), { level: 0 }],
+    'doc.kml': strToU8(text),
+  });
+  expect(bytes.length).toBeGreaterThan(3 * 16 * 1024);
+  const archive = readKmz(bytes, 4 * MiB);
+  expect(new TextDecoder().decode(archive.entries[archive.mainIndex].data)).toBe(text);
+  expect(archive.entries[0].data.length).toBe(40_000);
+});
+
+it('refuses a zip cut inside its first entry, saying it is not a readable archive', () => {
+  const bytes = zip({ 'doc.kml': strToU8('<kml>'.repeat(3000)) });
+  const cut = bytes.subarray(0, 60);
+  expect(() => readKmz(cut, MiB)).toThrow(InvalidRequestError);
+  expect(() => readKmz(cut, MiB)).toThrow(
+    new InvalidRequestError('The file is not a readable KMZ (zip) archive: invalid zip data.'),
+  );
+});
