@@ -112,6 +112,37 @@ describe('readGeoJson', () => {
     expect(() => readGeoJson(text, options)).toThrow(message);
   });
 
+  it.each([
+    ['a type that is not text', '{"type": 5}'],
+    ['null', 'null'],
+    ['a string', '"Point"'],
+  ])('refuses %s as not GeoJSON', (_what, text) => {
+    expect(() => readGeoJson(text, options)).toThrow(
+      new InvalidRequestError('The file is not GeoJSON: expected an object with a "type" member.'),
+    );
+  });
+
+  it('reads collections nested 16 deep, the most it allows', () => {
+    const text =
+      '{"type":"GeometryCollection","geometries":['.repeat(16) +
+      '{"type":"Point","coordinates":[1,2]}' +
+      ']}'.repeat(16);
+    expect(readGeoJson(text, options).slots.map((s) => s.location)).toEqual([{ lat: 2, lon: 1 }]);
+  });
+
+  it('has no positions, and no error, for a feature without geometry or a geometry without coordinates', () => {
+    const text = JSON.stringify({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: {} },
+        { type: 'Feature', geometry: null },
+        { type: 'Feature', geometry: { type: 'Point' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [3, 4] } },
+      ],
+    });
+    expect(readGeoJson(text, options).slots.map((s) => s.location)).toEqual([{ lat: 4, lon: 3 }]);
+  });
+
   it('stops at the coordinate limit', () => {
     const text = JSON.stringify({ type: 'MultiPoint', coordinates: Array.from({ length: 5 }, () => [1, 1]) });
     expect(() => readGeoJson(text, { ...options, maxCoordinates: 4 })).toThrow(InvalidRequestError);
