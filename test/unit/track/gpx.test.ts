@@ -54,4 +54,36 @@ describe('readGpx', () => {
     expect(() => readGpx(text, options)).toThrow(InvalidRequestError);
     expect(() => readGpx(text, options)).toThrow(message);
   });
+
+  it('takes only a point’s own <ele>, not one nested in its extensions, and keeps each height with its point', () => {
+    const text =
+      '<gpx><wpt lat="50" lon="10"><extensions><ele>5</ele></extensions></wpt>' +
+      '<wpt lat="51" lon="11"><ele>6</ele></wpt><wpt lat="52" lon="12"/></gpx>';
+    expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([null, 6, null]);
+    expect(filled(text)).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele>123.4</ele><extensions><ele>5</ele></extensions></wpt>' +
+        '<wpt lat="51" lon="11"><ele>123.4</ele></wpt><wpt lat="52" lon="12"><ele>123.4</ele></wpt></gpx>',
+    );
+  });
+
+  it('opens a self-closed point with spaces before its slash', () => {
+    expect(filled('<gpx><wpt lat="50" lon="10"   /></gpx>')).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt></gpx>',
+    );
+  });
+
+  it.each([
+    [
+      'an empty lat',
+      '<gpx><wpt lat="" lon="10"/></gpx>',
+      "<wpt> at line 1 has an invalid 'lat' attribute ''",
+    ],
+    [
+      'a blank lon',
+      '<gpx><wpt lat="50" lon=" "/></gpx>',
+      "<wpt> at line 1 has an invalid 'lon' attribute ' '",
+    ],
+  ])('refuses %s instead of reading it as 0', (_what, text, message) => {
+    expect(() => readGpx(text, options)).toThrow(message);
+  });
 });
