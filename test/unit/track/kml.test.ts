@@ -76,6 +76,59 @@ describe('readKml', () => {
     );
   });
 
+  it('ignores coordinates, geometries and altitude modes of other namespaces', () => {
+    const text = KML(
+      '<x:LineString xmlns:x="urn:other"><x:coordinates>10,50</x:coordinates></x:LineString>' +
+        '<LineString><x:altitudeMode xmlns:x="urn:other">relativeToGround</x:altitudeMode><coordinates>11,51</coordinates></LineString>',
+    );
+    const track = readKml(text, { maxCoordinates: 100, absoluteAltitude: true });
+    expect(track.slots.map((s) => s.location)).toEqual([{ lat: 51, lon: 11 }]);
+    // The KML LineString gets its own altitudeMode; the foreign one is left as it is.
+    expect(applyEdits(text, track.extraEdits)).toBe(
+      KML(
+        '<x:LineString xmlns:x="urn:other"><x:coordinates>10,50</x:coordinates></x:LineString>' +
+          '<LineString><x:altitudeMode xmlns:x="urn:other">relativeToGround</x:altitudeMode><altitudeMode>absolute</altitudeMode><coordinates>11,51</coordinates></LineString>',
+      ),
+    );
+  });
+
+  it('takes only a geometry’s own altitudeMode, not one deeper inside it', () => {
+    const text = KML(
+      '<Point><ExtendedData><altitudeMode>clampToGround</altitudeMode></ExtendedData><coordinates>10,50</coordinates></Point>',
+    );
+    expect(absolute(text)).toBe(
+      KML(
+        '<Point><ExtendedData><altitudeMode>clampToGround</altitudeMode></ExtendedData><altitudeMode>absolute</altitudeMode><coordinates>10,50</coordinates></Point>',
+      ),
+    );
+  });
+
+  it('gives a LinearRing of its own an altitudeMode, and none to the inner rings of a Polygon', () => {
+    expect(absolute(KML('<LinearRing><coordinates>10,50 11,50 10,50</coordinates></LinearRing>'))).toBe(
+      KML(
+        '<LinearRing><altitudeMode>absolute</altitudeMode><coordinates>10,50 11,50 10,50</coordinates></LinearRing>',
+      ),
+    );
+    const ring = '<LinearRing><coordinates>10,50 11,50 10,50</coordinates></LinearRing>';
+    const polygon = KML(
+      `<Polygon><outerBoundaryIs>${ring}</outerBoundaryIs><innerBoundaryIs>${ring}</innerBoundaryIs></Polygon>`,
+    );
+    expect(absolute(polygon)).toBe(
+      KML(
+        `<Polygon><altitudeMode>absolute</altitudeMode><outerBoundaryIs>${ring}</outerBoundaryIs><innerBoundaryIs>${ring}</innerBoundaryIs></Polygon>`,
+      ),
+    );
+  });
+
+  it('reads the KML 2.0 and 2.1 namespaces of older Google Earth files', () => {
+    for (const ns of ['http://earth.google.com/kml/2.0', 'http://earth.google.com/kml/2.1']) {
+      const text = `<kml xmlns="${ns}"><Placemark><Point><coordinates>10,50,3</coordinates></Point></Placemark></kml>`;
+      expect(
+        readKml(text, { maxCoordinates: 10, absoluteAltitude: false }).slots.map((s) => s.height),
+      ).toEqual([3]);
+    }
+  });
+
   it.each([
     ['a root that is not <kml>', '<gpx version="1.1"/>', /its root element is <gpx>, not <kml>/],
     [
