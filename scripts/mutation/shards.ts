@@ -56,6 +56,7 @@ export const SHARDS: Record<string, string[]> = {
   track: [
     `${LIB}/track/kml.ts`,
     `${LIB}/track/kmz.ts`,
+    `${LIB}/track/zip-directory.ts`,
     `${LIB}/track/gpx.ts`,
     `${LIB}/track/geojson.ts`,
     `${LIB}/track/xml-scan.ts`,

@@ -227,6 +227,25 @@ describe('POST /v1/{dataset}/file with a KMZ', () => {
     expect(response.json).toMatchObject({ format: 'kmz', coordinates: 7, filled: 6 });
   });
 
+  it('answers 400, not heights of another place, for a KMZ whose stored doc.kml lost a bit on the way', async () => {
+    const stored = Buffer.from(
+      zipSync({
+        'doc.kml': [fixture('google-earth.kml'), { level: 0 }],
+        'files/icon.png': [icon, { level: 0 }],
+      }),
+    );
+    expect((await postFile(handlers, stored, { report: 'json' })).status).toBe(200);
+    const digit = stored.indexOf('<coordinates>') + '<coordinates>'.length;
+    expect(String.fromCharCode(stored[digit])).toMatch(/[0-9]/);
+    stored[digit] ^= 1; // one digit of the first longitude changes: still a well-formed KML
+    const response = await postFile(handlers, stored);
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error:
+        "The KMZ entry 'doc.kml' is damaged: its CRC-32 does not match the archive's directory. Send the file again, or its doc.kml alone.",
+    });
+  });
+
   it('answers 400 for a zip without any KML', async () => {
     const response = await postFile(handlers, Buffer.from(zipSync({ 'readme.txt': icon })));
     expect(response.status).toBe(400);

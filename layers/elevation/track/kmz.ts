@@ -1,17 +1,22 @@
 /**
  * KMZ: a zip whose main document is `doc.kml` (or, as Google Earth does, the first `.kml` at the archive's
- * root). Unzipped with fflate's streaming reader in small input slices while counting output bytes, so a zip
- * bomb stops at `maxUnzippedBytes` with a 413 whatever its headers claim, holding at most one slice's output
- * (deflate expands at most ~1032x) beyond the limit. Only the main document is read as KML; every other
- * entry (icons, overlays) is copied into the answer unchanged, in the same order.
+ * root). Entries are found through the zip's central directory (zip-directory.ts) and each one is checked
+ * against it: unzipped size and CRC-32 must match, or the request is refused, since a damaged byte in a
+ * coordinate would otherwise answer the height of another place. Deflate runs in node:zlib with
+ * `maxOutputLength` set to what is left of `maxUnzippedBytes`, so a zip bomb stops at the limit with a 413
+ * whatever its headers claim (overlapping entries too: the budget is over all entries). Only the main
+ * document is read as KML; every other entry (icons, overlays) is copied into the answer unchanged, in the
+ * same order.
  */
-import { Unzip, UnzipInflate, UnzipPassThrough, zipSync, type Zippable } from 'fflate';
+import { crc32, inflateRawSync } from 'node:zlib';
+import { zipSync, type Zippable } from 'fflate';
 import { InvalidRequestError, PayloadTooLargeError } from '../errors';
+import { readZipDirectory, type ZipRecord } from './zip-directory';
 
-/** 16 KiB of deflate input inflates to at most ~16.5 MiB: the memory one push can add past the limit. */
-const INPUT_SLICE_BYTES = 16 * 1024;
 /** Real KMZs hold a document and some icons; thousands of entries only cost time. */
 const MAX_ENTRIES = 1000;
+const STORED = 0;
+const DEFLATE = 8;
 
 export interface KmzEntry {
   readonly name: string;
@@ -26,46 +31,37 @@ export interface KmzArchive {
 }
 
 export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive {
-  const entries: KmzEntry[] = [];
-  let total = 0;
-  // fflate catches what ondata throws and hands it back as `error`: remember ours to answer it, not a wrapper.
-  let failure: Error | null = null;
-  const unzip = new Unzip((file) => {
-    if (entries.length >= MAX_ENTRIES)
-      throw new InvalidRequestError(`The KMZ has more than ${MAX_ENTRIES} files.`);
-    if (file.compression !== 0 && file.compression !== 8) {
-      throw new InvalidRequestError(`The KMZ entry '${file.name}' uses an unsupported compression method.`);
+  let left = maxUnzippedBytes;
+  const entries = readZipDirectory(bytes, MAX_ENTRIES).map((record): KmzEntry => {
+    if (record.method !== STORED && record.method !== DEFLATE) {
+      throw new InvalidRequestError(`The KMZ entry '${record.name}' uses an unsupported compression method.`);
     }
-    if ((file.originalSize ?? 0) > maxUnzippedBytes) throw tooLarge(maxUnzippedBytes);
-    const chunks: Uint8Array[] = [];
-    file.ondata = (error, data, final) => {
-      if (error) {
-        throw (
-          failure ??
-          new InvalidRequestError(`The KMZ entry '${file.name}' cannot be unzipped: ${error.message}.`)
-        );
-      }
-      total += data.length;
-      if (total > maxUnzippedBytes) throw (failure = tooLarge(maxUnzippedBytes));
-      chunks.push(data);
-      if (final) entries.push({ name: file.name, data: concat(chunks), stored: file.compression === 0 });
-    };
-    file.start();
+    if (record.size > left) throw tooLarge(maxUnzippedBytes);
+    const data = unzipEntry(record, left, maxUnzippedBytes);
+    if (data.length !== record.size || crc32(data) !== record.crc32) {
+      throw new InvalidRequestError(
+        `The KMZ entry '${record.name}' is damaged: its ${data.length !== record.size ? 'size' : 'CRC-32'} does not match the archive's directory. Send the file again, or its doc.kml alone.`,
+      );
+    }
+    left -= data.length;
+    return { name: record.name, data, stored: record.method === STORED };
   });
-  unzip.register(UnzipInflate);
-  unzip.register(UnzipPassThrough);
+  return { entries, mainIndex: mainDocumentIndex(entries) };
+}
+
+/** The entry's bytes, never more than `left` of them (a larger output is a 413, whatever the header said). */
+function unzipEntry(record: ZipRecord, left: number, limit: number): Uint8Array {
+  if (record.method === STORED) return record.data;
   try {
-    for (let at = 0; at < bytes.length; at += INPUT_SLICE_BYTES) {
-      unzip.push(bytes.subarray(at, at + INPUT_SLICE_BYTES), at + INPUT_SLICE_BYTES >= bytes.length);
-    }
+    // maxOutputLength must be at least 1; one byte over an empty budget fails the size check instead.
+    const out = inflateRawSync(record.data, { maxOutputLength: Math.max(1, left) });
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength); // a Buffer's extras are not ours to hand on
   } catch (error) {
-    if (failure) throw failure;
-    if (error instanceof InvalidRequestError || error instanceof PayloadTooLargeError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(limit);
     throw new InvalidRequestError(
-      `The file is not a readable KMZ (zip) archive: ${(error as Error).message}.`,
+      `The KMZ entry '${record.name}' cannot be unzipped: ${(error as Error).message}.`,
     );
   }
-  return { entries, mainIndex: mainDocumentIndex(entries) };
 }
 
 function mainDocumentIndex(entries: readonly KmzEntry[]): number {
@@ -89,15 +85,4 @@ function tooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(
     `The KMZ unzips to more than ${limit / (1024 * 1024)} MiB, the limit (MAX_KMZ_UNZIPPED_MB). Send the doc.kml itself, or a smaller archive.`,
   );
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

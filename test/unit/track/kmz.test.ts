@@ -1,5 +1,5 @@
 /** KMZ archives as users send them, and the ones a demanding server refuses with a 4xx that says why. */
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough, strToU8, zipSync, type Zippable } from 'fflate';
 import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
 import { readKmz, writeKmz } from '../../../layers/elevation/track/kmz';
 
@@ -10,13 +10,33 @@ function zip(files: Zippable): Uint8Array {
   return zipSync(files);
 }
 
-/** The offset of each local file header's compression method (a zip's entries start with PK\3\4). */
-function methodOffsets(bytes: Uint8Array): number[] {
+/** The offsets of the records that start with PK\<a>\<b>: local headers (3, 4), directory records (1, 2). */
+function signatures(bytes: Uint8Array, a: number, b: number): number[] {
   const offsets: number[] = [];
   for (let i = 0; i + 4 <= bytes.length; i++)
-    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 3 && bytes[i + 3] === 4)
-      offsets.push(i + 8);
+    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === a && bytes[i + 3] === b)
+      offsets.push(i);
   return offsets;
+}
+const localHeaders = (bytes: Uint8Array) => signatures(bytes, 3, 4);
+const directoryRecords = (bytes: Uint8Array) => signatures(bytes, 1, 2);
+const endOfDirectory = (bytes: Uint8Array) => signatures(bytes, 5, 6)[0];
+const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A zip as streaming writers make it: flag 8 set, zero CRC and sizes in the local headers, a data descriptor. */
+function streamedZip(files: Record<string, { data: Uint8Array; stored: boolean }>): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    parts.push(chunk);
+  });
+  for (const [name, { data, stored }] of Object.entries(files)) {
+    const entry = stored ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
+    zip.add(entry);
+    entry.push(data, true);
+  }
+  zip.end();
+  return Buffer.concat(parts);
 }
 
 it('finds doc.kml, else the first .kml at the root, and keeps the other entries and how they were stored', () => {
@@ -51,8 +71,8 @@ it('refuses more than 1000 entries', () => {
 
 it('refuses an entry compressed with a method other than stored or deflate, naming it', () => {
   const bytes = zip({ 'doc.kml': KML });
-  const [method] = methodOffsets(bytes);
-  bytes[method] = 12; // bzip2
+  const [record] = directoryRecords(bytes);
+  bytes[record + 10] = 12; // bzip2, as the central directory (which unzip tools trust) says
   expect(() => readKmz(bytes, MiB)).toThrow(
     new InvalidRequestError("The KMZ entry 'doc.kml' uses an unsupported compression method."),
   );
@@ -66,12 +86,10 @@ it('answers 413 for an entry whose header declares more than the limit, before u
 
 it('refuses an entry whose deflate data is corrupt, naming it', () => {
   const bytes = zip({ 'doc.kml': strToU8('<kml>'.repeat(2000)) });
-  const [method] = methodOffsets(bytes);
-  bytes.fill(0xff, method + 40, method + 60); // inside the deflate stream, after the name
+  const [local] = localHeaders(bytes);
+  bytes.fill(0xff, local + 48, local + 68); // inside the deflate stream, after the name
   expect(() => readKmz(bytes, MiB)).toThrow(InvalidRequestError);
-  expect(() => readKmz(bytes, MiB)).toThrow(
-    new InvalidRequestError("The KMZ entry 'doc.kml' cannot be unzipped: invalid length/literal."),
-  );
+  expect(() => readKmz(bytes, MiB)).toThrow(/^The KMZ entry 'doc.kml' cannot be unzipped: invalid .+\.$/);
 });
 
 it('prefers doc.kml to any other .kml at the root, and takes only names ending in .kml', () => {
@@ -105,11 +123,186 @@ it('reads a large archive pushed in slices, entries unzipped in several chunks, 
   expect(archive.entries[0].data.length).toBe(40_000);
 });
 
-it('refuses a zip cut inside its first entry, saying it is not a readable archive', () => {
-  const bytes = zip({ 'doc.kml': strToU8('<kml>'.repeat(3000)) });
-  const cut = bytes.subarray(0, 60);
-  expect(() => readKmz(cut, MiB)).toThrow(InvalidRequestError);
-  expect(() => readKmz(cut, MiB)).toThrow(
-    new InvalidRequestError('The file is not a readable KMZ (zip) archive: invalid zip data.'),
-  );
+it('refuses a zip cut short anywhere, even after a whole first entry, saying it is not a readable archive', () => {
+  const bytes = zip({ 'doc.kml': strToU8('<kml>'.repeat(3000)), 'files/b.png': strToU8('x'.repeat(500)) });
+  const [, second] = localHeaders(bytes);
+  for (const cut of [bytes.subarray(0, 60), bytes.subarray(0, second), bytes.subarray(0, bytes.length - 1)]) {
+    expect(() => readKmz(cut, MiB)).toThrow(
+      new InvalidRequestError(
+        'The file is not a readable KMZ (zip) archive: it has no central directory (cut short, or not a zip).',
+      ),
+    );
+  }
+});
+
+describe('an entry whose bytes do not match what the archive recorded is refused, never read', () => {
+  const kml =
+    '<kml><Placemark><LineString><coordinates>9.100,48.700 9.200,48.800</coordinates></LineString></Placemark></kml>';
+
+  it('refuses a stored doc.kml with one digit of a coordinate changed (its CRC-32 differs)', () => {
+    const bytes = zip({ 'doc.kml': [strToU8(kml), { level: 0 }] });
+    const at = Buffer.from(bytes).indexOf('48.700');
+    bytes[at + 1] = '9'.charCodeAt(0); // 49.700: the height of a place 111 km away
+    expect(() => readKmz(bytes, MiB)).toThrow(
+      new InvalidRequestError(
+        "The KMZ entry 'doc.kml' is damaged: its CRC-32 does not match the archive's directory. Send the file again, or its doc.kml alone.",
+      ),
+    );
+  });
+
+  it('never reads a deflated doc.kml or icon with a flipped bit as anything but its original bytes', () => {
+    const bytes = zip({ 'doc.kml': strToU8(kml.repeat(20)), 'files/icon.png': strToU8('PNG'.repeat(50)) });
+    const [first, second] = localHeaders(bytes);
+    const firstData = first + 30 + 'doc.kml'.length;
+    const secondData = second + 30 + 'files/icon.png'.length;
+    const dataBytes = [
+      ...Array.from({ length: second - firstData }, (_, i) => firstData + i),
+      ...Array.from({ length: directoryRecords(bytes)[0] - secondData }, (_, i) => secondData + i),
+    ];
+    const original = readKmz(bytes, MiB).entries.map((e) => Buffer.from(e.data).toString('latin1'));
+    const outcome = (damaged: Uint8Array): string => {
+      try {
+        const read = readKmz(damaged, MiB).entries.map((e) => Buffer.from(e.data).toString('latin1'));
+        // A flip in a deflate stream's unused padding bits changes nothing: then the entries read unchanged.
+        return read.every((text, k) => text === original[k]) ? 'read unchanged' : 'read changed';
+      } catch (error) {
+        return error instanceof InvalidRequestError ? 'refused' : 'failed';
+      }
+    };
+    const outcomes = dataBytes.flatMap((at) =>
+      [0, 3, 7].map((bit) => {
+        const damaged = bytes.slice();
+        damaged[at] ^= 1 << bit;
+        return outcome(damaged);
+      }),
+    );
+    expect(new Set(outcomes)).toEqual(new Set(['refused', 'read unchanged']));
+    expect(outcomes.filter((o) => o === 'refused').length).toBeGreaterThan(outcomes.length - 6);
+  });
+
+  it('refuses an entry that unzips to another size than its directory records', () => {
+    const bytes = zip({ 'doc.kml': strToU8(kml) });
+    const [record] = directoryRecords(bytes);
+    view(bytes).setUint32(record + 24, kml.length - 1, true);
+    expect(() => readKmz(bytes, MiB)).toThrow(
+      new InvalidRequestError(
+        "The KMZ entry 'doc.kml' is damaged: its size does not match the archive's directory. Send the file again, or its doc.kml alone.",
+      ),
+    );
+  });
+
+  it('answers 413 for an entry that declares a few bytes and inflates past the limit', () => {
+    const bytes = zip({ 'doc.kml': new Uint8Array(2 * MiB) });
+    const [record] = directoryRecords(bytes);
+    view(bytes).setUint32(record + 24, 10, true);
+    expect(() => readKmz(bytes, MiB)).toThrow(PayloadTooLargeError);
+  });
+
+  it('answers 413 for overlapping entries (a directory that points many names at one deflate stream)', () => {
+    const one = zip({ 'doc.kml': new Uint8Array(400 * 1024) });
+    const [record] = directoryRecords(one);
+    const eocd = endOfDirectory(one);
+    const recordBytes = one.slice(record, eocd);
+    const copies = 3;
+    const bomb = new Uint8Array(record + copies * recordBytes.length + 22);
+    bomb.set(one.subarray(0, record));
+    for (let i = 0; i < copies; i++) bomb.set(recordBytes, record + i * recordBytes.length);
+    bomb.set(one.subarray(eocd, eocd + 22), record + copies * recordBytes.length);
+    const end = view(bomb);
+    const at = record + copies * recordBytes.length;
+    end.setUint16(at + 8, copies, true);
+    end.setUint16(at + 10, copies, true);
+    end.setUint32(at + 12, copies * recordBytes.length, true);
+    expect(readKmz(bomb, 2 * MiB).entries).toHaveLength(copies); // 1.2 MiB: under the limit, read
+    expect(() => readKmz(bomb, MiB)).toThrow(PayloadTooLargeError);
+  });
+});
+
+describe('zips as other writers make them', () => {
+  it('reads entries streamed with data descriptors (no CRC or sizes in the local headers), stored and deflated', () => {
+    const icon = strToU8('x'.repeat(3000));
+    const bytes = streamedZip({
+      'doc.kml': { data: KML, stored: false },
+      'files/icon.png': { data: icon, stored: true },
+    });
+    expect(bytes[localHeaders(bytes)[0] + 6] & 8).toBe(8);
+    const archive = readKmz(bytes, MiB);
+    expect(archive.entries.map((e) => [e.name, e.stored, e.data.length])).toEqual([
+      ['doc.kml', false, KML.length],
+      ['files/icon.png', true, 3000],
+    ]);
+    expect(archive.entries[0].data).toEqual(KML);
+  });
+
+  it('still checks the CRC of a streamed entry, against its directory record', () => {
+    const bytes = streamedZip({ 'doc.kml': { data: KML, stored: true } });
+    bytes[localHeaders(bytes)[0] + 30 + 'doc.kml'.length + 1] ^= 0x20;
+    expect(() => readKmz(bytes, MiB)).toThrow(/CRC-32 does not match/);
+  });
+
+  it('reads an archive with a comment after its directory', () => {
+    const bytes = zip({ 'doc.kml': KML });
+    const comment = strToU8('made by a GIS tool');
+    const commented = new Uint8Array(bytes.length + comment.length);
+    commented.set(bytes);
+    commented.set(comment, bytes.length);
+    view(commented).setUint16(endOfDirectory(commented) + 20, comment.length, true);
+    expect(readKmz(commented, MiB).entries[0].data).toEqual(KML);
+  });
+
+  it('refuses what it does not read, saying what it is: ZIP64, split archives, encryption, bytes before the zip', () => {
+    const refusal = (change: (bytes: Uint8Array) => Uint8Array | void): string => {
+      const bytes = zip({ 'doc.kml': KML });
+      const changed = change(bytes) ?? bytes;
+      try {
+        readKmz(changed, MiB);
+        return 'read';
+      } catch (error) {
+        return error instanceof InvalidRequestError ? error.message : `not a 400: ${String(error)}`;
+      }
+    };
+    const archive = 'The file is not a readable KMZ (zip) archive: ';
+    expect(refusal((b) => view(b).setUint16(endOfDirectory(b) + 10, 0xffff, true))).toBe(
+      `${archive}it is a ZIP64 archive, which is not supported.`,
+    );
+    expect(refusal((b) => view(b).setUint32(endOfDirectory(b) + 16, 0xffffffff, true))).toBe(
+      `${archive}it is a ZIP64 archive, which is not supported.`,
+    );
+    expect(refusal((b) => view(b).setUint16(endOfDirectory(b) + 4, 1, true))).toBe(
+      `${archive}it is split over several files.`,
+    );
+    expect(refusal((b) => view(b).setUint16(endOfDirectory(b) + 6, 1, true))).toBe(
+      `${archive}it is split over several files.`,
+    );
+    expect(refusal((b) => view(b).setUint16(directoryRecords(b)[0] + 8, 1, true))).toBe(
+      "The KMZ entry 'doc.kml' is encrypted; send it unencrypted.",
+    );
+    expect(refusal((b) => Buffer.concat([Buffer.from('#!/bin/sh\n'), b]))).toBe(
+      `${archive}its central directory is damaged.`,
+    );
+    expect(refusal((b) => view(b).setUint32(directoryRecords(b)[0] + 42, 1, true))).toBe(
+      `${archive}the entry 'doc.kml' is not where its directory says.`,
+    );
+    expect(refusal((b) => view(b).setUint32(endOfDirectory(b) + 12, 1000, true))).toBe(
+      `${archive}its central directory lies outside the file.`,
+    );
+    expect(refusal((b) => view(b).setUint32(directoryRecords(b)[0], 0, true))).toBe(
+      `${archive}its central directory is damaged.`,
+    );
+    expect(refusal((b) => view(b).setUint16(directoryRecords(b)[0] + 28, 200, true))).toBe(
+      `${archive}its central directory is damaged.`,
+    );
+    expect(refusal((b) => view(b).setUint32(directoryRecords(b)[0] + 20, 5000, true))).toBe(
+      `${archive}the entry 'doc.kml' runs past the end of the file.`,
+    );
+  });
+
+  it('reads a name without the UTF-8 flag as latin1, and one with it as UTF-8', () => {
+    const bytes = zip({ 'caf\u00e9.kml': KML });
+    const [record] = directoryRecords(bytes);
+    expect(view(bytes).getUint16(record + 8, true) & 0x800).toBe(0x800);
+    expect(readKmz(bytes, MiB).entries[0].name).toBe('caf\u00e9.kml');
+    view(bytes).setUint16(record + 8, 0, true);
+    expect(readKmz(bytes, MiB).entries[0].name).toBe('caf\u00c3\u00a9.kml');
+  });
 });
