@@ -8,6 +8,20 @@ const FIXTURE_TOLERANCE_M = 0.02;
 /** 1e-8 degrees is about 1 mm: proj4's inverse LAEA is a series expansion, exact to ~0.3 mm. */
 const ROUND_TRIP_DEGREES = 1e-8;
 const HDM = { lat: 48.742275, lon: 9.101177 };
+/** UTM zone 32N spelled out as a user-defined Transverse Mercator on WGS84, as some tools write it. */
+const UTM32_KEYS = {
+  GTModelTypeGeoKey: 1,
+  ProjectedCSTypeGeoKey: 32767,
+  ProjectionGeoKey: 32767,
+  ProjCoordTransGeoKey: 1,
+  GeographicTypeGeoKey: 4326,
+  ProjNatOriginLongGeoKey: 9,
+  ProjNatOriginLatGeoKey: 0,
+  ProjFalseEastingGeoKey: 500000,
+  ProjFalseNorthingGeoKey: 0,
+  ProjScaleAtNatOriginGeoKey: 0.9996,
+  ProjLinearUnitsGeoKey: 9001,
+};
 
 describe('CRS: EPSG:3035 (ETRS89-LAEA, EU-DEM)', () => {
   const laea = crsFromEpsg(3035);
@@ -93,19 +107,7 @@ describe('CRS: other geographic and user-defined systems', () => {
   });
 
   it('keys a user-defined CRS by its proj4 definition', () => {
-    const keys = {
-      GTModelTypeGeoKey: 1,
-      ProjectedCSTypeGeoKey: 32767,
-      GeographicTypeGeoKey: 4326,
-      ProjCoordTransGeoKey: 1, // Transverse Mercator
-      ProjNatOriginLongGeoKey: 9,
-      ProjNatOriginLatGeoKey: 0,
-      ProjScaleAtNatOriginGeoKey: 0.9996,
-      ProjFalseEastingGeoKey: 500000,
-      ProjFalseNorthingGeoKey: 0,
-      ProjLinearUnitsGeoKey: 9001,
-    };
-    const crs = crsFromGeoKeys(keys);
+    const crs = crsFromGeoKeys(UTM32_KEYS);
     // Only the geographic base has a code; the CRS is not EPSG:4326 (so keyed, it was read as WGS84 itself).
     expect(crs.epsg).toBeNull();
     expect(crs.key).toBe(crs.proj4);
@@ -134,21 +136,6 @@ describe('CRS: other geographic and user-defined systems', () => {
 });
 
 describe('CRS: user-defined in the GeoKeys (no EPSG code)', () => {
-  /** UTM zone 32N spelled out as a user-defined Transverse Mercator on WGS84, as some tools write it. */
-  const UTM32_KEYS = {
-    GTModelTypeGeoKey: 1,
-    ProjectedCSTypeGeoKey: 32767,
-    ProjectionGeoKey: 32767,
-    ProjCoordTransGeoKey: 1,
-    GeographicTypeGeoKey: 4326,
-    ProjNatOriginLongGeoKey: 9,
-    ProjNatOriginLatGeoKey: 0,
-    ProjFalseEastingGeoKey: 500000,
-    ProjFalseNorthingGeoKey: 0,
-    ProjScaleAtNatOriginGeoKey: 0.9996,
-    ProjLinearUnitsGeoKey: 9001,
-  };
-
   it('projects like the EPSG code it spells out, keyed by its definition, not by its base datum', () => {
     const custom = crsFromGeoKeys(UTM32_KEYS);
     expect(custom.epsg).toBeNull();
@@ -257,25 +244,13 @@ describe('CRS: GeoKeys the converter cannot fully read', () => {
   });
 
   it('ignores vertical keys, even ones the converter cannot read: they do not move a pixel', () => {
-    const utm32 = {
-      GTModelTypeGeoKey: 1,
-      ProjectedCSTypeGeoKey: 32767,
-      ProjCoordTransGeoKey: 1,
-      GeographicTypeGeoKey: 4326,
-      ProjNatOriginLongGeoKey: 9,
-      ProjNatOriginLatGeoKey: 0,
-      ProjFalseEastingGeoKey: 500000,
-      ProjFalseNorthingGeoKey: 0,
-      ProjScaleAtNatOriginGeoKey: 0.9996,
-      ProjLinearUnitsGeoKey: 9001,
-    };
-    const plain = crsFromGeoKeys(utm32);
+    const plain = crsFromGeoKeys(UTM32_KEYS);
     for (const vertical of [
       { VerticalCSTypeGeoKey: 999999 },
       { VerticalUnitsGeoKey: 12345 },
       { VerticalDatumGeoKey: 5171 },
     ]) {
-      expect(crsFromGeoKeys({ ...utm32, ...vertical })).toEqual(plain);
+      expect(crsFromGeoKeys({ ...UTM32_KEYS, ...vertical })).toEqual(plain);
     }
     expect(
       crsFromGeoKeys({ GTModelTypeGeoKey: 2, GeographicTypeGeoKey: 4326, VerticalCSTypeGeoKey: 999999 })
