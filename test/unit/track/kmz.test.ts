@@ -61,7 +61,10 @@ it('refuses an archive with no main document', () => {
   );
 });
 
-it('refuses more than 1000 entries', () => {
+it('takes 1000 entries, and refuses more', () => {
+  const most: Zippable = { 'doc.kml': KML };
+  for (let i = 0; i < 999; i++) most[`files/${i}.txt`] = strToU8('x');
+  expect(readKmz(zip(most), MiB).entries).toHaveLength(1000);
   const files: Zippable = { 'doc.kml': KML };
   for (let i = 0; i < 1000; i++) files[`files/${i}.txt`] = strToU8('x');
   expect(() => readKmz(zip(files), MiB)).toThrow(
@@ -268,6 +271,9 @@ describe('zips as other writers make them', () => {
     expect(refusal((b) => view(b).setUint32(endOfDirectory(b) + 16, 0xffffffff, true))).toBe(
       `${archive}it is a ZIP64 archive, which is not supported.`,
     );
+    expect(refusal((b) => view(b).setUint32(endOfDirectory(b) + 12, 0xffffffff, true))).toBe(
+      `${archive}it is a ZIP64 archive, which is not supported.`,
+    );
     expect(refusal((b) => view(b).setUint16(endOfDirectory(b) + 4, 1, true))).toBe(
       `${archive}it is split over several files.`,
     );
@@ -283,6 +289,11 @@ describe('zips as other writers make them', () => {
     expect(refusal((b) => view(b).setUint32(directoryRecords(b)[0] + 42, 1, true))).toBe(
       `${archive}the entry 'doc.kml' is not where its directory says.`,
     );
+    for (const fromEnd of [2, 29]) {
+      expect(refusal((b) => view(b).setUint32(directoryRecords(b)[0] + 42, b.length - fromEnd, true))).toBe(
+        `${archive}the entry 'doc.kml' is not where its directory says.`,
+      );
+    }
     expect(refusal((b) => view(b).setUint32(endOfDirectory(b) + 12, 1000, true))).toBe(
       `${archive}its central directory lies outside the file.`,
     );
@@ -295,6 +306,50 @@ describe('zips as other writers make them', () => {
     expect(refusal((b) => view(b).setUint32(directoryRecords(b)[0] + 20, 5000, true))).toBe(
       `${archive}the entry 'doc.kml' runs past the end of the file.`,
     );
+  });
+
+  it('reads directory records and local headers with extra fields and comments, each entry from its own data', () => {
+    const extra = { 0xcafe: strToU8('0123456789ab') };
+    const icon = strToU8('PNG'.repeat(40));
+    const bytes = zip({
+      'files/icon.png': [icon, { level: 0, extra, comment: 'an icon' }],
+      'doc.kml': [KML, { extra: { 0xbeef: strToU8('x'.repeat(300)) }, comment: 'the document' }],
+    });
+    const archive = readKmz(bytes, MiB);
+    expect(archive.entries.map((e) => e.name)).toEqual(['files/icon.png', 'doc.kml']);
+    expect(archive.entries[0].data).toEqual(icon);
+    expect(archive.entries[1].data).toEqual(KML);
+  });
+
+  it('reads an archive with the longest comment a zip can hold (65,535 bytes)', () => {
+    const bytes = zip({ 'doc.kml': KML });
+    const commented = new Uint8Array(bytes.length + 0xffff).fill(0x20);
+    commented.set(bytes);
+    view(commented).setUint16(endOfDirectory(commented) + 20, 0xffff, true);
+    expect(readKmz(commented, MiB).entries[0].data).toEqual(KML);
+  });
+
+  it('is not fooled by a comment that holds an end-of-directory signature of its own', () => {
+    const bytes = zip({ 'doc.kml': KML });
+    // A fake end record saying "no entries", 22 bytes, then 8 more: it does not end the file, so it is not the end.
+    const fake = new Uint8Array(30);
+    view(fake).setUint32(0, 0x06054b50, true);
+    const commented = new Uint8Array(bytes.length + fake.length);
+    commented.set(bytes);
+    commented.set(fake, bytes.length);
+    view(commented).setUint16(bytes.length - 2, fake.length, true);
+    expect(readKmz(commented, MiB).entries.map((e) => e.name)).toEqual(['doc.kml']);
+  });
+
+  it('reads a directory record with an empty name as an entry, not as damage', () => {
+    const bytes = zip({ 'doc.kml': KML });
+    const [record] = directoryRecords(bytes);
+    const eocd = endOfDirectory(bytes);
+    // The record without its name, then the end record saying the directory is 46 bytes.
+    const nameless = Buffer.concat([bytes.subarray(0, record + 46), bytes.subarray(eocd)]);
+    view(nameless).setUint16(record + 28, 0, true);
+    view(nameless).setUint32(record + 46 + 12, 46, true);
+    expect(() => readKmz(nameless, MiB)).toThrow('The KMZ holds no doc.kml (nor any .kml at its root).');
   });
 
   it('reads a name without the UTF-8 flag as latin1, and one with it as UTF-8', () => {
