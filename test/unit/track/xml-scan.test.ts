@@ -1,5 +1,12 @@
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
-import { scanXml, type XmlContent, type XmlElement } from '../../../layers/elevation/track/xml-scan';
+import {
+  MAX_XML_DEPTH,
+  XmlSyntaxError,
+  lineAt,
+  scanXml,
+  type XmlContent,
+  type XmlElement,
+} from '../../../layers/elevation/track/xml-scan';
 
 function spans(text: string) {
   const found: { name: string; start: number; end: number; content: XmlContent | null }[] = [];
@@ -62,5 +69,64 @@ describe('applyEdits', () => {
         { start: 3, end: 5, replacement: 'y' },
       ]),
     ).toThrow(RangeError);
+  });
+});
+
+describe('scanXml limits and refusals', () => {
+  const nested = (depth: number) => `${'<n>'.repeat(depth)}${'</n>'.repeat(depth)}`;
+
+  it('reads elements nested exactly 100 levels deep, and refuses 101, naming the line', () => {
+    let deepest = 0;
+    scanXml(nested(MAX_XML_DEPTH), { open: () => deepest++ });
+    expect(deepest).toBe(100);
+    expect(() => scanXml(`\n\n${nested(MAX_XML_DEPTH + 1)}`, {})).toThrow(
+      new XmlSyntaxError('The file nests elements deeper than 100 levels (line 3).'),
+    );
+  });
+
+  it('takes a visitor that has only some of its callbacks', () => {
+    const closed: string[] = [];
+    expect(() => scanXml('<a><b>x</b></a>', {})).not.toThrow();
+    scanXml('<a><b>x</b></a>', { close: (e) => closed.push(e.name) });
+    expect(closed).toEqual(['b', 'a']);
+  });
+
+  it('gives the start of an element directly followed by one of the same name', () => {
+    const starts: number[] = [];
+    scanXml('<a><a/><a></a></a>', { open: (e) => starts.push(e.start) });
+    expect(starts).toEqual([0, 3, 7]);
+  });
+
+  it.each(['UTF-8', 'utf8', 'US-ASCII'])('takes a declared encoding of %s', (encoding) => {
+    expect(() => scanXml(`<?xml version="1.0" encoding="${encoding}"?><a/>`, {})).not.toThrow();
+  });
+
+  it.each(['UTF-16', 'xutf-8', 'utf-8-x', 'us-ascii7', 'windows-1252'])(
+    'refuses a declared encoding of %s',
+    (encoding) => {
+      expect(() => scanXml(`<?xml version="1.0" encoding="${encoding}"?><a/>`, {})).toThrow(
+        new XmlSyntaxError(
+          `The file declares encoding '${encoding}': only UTF-8 is accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
+        ),
+      );
+    },
+  );
+
+  it('refuses a DOCTYPE with its own message, not as malformed XML', () => {
+    expect(() => scanXml('<?xml version="1.0"?>\n<!DOCTYPE kml [<!ENTITY x "y">]>\n<kml/>', {})).toThrow(
+      new XmlSyntaxError(
+        'The file has a DOCTYPE declaration at line 2: DTDs are not accepted (they enable external entities and entity-expansion attacks, and KML/GPX never need one). Remove the <!DOCTYPE …> line.',
+      ),
+    );
+  });
+});
+
+describe('lineAt', () => {
+  it('counts a newline as the end of its line, for an offset on it and past it', () => {
+    const text = 'ab\ncd\n\nef';
+    expect([0, 1, 2, 3, 5, 6, 7, 8, 9].map((offset) => lineAt(text, offset))).toEqual([
+      1, 1, 1, 2, 2, 3, 4, 4, 4,
+    ]);
+    expect(lineAt('no newline', 5)).toBe(1);
   });
 });
