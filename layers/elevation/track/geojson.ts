@@ -33,7 +33,8 @@ export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrac
 
 function tryParseTree(text: string): Node | undefined {
   try {
-    return parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+    // JSON.parse has accepted the text: no comments or trailing commas for the lenient parser to allow.
+    return parseTree(text);
   } catch (error) {
     // The tree is built recursively; absurd nesting overflows the stack (JSON.parse accepted it).
     if (error instanceof RangeError) throw new InvalidRequestError('The GeoJSON file is nested too deeply.');
@@ -90,8 +91,9 @@ function positionSlot(text: string, node: Node, items: Node[]): HeightSlot {
     () => `the position ${JSON.stringify(getNodeValue(node))} (offset ${node.offset})`,
   );
   const latEnd = latNode.offset + latNode.length;
-  // An added height is separated as the file separates longitude and latitude (", " or ",").
-  const separator = text.slice(lonNode.offset + lonNode.length, latNode.offset).replace(/[^\s,]/g, '');
+  // An added height is separated as the file separates longitude and latitude (", " or ","): strict JSON has
+  // only the comma and whitespace there.
+  const separator = text.slice(lonNode.offset + lonNode.length, latNode.offset);
   return {
     location,
     height: zNode ? (zNode.value as number) : null,

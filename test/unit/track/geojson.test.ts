@@ -91,6 +91,16 @@ describe('readGeoJson', () => {
     ],
     ['a position of strings', '{"type": "Point", "coordinates": ["10", "50"]}', /is not a position/],
     [
+      'a position with a string latitude',
+      '{"type": "Point", "coordinates": [10, "50"]}',
+      /is not a position/,
+    ],
+    [
+      'a position with a null height',
+      '{"type": "Point", "coordinates": [10, 50, null]}',
+      /is not a position/,
+    ],
+    [
       'coordinates nested too deep',
       '{"type": "MultiPolygon", "coordinates": [[[[[10, 50]]]]]}',
       /nested deeper than any geometry allows/,
@@ -116,6 +126,7 @@ describe('readGeoJson', () => {
     ['a type that is not text', '{"type": 5}'],
     ['null', 'null'],
     ['a string', '"Point"'],
+    ['an array that holds a "type" pair', '[["type", "Point"], ["coordinates", [9.1, 48.7]]]'],
   ])('refuses %s as not GeoJSON', (_what, text) => {
     expect(() => readGeoJson(text, options)).toThrow(
       new InvalidRequestError('The file is not GeoJSON: expected an object with a "type" member.'),
@@ -141,6 +152,59 @@ describe('readGeoJson', () => {
       ],
     });
     expect(readGeoJson(text, options).slots.map((s) => s.location)).toEqual([{ lat: 4, lon: 3 }]);
+  });
+
+  it('reads a 16-deep nesting through features and their geometries too, and refuses one level more', () => {
+    const nest = (levels: number) => {
+      let node: object = { type: 'Point', coordinates: [1, 2] };
+      for (let i = 0; i < levels; i++) {
+        node =
+          i % 3 === 0
+            ? { type: 'Feature', geometry: node }
+            : i % 3 === 1
+              ? { type: 'FeatureCollection', features: [node] }
+              : { type: 'GeometryCollection', geometries: [node] };
+      }
+      return JSON.stringify(node);
+    };
+    expect(readGeoJson(nest(16), options).slots).toHaveLength(1);
+    expect(() => readGeoJson(nest(17), options)).toThrow(
+      new InvalidRequestError('The GeoJSON file nests objects too deeply.'),
+    );
+  });
+
+  it('answers "nested too deeply" for arrays too deep to walk, which JSON.parse accepts', () => {
+    const text = `{"type":"Point","coordinates":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expect(() => readGeoJson(text, options)).toThrow(
+      new InvalidRequestError('The GeoJSON file is nested too deeply.'),
+    );
+  });
+
+  it('has no positions, and no error, for empty coordinates and collections without members', () => {
+    for (const text of [
+      '{"type": "LineString", "coordinates": []}',
+      '{"type": "MultiLineString", "coordinates": [[], []]}',
+      '{"type": "FeatureCollection"}',
+      '{"type": "GeometryCollection"}',
+      '{"type": "FeatureCollection", "features": [1, null, [["coordinates", [9.1, 48.7]]]]}',
+      '{"type": "GeometryCollection", "geometries": ["Point", [["type", "Point"], ["coordinates", [9.1, 48.7]]]]}',
+    ]) {
+      expect(readGeoJson(text, options).slots).toEqual([]);
+    }
+  });
+
+  it('keeps a z of 0 followed by a fourth value (it is not a placeholder there)', () => {
+    const [slot] = readGeoJson('{"type": "Point", "coordinates": [9.1, 48.7, 0, 7]}', options).slots;
+    expect(slot.height).toBe(0);
+    expect(slot.clear()).toBeNull();
+  });
+
+  it('inserts a height after a latitude separated by a newline and indentation, as the file has it', () => {
+    const text = '{"type": "Point", "coordinates": [\n  9.1,\n  48.7\n]}';
+    const [slot] = readGeoJson(text, options).slots;
+    expect(applyEdits(text, [slot.write('512')])).toBe(
+      '{"type": "Point", "coordinates": [\n  9.1,\n  48.7,\n  512\n]}',
+    );
   });
 
   it('stops at the coordinate limit', () => {
