@@ -28,18 +28,19 @@ interface PointState {
 export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   let point: PointState | null = null;
-  let opened = 0; // elements opened so far: the first is the root
   scanXml(text, {
+    // Only a point's own <ele> has its text collected: so content in close() is always that <ele>'s.
     wantsText: (e) => point !== null && e.parent === point.element && e.local === 'ele' && isGpx(e),
     open(e) {
-      if (opened++ === 0 && e.local !== 'gpx') {
+      if (e.parent === null && e.local !== 'gpx') {
         throw new InvalidRequestError(`The file is not GPX: its root element is <${e.name}>, not <gpx>.`);
       }
-      if (point && e.parent === point.element) point.firstChildStart ??= e.start;
+      // The first element opened inside a point is its first child (a grandchild opens after it).
+      if (point) point.firstChildStart ??= e.start;
       if (isPoint(e)) point = { element: e, ele: null, firstChildStart: null };
     },
     close(e, _end, content) {
-      if (point && content && e.parent === point.element) point.ele = content;
+      if (point && content) point.ele = content;
       if (point && e === point.element) {
         slots.add(pointSlot(text, point));
         point = null;
@@ -73,10 +74,9 @@ function pointSlot(text: string, { element, ele, firstChildStart }: PointState):
           replacement: `${open}${element_}</${element.name}>`,
         };
       }
-      const indent =
-        firstChildStart === null
-          ? ''
-          : (/^\s*/.exec(text.slice(element.openEnd, firstChildStart))?.[0] ?? '');
+      // The whitespace before the first child, so the new <ele> sits where that child does ('' without one).
+      const before = text.slice(element.openEnd, firstChildStart ?? element.openEnd);
+      const indent = before.slice(0, before.length - before.trimStart().length);
       return { start: element.openEnd, end: element.openEnd, replacement: `${indent}${element_}` };
     },
     clear: () => null,

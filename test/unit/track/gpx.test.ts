@@ -86,4 +86,35 @@ describe('readGpx', () => {
   ])('refuses %s instead of reading it as 0', (_what, text, message) => {
     expect(() => readGpx(text, options)).toThrow(message);
   });
+
+  it('takes <ele> wherever it is among the point’s children, and writes only there', () => {
+    const text =
+      '<gpx><trk><trkseg><trkpt lat="50" lon="10"><ele>100</ele><time>2020-01-01T00:00:00Z</time></trkpt>' +
+      '<trkpt lat="51" lon="11"><time>2020</time><ele>200</ele><name>B</name></trkpt></trkseg></trk></gpx>';
+    expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([100, 200]);
+    expect(filled(text)).toBe(
+      '<gpx><trk><trkseg><trkpt lat="50" lon="10"><ele>123.4</ele><time>2020-01-01T00:00:00Z</time></trkpt>' +
+        '<trkpt lat="51" lon="11"><time>2020</time><ele>123.4</ele><name>B</name></trkpt></trkseg></trk></gpx>',
+    );
+  });
+
+  it('takes no <ele> of another namespace for the point’s own', () => {
+    const text = '<gpx><wpt lat="50" lon="10"><x:ele xmlns:x="urn:other">5</x:ele></wpt></gpx>';
+    expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([null]);
+    expect(filled(text)).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele>123.4</ele><x:ele xmlns:x="urn:other">5</x:ele></wpt></gpx>',
+    );
+  });
+
+  it('opens a self-closed point whose attribute holds "/>", changing only its end', () => {
+    expect(filled('<gpx><wpt lat="50" lon="10" name="a/>b"/></gpx>')).toBe(
+      '<gpx><wpt lat="50" lon="10" name="a/>b"><ele>123.4</ele></wpt></gpx>',
+    );
+  });
+
+  it('indents a new <ele> as the first child, past text and comments before it', () => {
+    expect(filled('<gpx><wpt lat="50" lon="10">\n\t<!-- c -->\n\t<name>A</name></wpt></gpx>')).toBe(
+      '<gpx><wpt lat="50" lon="10">\n\t<ele>123.4</ele>\n\t<!-- c -->\n\t<name>A</name></wpt></gpx>',
+    );
+  });
 });
