@@ -39,11 +39,10 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
     e.local === 'coordinates' && isKml(e) ? 'kml' : e.local === 'coord' && isGx(e) ? 'gx' : null;
   const isMode = (e: XmlElement) => e.local === 'altitudeMode' && (isKml(e) || isGx(e));
-  let opened = 0; // elements opened so far: the first is the root
   scanXml(text, {
     wantsText: (e) => slotSyntax(e) !== null || isMode(e),
     open(e) {
-      if (opened++ === 0 && e.local !== 'kml') {
+      if (e.parent === null && e.local !== 'kml') {
         throw new InvalidRequestError(`The file is not KML: its root element is <${e.name}>, not <kml>.`);
       }
       const geometry = geometries[geometries.length - 1];
@@ -54,7 +53,9 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         AFTER_ALTITUDE_MODE.has(e.local)
       ) {
         geometry.insertAt = e.start;
-        geometry.indent = /\s*$/.exec(text.slice(geometry.element.openEnd, e.start))?.[0] ?? '';
+        // The whitespace right before that child: the inserted altitudeMode is indented as the child is.
+        const before = text.slice(geometry.element.openEnd, e.start);
+        geometry.indent = before.slice(before.trimEnd().length);
       }
       if (options.absoluteAltitude && isGeometry(e)) {
         geometries.push({ element: e, insertAt: null, indent: '', modes: [] });

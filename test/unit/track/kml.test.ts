@@ -147,4 +147,45 @@ describe('readKml', () => {
     );
     expect(() => readKml(text, { maxCoordinates: 100, absoluteAltitude: false })).toThrow(message);
   });
+
+  it('gives a gx:Track a plain altitudeMode, and a prefixed geometry a prefixed one', () => {
+    expect(
+      absolute(KML('<gx:Track><when>2026-01-01T00:00:00Z</when><gx:coord>12 52 7</gx:coord></gx:Track>')),
+    ).toBe(
+      KML(
+        '<gx:Track><altitudeMode>absolute</altitudeMode><when>2026-01-01T00:00:00Z</when><gx:coord>12 52 7</gx:coord></gx:Track>',
+      ),
+    );
+    const prefixed = (point: string) =>
+      `<k:kml xmlns:k="http://www.opengis.net/kml/2.2"><k:Placemark>${point}</k:Placemark></k:kml>`;
+    expect(absolute(prefixed('<k:Point><k:coordinates>10,50</k:coordinates></k:Point>'))).toBe(
+      prefixed(
+        '<k:Point><k:altitudeMode>absolute</k:altitudeMode><k:coordinates>10,50</k:coordinates></k:Point>',
+      ),
+    );
+  });
+
+  it('keeps one altitudeMode of several gx:altitudeModes', () => {
+    expect(
+      absolute(
+        KML(
+          '<Point><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>10,50</coordinates></Point>',
+        ),
+      ),
+    ).toBe(KML('<Point><altitudeMode>absolute</altitudeMode><coordinates>10,50</coordinates></Point>'));
+  });
+
+  it('inserts altitudeMode before the geometry’s own close tag when another close tag follows at once', () => {
+    expect(absolute(KML('<Point><extrude>1</extrude></Point>'))).toBe(
+      KML('<Point><extrude>1</extrude><altitudeMode>absolute</altitudeMode></Point>'),
+    );
+  });
+
+  it('indents an inserted altitudeMode as the child it goes before, not as the first line of the geometry', () => {
+    expect(absolute(KML('<Point><extrude>1</extrude>\n      <coordinates>10,50</coordinates></Point>'))).toBe(
+      KML(
+        '<Point><extrude>1</extrude>\n      <altitudeMode>absolute</altitudeMode>\n      <coordinates>10,50</coordinates></Point>',
+      ),
+    );
+  });
 });
