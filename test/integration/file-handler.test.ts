@@ -104,6 +104,39 @@ describe('POST /v1/{dataset}/file options', () => {
     expect(response.body).not.toBe(await expectedFile(template));
   });
 
+  it('answers a file without coordinates unchanged, with nothing counted and no dataset named', async () => {
+    const kml = Buffer.from(
+      '<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>empty</name></Document></kml>',
+    );
+    const file = await postFile(handlers, kml);
+    expect(file.status).toBe(200);
+    expect(file.body).toBe(kml.toString('utf8'));
+    const report = await postFile(handlers, kml, { report: 'json' });
+    expect(report.json).toEqual({
+      status: 'OK',
+      format: 'kml',
+      coordinates: 0,
+      filled: 0,
+      nodata: 0,
+      kept: 0,
+      datasets: [],
+    });
+  });
+
+  it('names no dataset for a file whose only point has no data', async () => {
+    const gpx = Buffer.from('<gpx version="1.1"><wpt lat="0" lon="0"/></gpx>');
+    const report = await postFile(handlers, gpx, { report: 'json' });
+    expect(report.json).toEqual({
+      status: 'OK',
+      format: 'gpx',
+      coordinates: 1,
+      filled: 0,
+      nodata: 1,
+      kept: 0,
+      datasets: [],
+    });
+  });
+
   it('keeps existing non-zero heights for overwrite=false and counts them', async () => {
     const response = await postFile(handlers, fixture('garmin.gpx'), { overwrite: 'false', report: 'json' });
     expect(response.json).toMatchObject({ coordinates: 6, kept: 1, filled: 4, nodata: 1 });

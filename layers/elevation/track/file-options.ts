@@ -30,8 +30,8 @@ export function parseFileOptions(params: Readonly<Record<string, string | undefi
   return {
     interpolation: parseInterpolation(params.interpolation),
     overwrite: parseBoolean('overwrite', params.overwrite, true),
-    absoluteAltitude: parseChoice('altitude_mode', params.altitude_mode, ['absolute']) === 'absolute',
-    reportOnly: parseChoice('report', params.report, ['json']) === 'json',
+    absoluteAltitude: parseChoice('altitude_mode', params.altitude_mode, 'absolute'),
+    reportOnly: parseChoice('report', params.report, 'json'),
     datum: parseDatumOption(params.datum),
   };
 }
@@ -48,9 +48,9 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   throw new InvalidRequestError(`Invalid ${name} '${raw}': use true or false.`);
 }
 
-function parseChoice(name: string, raw: string | undefined, choices: readonly string[]): string | null {
-  if (raw === undefined || raw.trim() === '') return null;
-  const value = raw.trim().toLowerCase();
-  if (choices.includes(value)) return value;
-  throw new InvalidRequestError(`Invalid ${name} '${raw}': use ${choices.join(' or ')}, or leave it out.`);
+/** An option with one value besides leaving it out (true when given): `report=json`, `altitude_mode=absolute`. */
+function parseChoice(name: string, raw: string | undefined, choice: string): boolean {
+  if (raw === undefined || raw.trim() === '') return false;
+  if (raw.trim().toLowerCase() === choice) return true;
+  throw new InvalidRequestError(`Invalid ${name} '${raw}': use ${choice}, or leave it out.`);
 }

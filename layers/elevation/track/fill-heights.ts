@@ -5,7 +5,7 @@
  */
 import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
-import type { Dataset, Elevation, Interpolation, ReadContext } from '../types';
+import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
 import type { HeightSlot } from './height-slot';
 import { readKmz, writeKmz } from './kmz';
 import type { TrackReadOptions } from './parsed-track';
@@ -92,15 +92,27 @@ async function fillText(
 ): Promise<FilledFile> {
   const { bom, text, track } = readTrackText(bytes, format, readOptions);
   const locations = track.slots.map((s) => s.location);
-  const sampled =
-    locations.length === 0
-      ? { elevations: [], datasets: [], nodataPixels: [] }
-      : await dataset.sampleAttributed(locations, options.interpolation, ctx);
-  const elevations = convert && locations.length > 0 ? await convert(sampled, locations) : sampled.elevations;
+  const { elevations, datasets } = await heightsOf(locations, dataset, options, ctx, convert);
   const { edits, report } = heightEdits(track.slots, elevations, options);
-  const answered = [...new Set(sampled.datasets.filter((_, i) => elevations[i] !== null))];
+  const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
   const out = bom + applyEdits(text, [...edits, ...track.extraEdits]);
-  return { format, bytes: Buffer.from(out, 'utf8'), report: { format, ...report, datasets: answered } };
+  return { format, bytes: Buffer.from(out), report: { format, ...report, datasets: answered } };
+}
+
+/** The heights of the locations (converted when asked), and the dataset that answered each; none for none. */
+async function heightsOf(
+  locations: LatLon[],
+  dataset: Dataset,
+  options: FillOptions,
+  ctx: Partial<ReadContext>,
+  convert: HeightConversion | undefined,
+): Promise<{ elevations: readonly Elevation[]; datasets: readonly string[] }> {
+  if (locations.length === 0) return { elevations: [], datasets: [] };
+  const sampled = await dataset.sampleAttributed(locations, options.interpolation, ctx);
+  return {
+    elevations: convert ? await convert(sampled, locations) : sampled.elevations,
+    datasets: sampled.datasets,
+  };
 }
 
 function heightEdits(slots: readonly HeightSlot[], elevations: readonly Elevation[], options: FillOptions) {

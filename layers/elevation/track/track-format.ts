@@ -29,10 +29,8 @@ const SNIFF_BYTES = 4096;
  */
 export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
   if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return 'kmz';
-  const head = new TextDecoder()
-    .decode(bytes.subarray(0, SNIFF_BYTES))
-    .replace(/^\uFEFF/, '')
-    .trimStart();
+  // TextDecoder drops a leading byte-order mark itself (ignoreBOM is false by default).
+  const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_BYTES)).trimStart();
   if (head.startsWith('{')) return 'geojson';
   if (!head.startsWith('<')) return null;
   const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(head.replace(/<[?!][^>]*>/g, ''));

@@ -128,6 +128,8 @@ describe('track format and text', () => {
     const head = '\uFEFF<?xml version="1.0"?><!DOCTYPE gpx><!-- a > comment? -->\n<gpx version="1.1"/>';
     expect(tryDetectTrackFormat(strToU8(head))).toBe('gpx');
     expect(tryDetectTrackFormat(strToU8('<?xml version="1.0"?><kml/>'))).toBe('kml');
+    expect(tryDetectTrackFormat(strToU8('<?xml version="1.0"?><!-- was <kml> --><gpx/>'))).toBe('gpx');
+    expect(tryDetectTrackFormat(strToU8('\uFEFF{"type": "Point"}'))).toBe('geojson');
     expect(tryDetectTrackFormat(strToU8('<gpxfile/>'))).toBeNull();
     expect(tryDetectTrackFormat(strToU8('kml <kml/>'))).toBeNull();
     expect(() => detectTrackFormat(strToU8('hello'))).toThrow(
@@ -153,6 +155,14 @@ describe('track format and text', () => {
     ).toThrow(/KML file/);
   });
 
+  it('stops reading locations at the coordinate limit', () => {
+    const three = strToU8(
+      '<kml><Placemark><LineString><coordinates>9.1,48.7 9.2,48.8 9.3,48.9</coordinates></LineString></Placemark></kml>',
+    );
+    expect(readTrackLocations(three, { ...LIMITS, maxCoordinates: 3 }).locations).toHaveLength(3);
+    expect(() => readTrackLocations(three, { ...LIMITS, maxCoordinates: 2 })).toThrow(InvalidRequestError);
+  });
+
   it('reads the locations of a KMZ from its main document', () => {
     const kml =
       '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><LineString><coordinates>9.1,48.7,0 9.2,48.8,0</coordinates></LineString></Placemark></kml>';
@@ -171,6 +181,8 @@ describe('coordinate tuples', () => {
   it('needs whitespace between tuples', () => {
     expect(tryParseCoordinateTuples('9.1,48.7,0 9.2,48.8,0', 'kml')).toHaveLength(2);
     expect(tryParseCoordinateTuples('9.1,48.7,09.2,48.8', 'kml')).toBeNull();
+    expect(tryParseCoordinateTuples('9.1,48.7+9.2,48.8', 'kml')).toBeNull();
+    expect(tryParseCoordinateTuples('9.1 48.7-9.2 48.8', 'gx')).toBeNull();
     expect(tryParseCoordinateTuples('9.1 48.7 0\t9.2 48.8', 'gx')).toHaveLength(2);
   });
 
