@@ -99,4 +99,16 @@ describe('BlockCache', () => {
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
   });
+
+  it('evicts only the entry holding the promise given, and nothing for a key it does not hold', async () => {
+    const cache = new BlockCache<string>(10 * BLOCK);
+    const first = cache.getOrLoad('a', BLOCK, () => Promise.resolve('unusable'));
+    cache.evict('a', first.promise);
+    expect(cache.peek('a')).toBeUndefined();
+    const second = cache.getOrLoad('a', BLOCK, () => Promise.resolve('good'));
+    cache.evict('a', first.promise); // a stale eviction: the value it found unusable is gone already
+    await expect(cache.peek('a')).resolves.toBe('good');
+    expect(() => cache.evict('never-added', second.promise)).not.toThrow();
+    expect([cache.size, cache.bytes]).toEqual([1, BLOCK]);
+  });
 });
