@@ -16,6 +16,8 @@ let root: string;
 let dataServer: DataServer;
 let plain: http.Server;
 let plainUrl: string;
+/** The paths the plain server was asked for. */
+const asked: string[] = [];
 const dataUrl = () => dataServer.url.replace(/\/$/, '');
 
 beforeAll(async () => {
@@ -26,8 +28,15 @@ beforeAll(async () => {
   dataServer = await startDataServer({ root, port: 0 });
   // A web server that is not our data layer: HTML at /_list/, JSON without `files` at /json/.
   plain = http.createServer((request, response) => {
+    asked.push(request.url ?? '');
     if (request.url?.startsWith('/_list/json/'))
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"entries":[]}');
+    else if (request.url?.startsWith('/_list/mixed/'))
+      response
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+        .end('{"files":["b.tif",5,null,"a.tif",{"name":"c.tif"}]}');
+    else if (request.url?.startsWith('/_list/untyped/')) response.writeHead(200).end('{"files":["a.tif"]}');
+    else if (request.url?.startsWith('/_list/missing/')) response.writeHead(404).end('not found');
     else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>index</html>');
   });
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
@@ -66,5 +75,22 @@ describe('listFolder', () => {
     await expect(listFolder(`${plainUrl}/tiles/`)).resolves.toBeNull();
     await expect(listFolder(`${plainUrl}/json/`)).resolves.toBeNull();
     await expect(listFolder('http://127.0.0.1:1/tiles/')).resolves.toBeNull();
+  });
+
+  it('takes only the names of a listing, sorted, and only a JSON listing, from a server that is not our data layer', async () => {
+    await expect(listFolder(`${plainUrl}/mixed/`)).resolves.toEqual(['a.tif', 'b.tif']);
+    await expect(listFolder(`${plainUrl}/untyped/`)).resolves.toBeNull(); // no content type: not a listing
+  });
+
+  it('reads a plain 404 (not our data layer saying "no such folder") as unlistable, not as an error', async () => {
+    await expect(listFolder(`${plainUrl}/missing/`)).resolves.toBeNull();
+  });
+
+  it('asks for the folder with one trailing slash, whether the location has one or not', async () => {
+    asked.length = 0;
+    await listFolder(`${plainUrl}/json`);
+    await listFolder(`${plainUrl}/json/`);
+    await listFolder(`${plainUrl}/a/b`);
+    expect(asked).toEqual(['/_list/json/', '/_list/json/', '/_list/a/b/']);
   });
 });

@@ -85,5 +85,6 @@ async function listDataLayer(location: string): Promise<string[] | null> {
     return null;
   }
   const body = (await response.json()) as Partial<Listing>;
-  return Array.isArray(body.files) ? body.files.filter((f): f is string => typeof f === 'string') : null;
+  if (!Array.isArray(body.files)) return null;
+  return body.files.filter((f): f is string => typeof f === 'string').sort(); // sorted, as listFolder promises
 }
