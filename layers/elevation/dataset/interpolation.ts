@@ -8,9 +8,6 @@
  * falls back to bilinear on the inner 2x2.
  */
 
-/** Minimum summed weight of valid pixels for a bilinear value; below it the point is effectively on nodata. */
-const MIN_VALID_WEIGHT = 1e-9;
-
 export function bilinear(v00: number, v10: number, v01: number, v11: number, fx: number, fy: number): number {
   const w00 = (1 - fx) * (1 - fy);
   const w10 = fx * (1 - fy);
@@ -40,7 +37,8 @@ export function bilinear(v00: number, v10: number, v01: number, v11: number, fx:
     sum += v11 * w11;
     weight += w11;
   }
-  return weight > MIN_VALID_WEIGHT ? sum / weight : NaN;
+  // The containing pixel is valid and is the nearest of the four: its weight alone is at least 0.25.
+  return sum / weight;
 }
 
 /** Keys cubic convolution kernel with a = -0.5 (GDAL's and rasterio's "cubic"). */

@@ -108,3 +108,39 @@ describe('cubic kernel (Keys, a = -0.5)', () => {
     expect(cubic(new Array<number>(16).fill(NaN), 0.5, 0.5)).toBeNaN();
   });
 });
+
+describe('bilinear kernel with one nodata pixel', () => {
+  // Values 10, 20, 30, 40 at (0,0), (1,0), (0,1), (1,1); one of them NaN at a time.
+  const values = [10, 20, 30, 40];
+  const weights = (fx: number, fy: number) => [(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy];
+  const renormalised = (missing: number, fx: number, fy: number) => {
+    const w = weights(fx, fy);
+    const kept = [0, 1, 2, 3].filter((i) => i !== missing);
+    return kept.reduce((sum, i) => sum + values[i] * w[i], 0) / kept.reduce((sum, i) => sum + w[i], 0);
+  };
+  /** [fx, fy] in each of the four pixels' quarters, in the order of `values`. */
+  const quarters: [number, number][] = [
+    [0.25, 0.25],
+    [0.75, 0.25],
+    [0.25, 0.75],
+    [0.75, 0.75],
+  ];
+  const withNodata = (missing: number) => values.map((value, i) => (i === missing ? NaN : value));
+
+  it.each([0, 1, 2, 3])(
+    'renormalises over the other three when pixel %i is nodata and does not contain the point',
+    (missing) => {
+      const v = withNodata(missing);
+      const others = quarters.filter((_, q) => q !== missing);
+      expect(others.map(([fx, fy]) => bilinear(v[0], v[1], v[2], v[3], fx, fy))).toEqual(
+        others.map(([fx, fy]) => expect.closeTo(renormalised(missing, fx, fy), 12)),
+      );
+    },
+  );
+
+  it.each([0, 1, 2, 3])('answers nodata inside pixel %i when it is the nodata one', (missing) => {
+    const v = withNodata(missing);
+    const [fx, fy] = quarters[missing];
+    expect(bilinear(v[0], v[1], v[2], v[3], fx, fy)).toBeNaN();
+  });
+});
