@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  DatasetConfigError,
   DataSourceAccessDeniedError,
   DataSourceUnavailableError,
   loadDatasetRegistry,
@@ -15,6 +16,7 @@ import {
   newReadStats,
   SettingsError,
 } from '../../layers/elevation';
+import { listFolder, MAX_LISTED_KEYS } from '../../layers/elevation/data/folder-listing';
 import { createS3 } from '../../layers/elevation/data/s3-source';
 
 const FIXTURES = path.resolve('test/fixtures');
@@ -213,6 +215,15 @@ function listObjects(url: URL, response: http.ServerResponse): void {
       .end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
     return;
   }
+  // huge/<n>/: n synthetic keys, 10,000 a page (S3 gives 1,000; the SDK takes any), for the listing's key bound.
+  const huge = /^huge\/(\d+)\/$/.exec(prefix);
+  if (huge)
+    return listPages(
+      Array.from({ length: Number(huge[1]) }, (_, i) => `${prefix}k${i}.tif`),
+      1000,
+      url,
+      response,
+    );
   const folder = path.join(FIXTURES, prefix);
   const keys = fs.existsSync(folder)
     ? fs
@@ -220,19 +231,41 @@ function listObjects(url: URL, response: http.ServerResponse): void {
         .sort()
         .map((name) => prefix + name)
     : [];
+  listPages(keys, 2, url, response);
+}
+
+function listPages(keys: string[], size: number, url: URL, response: http.ServerResponse): void {
+  const prefix = url.searchParams.get('prefix') ?? '';
   const start = Number(url.searchParams.get('continuation-token') ?? 0);
-  const page = keys.slice(start, start + 2);
-  const truncated = start + 2 < keys.length;
+  const page = keys.slice(start, start + size);
+  const truncated = start + size < keys.length;
   response
     .writeHead(200, { 'content-type': 'application/xml' })
     .end(
       `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${BUCKET}</Name><Prefix>${prefix}</Prefix>` +
-        `<KeyCount>${page.length}</KeyCount><MaxKeys>2</MaxKeys><IsTruncated>${truncated}</IsTruncated>` +
-        (truncated ? `<NextContinuationToken>${start + 2}</NextContinuationToken>` : '') +
+        `<KeyCount>${page.length}</KeyCount><MaxKeys>${size}</MaxKeys><IsTruncated>${truncated}</IsTruncated>` +
+        (truncated ? `<NextContinuationToken>${start + size}</NextContinuationToken>` : '') +
         page.map((key) => `<Contents><Key>${key}</Key><Size>1</Size></Contents>`).join('') +
         '</ListBucketResult>',
     );
 }
+
+describe('an S3 listing reads at most MAX_LISTED_KEYS keys', () => {
+  it('reads a folder of exactly that many keys, every page', async () => {
+    const files = await listFolder(`s3://${BUCKET}/huge/${MAX_LISTED_KEYS}/`);
+    expect(files).toHaveLength(MAX_LISTED_KEYS);
+    expect(files?.[MAX_LISTED_KEYS - 1]).toBe('k99999.tif');
+  }, 60_000);
+
+  it('refuses a longer one, saying so, instead of cutting it (the tiles past a cut would answer null)', async () => {
+    const location = `s3://${BUCKET}/huge/${MAX_LISTED_KEYS + 1}/`;
+    const listing = listFolder(location);
+    await expect(listing).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(listing).rejects.toThrow(
+      `${location} holds more than 100,000 keys, more than a listing reads; set filename_tile_size and tile_template`,
+    );
+  }, 60_000);
+});
 
 describe('S3 errors and settings', () => {
   it('turns 403 AccessDenied into DataSourceAccessDeniedError (a 502 that says access was denied), not retried', async () => {

@@ -9,8 +9,11 @@ import path from 'node:path';
 import { DatasetConfigError, DataSourceUnavailableError } from '../errors';
 import { s3Client } from './s3-source';
 
-/** Most keys one listing reads: a folder of 1° tiles for the whole world has 64,800. */
-const MAX_LISTED_KEYS = 100_000;
+/**
+ * Most keys one listing reads: a folder of 1° tiles for the whole world has 64,800. A longer listing is an error,
+ * not a cut: tiles past a cut would answer no data (null) as if the sea were there.
+ */
+export const MAX_LISTED_KEYS = 100_000;
 
 async function listS3(location: string): Promise<string[] | null> {
   const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(location);
@@ -31,8 +34,14 @@ async function listS3(location: string): Promise<string[] | null> {
       );
       for (const object of page.Contents ?? []) if (object.Key) files.push(object.Key.slice(prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token && files.length < MAX_LISTED_KEYS);
+      if (token && files.length >= MAX_LISTED_KEYS) {
+        throw new DatasetConfigError(
+          `${location} holds more than ${MAX_LISTED_KEYS.toLocaleString('en')} keys, more than a listing reads; set filename_tile_size and tile_template so tile names are computed instead of listed, or split the folder.`,
+        );
+      }
+    } while (token);
   } catch (error) {
+    if (error instanceof DatasetConfigError) throw error;
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     // Without s3:ListBucket (403), or a store without listing: compute names instead, as for plain HTTPS.
     if (status === 403 || status === 405 || status === 501) return null;
