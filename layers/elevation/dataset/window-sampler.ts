@@ -363,8 +363,8 @@ function newBlocks(state: RasterState, c0: number, r0: number, c1: number, r1: n
 async function fetchBlocks(states: Iterable<RasterState>, ctx: ReadContext): Promise<void> {
   const jobs: Promise<void>[] = [];
   for (const state of states) {
+    // state.blocks is empty here: a batch's blocks are released after it (flush), edge windows come after all.
     for (const [index, mask] of state.needed) {
-      if (state.blocks.has(index)) continue;
       const rows: number[] = [];
       for (let row = 0; row < mask.length; row++) if (mask[row] === 1) rows.push(row);
       jobs.push(
@@ -384,7 +384,8 @@ function pixel(state: RasterState, c: number, r: number): number {
   const by = (r / blockHeight) | 0;
   const block = state.blocks.get(by * raster.blocksAcross + bx) as PixelArray;
   const value = block[((r - by * blockHeight) * blockWidth + (c - bx * blockWidth)) * raster.samplesPerPixel];
-  return value === raster.nodata || value !== value || value === undefined ? NaN : value;
+  // A NaN pixel is NaN as it is; undefined is an index past the end of the block's view.
+  return value === raster.nodata || value === undefined ? NaN : value;
 }
 
 async function edgeValue(

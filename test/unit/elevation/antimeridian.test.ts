@@ -53,16 +53,34 @@ const mosaic: Mosaic = {
   open: (id) => Promise.resolve(tiles[id] ?? null),
 };
 
-async function heights(lons: number[], interpolation: 'nearest' | 'bilinear'): Promise<number[]> {
+// The mirror layout (west column dropped): E179's last pixel is centred on 180, W180 starts half a pixel east of it.
+const mirrored: Record<string, Raster> = { E179: tile('E179m', 179.25), W180: tile('W180m', -179.75) };
+const mirroredMosaic: Mosaic = { ...mosaic, open: (id) => Promise.resolve(mirrored[id] ?? null) };
+
+async function heights(
+  lons: number[],
+  interpolation: 'nearest' | 'bilinear',
+  tiles = mosaic,
+): Promise<number[]> {
   const xs = Float64Array.from(lons);
   const ys = new Float64Array(lons.length).fill(0.5);
   const ctx = { stats: newReadStats(), trace: noTracing };
-  return Array.from(await sampleMosaic(mosaic, xs, ys, interpolation, ctx));
+  return Array.from(await sampleMosaic(tiles, xs, ys, interpolation, ctx));
 }
 
 describe('the antimeridian', () => {
   it('answers a point at longitude 180 from the tile across it (180 W)', async () => {
     expect(await heights([180, -180], 'nearest')).toEqual([1800, 1800]);
+  });
+
+  it('answers a lone point at 180 E, the only one of its request, from 180 W', async () => {
+    expect(await heights([180], 'nearest')).toEqual([1800]);
+    expect(await heights([180], 'bilinear')).toEqual([1800]);
+  });
+
+  it('answers a point at 180 W from the tile east of the antimeridian when only that one reaches it', async () => {
+    expect(await heights([-180], 'nearest', mirroredMosaic)).toEqual([1800]);
+    expect(await heights([-179.95, 179.95], 'nearest', mirroredMosaic)).toEqual([1800, 1800]);
   });
 
   it('interpolates a bilinear window that straddles the antimeridian from both tiles', async () => {
