@@ -3,13 +3,23 @@
  * test can hand the reader what GDAL would never write (a sheared transform, a missing tag, a short tile).
  */
 
-type TagValue = { type: 'short' | 'long' | 'double'; values: readonly number[] };
+type TagValue = { type: 'ascii' | 'short' | 'long' | 'double'; values: readonly number[] };
 
-const TYPE = { short: { code: 3, size: 2 }, long: { code: 4, size: 4 }, double: { code: 12, size: 8 } };
+const TYPE = {
+  ascii: { code: 2, size: 1 },
+  short: { code: 3, size: 2 },
+  long: { code: 4, size: 4 },
+  double: { code: 12, size: 8 },
+};
 
 export const short = (...values: number[]): TagValue => ({ type: 'short', values });
 export const long = (...values: number[]): TagValue => ({ type: 'long', values });
 export const double = (...values: number[]): TagValue => ({ type: 'double', values });
+/** A NUL-terminated ASCII tag (GDAL_NODATA, 42113, is one). */
+export const ascii = (text: string): TagValue => ({
+  type: 'ascii',
+  values: [...Buffer.from(text, 'latin1'), 0],
+});
 
 /** Geographic WGS84 (EPSG:4326), pixel-is-area: GeoKeyDirectory as GDAL writes it. */
 export const WGS84_KEYS = short(1, 1, 0, 3, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326);
@@ -75,7 +85,8 @@ export function writeTiff(spec: TiffSpec): Uint8Array {
     if (extraAt.has(id)) view.setUint32(entry + 8, target, true);
     values.forEach((v, k) => {
       const p = target + k * TYPE[type].size;
-      if (type === 'short') view.setUint16(p, v, true);
+      if (type === 'ascii') view.setUint8(p, v);
+      else if (type === 'short') view.setUint16(p, v, true);
       else if (type === 'long') view.setUint32(p, v, true);
       else view.setFloat64(p, v, true);
     });

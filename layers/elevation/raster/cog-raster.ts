@@ -54,30 +54,23 @@ export async function openCogRaster(
   options: CogOptions = { partialDecode: false },
 ): Promise<Raster> {
   registerZlibDecoder();
-  let tiff: GeoTIFF;
+  let header: Header;
   try {
-    tiff = await GeoTIFF.fromSource(new HeaderSource(source, prefetchBytes, io) as never);
+    header = await readHeader(source, prefetchBytes, io);
   } catch (error) {
     if (error instanceof Error && /byte order|magic number/i.test(error.message)) {
       throw new DatasetConfigError(`${source.url} is not a GeoTIFF: ${error.message}`, { cause: error });
     }
+    // A directory past the file's end, a tag table cut short: geotiff throws RangeError and the like.
     throw unreadable(source.url, 'header', error);
   }
-  const image = await tiff.getImage(0);
-  const directory = image.fileDirectory;
-  const tiled = !directory.hasTag('StripOffsets');
-  const offsets = toNumbers(await directory.loadValue(tiled ? 'TileOffsets' : 'StripOffsets'));
-  const byteCounts = toNumbers(await directory.loadValue(tiled ? 'TileByteCounts' : 'StripByteCounts'));
-  const bits = toNumbers(await directory.loadValue('BitsPerSample'));
-  const sampleFormat = Number(toNumbers((await directory.loadValue('SampleFormat')) ?? [1])[0] ?? 1);
-  const planar = Number((await directory.loadValue('PlanarConfiguration')) ?? 1);
-  const predictor = Number((await directory.loadValue('Predictor')) ?? 1);
-  const compression = Number((await directory.loadValue('Compression')) ?? 1);
+  const { tiff, image, tiled, offsets, byteCounts, bits, sampleFormat, planar, predictor, compression } =
+    header;
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
   const bytesPerSample = bits[0] / 8;
   const pixelType = pixelTypeName(sampleFormat, bits[0]);
 
-  const geoKeys = (image.getGeoKeys() ?? {}) as Record<string, unknown>;
+  const geoKeys = header.geoKeys;
   const pixelIsPoint = Number(geoKeys.GTRasterTypeGeoKey) === PIXEL_IS_POINT;
   const grid = readGrid(image, pixelIsPoint, source.url);
   const decoder = (await getDecoder(compression, {
@@ -187,6 +180,41 @@ export async function openCogRaster(
   };
 }
 
+interface Header {
+  tiff: GeoTIFF;
+  image: Image;
+  tiled: boolean;
+  offsets: number[];
+  byteCounts: number[];
+  bits: number[];
+  sampleFormat: number;
+  planar: number;
+  predictor: number;
+  compression: number;
+  geoKeys: Record<string, unknown>;
+}
+
+/** The first image's directory: every tag the reader needs, with TIFF's defaults for the optional ones. */
+async function readHeader(source: ByteSource, prefetchBytes: number, io?: ReadIo): Promise<Header> {
+  const tiff = await GeoTIFF.fromSource(new HeaderSource(source, prefetchBytes, io) as never);
+  const image = await tiff.getImage(0);
+  const directory = image.fileDirectory;
+  const tiled = !directory.hasTag('StripOffsets');
+  return {
+    tiff,
+    image,
+    tiled,
+    offsets: toNumbers(await directory.loadValue(tiled ? 'TileOffsets' : 'StripOffsets')),
+    byteCounts: toNumbers(await directory.loadValue(tiled ? 'TileByteCounts' : 'StripByteCounts')),
+    bits: toNumbers(await directory.loadValue('BitsPerSample')),
+    sampleFormat: Number(toNumbers((await directory.loadValue('SampleFormat')) ?? [1])[0] ?? 1),
+    planar: Number((await directory.loadValue('PlanarConfiguration')) ?? 1),
+    predictor: Number((await directory.loadValue('Predictor')) ?? 1),
+    compression: Number((await directory.loadValue('Compression')) ?? 1),
+    geoKeys: (image.getGeoKeys() ?? {}) as Record<string, unknown>,
+  };
+}
+
 /** Bytes that arrived verified but cannot be decoded: the data layer holds a corrupt file (502, never data). */
 function unreadable(url: string, what: string, error: unknown): Error {
   if (error instanceof ElevationError || error instanceof SourceNotFoundError) return error;
@@ -240,7 +268,8 @@ function georeference(
     const resY = -scale[1];
     return { originX: tie[3] - tie[0] * resX, originY: tie[4] - tie[1] * resY, resX, resY };
   }
-  if (transform && transform.length >= 8) {
+  if (transform && transform.length >= 16) {
+    // the spec's 4 x 4 matrix
     return { originX: transform[3], originY: transform[7], resX: transform[0], resY: transform[5] };
   }
   throw new DatasetConfigError(

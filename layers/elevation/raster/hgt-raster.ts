@@ -5,7 +5,7 @@
  * as a single block (its DEFLATE stream cannot be entered in the middle), cached like any other block.
  */
 import { promisify } from 'node:util';
-import { inflateRaw } from 'node:zlib';
+import { crc32, inflateRaw } from 'node:zlib';
 import type { ByteSource, ReadIo } from '../data/byte-source';
 import { DatasetConfigError, DataSourceUnavailableError } from '../errors';
 import { crsFromEpsg } from '../geo/crs';
@@ -121,6 +121,13 @@ async function zippedHgt(source: ByteSource, lat: number, lon: number, io?: Read
         `${source.url}: the zipped grid is ${grid.byteLength} bytes, its header says ${header.uncompressedSize}`,
       );
     }
+    // Raw DEFLATE has no checksum of its own and a stored entry none at all: without the zip's CRC-32 a changed
+    // byte would be answered as another height.
+    if (crc32(grid) !== header.crc32) {
+      throw new DataSourceUnavailableError(
+        `${source.url}: the zipped grid is damaged (its CRC-32 does not match the zip header)`,
+      );
+    }
     return toInt16(grid, ctx);
   });
 }
@@ -138,6 +145,7 @@ const ZIP_HEADER_BYTES = 1024;
 
 interface ZipEntry {
   method: number;
+  crc32: number;
   dataOffset: number;
   compressedSize: number;
   uncompressedSize: number;
@@ -160,6 +168,7 @@ function zipLocalHeader(bytes: Uint8Array, url: string): ZipEntry {
   }
   return {
     method,
+    crc32: view.getUint32(14, true),
     dataOffset: 30 + view.getUint16(26, true) + view.getUint16(28, true),
     compressedSize,
     uncompressedSize,

@@ -14,6 +14,8 @@ import {
   loadDatasetRegistry,
   newReadStats,
 } from '../../../layers/elevation';
+import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
+import { isHgtLocation } from '../../../layers/elevation/raster/hgt-raster';
 
 const SIZE = 1201;
 const VALUE_TOLERANCE_M = 1e-6;
@@ -47,6 +49,9 @@ function hgtBytes(west: number): Buffer {
   return bytes;
 }
 
+/** Zips that are damaged or odd in other ways, N02E00<i + 1>. */
+const DAMAGED = ['changed', 'swapped', 'tiny', 'odd', 'nocompressed', 'nouncompressed'];
+
 let workDir: string;
 let registry: ReturnType<typeof loadDatasetRegistry>;
 
@@ -78,6 +83,43 @@ beforeAll(() => {
   const corrupt = zipOf('N.hgt', west);
   corrupt.fill(0xff, 200, 400); // inside the DEFLATE stream
   fs.writeFileSync(path.join(workDir, 'N01E006-corrupt.hgt.zip'), corrupt);
+  // A stored zip with one height changed after it was zipped, and a deflated one holding another grid under the
+  // first one's CRC-32: both inflate cleanly, only the checksum tells.
+  const changed = zipOf('N48E009.hgt', west, { method: 0 });
+  changed.writeInt16BE(
+    changed.readInt16BE(30 + 'N48E009.hgt'.length + 1000) + 7,
+    30 + 'N48E009.hgt'.length + 1000,
+  );
+  fs.writeFileSync(path.join(workDir, 'N02E001-changed.hgt.zip'), changed);
+  const other = Buffer.from(west);
+  other.writeInt16BE(1234, 2 * (500 * SIZE + 500));
+  const swapped = zipOf('N48E009.hgt', other);
+  swapped.writeUInt32LE(zipOf('N48E009.hgt', west, { method: 0 }).readUInt32LE(14), 14);
+  fs.writeFileSync(path.join(workDir, 'N02E002-swapped.hgt.zip'), swapped);
+  // Info-ZIP writes an extra field (timestamps) after the name: the data starts after both.
+  const plain = zipOf('N48E009.hgt', west);
+  const extra = Buffer.from([0x55, 0x54, 0x05, 0x00, 0x03, 1, 2, 3, 4]);
+  const nameEnd = 30 + 'N48E009.hgt'.length;
+  const withExtra = Buffer.concat([plain.subarray(0, nameEnd), extra, plain.subarray(nameEnd)]);
+  withExtra.writeUInt16LE(extra.length, 28);
+  fs.writeFileSync(path.join(workDir, 'N48E009-extra.hgt.zip'), withExtra);
+  fs.writeFileSync(path.join(workDir, 'N02E003-tiny.hgt.zip'), plain.subarray(0, 10));
+  const oneShort = zipOf('N.hgt', west, {
+    sizes: { compressed: deflateRawSync(west).length, uncompressed: west.length - 2 },
+  });
+  fs.writeFileSync(path.join(workDir, 'N02E004-odd.hgt.zip'), oneShort);
+  const deflated = deflateRawSync(west).length;
+  fs.writeFileSync(
+    path.join(workDir, 'N02E005-nocompressed.hgt.zip'),
+    zipOf('N.hgt', west, { sizes: { compressed: 0, uncompressed: west.length } }),
+  );
+  fs.writeFileSync(
+    path.join(workDir, 'N02E006-nouncompressed.hgt.zip'),
+    zipOf('N.hgt', west, { sizes: { compressed: deflated, uncompressed: 0 } }),
+  );
+  // A folder named by another corner (as regional SRTM downloads are): the file's own name places it.
+  fs.mkdirSync(path.join(workDir, 'N10E010'));
+  fs.writeFileSync(path.join(workDir, 'N10E010', 'S01W002.hgt'), gridBytes(SIZE, southWest));
   fs.writeFileSync(
     path.join(workDir, 'config.yaml'),
     `datasets:
@@ -99,6 +141,11 @@ beforeAll(() => {
     path: N00E001.hgt
   - name: stored
     path: N48E009-stored.hgt.zip
+  - name: extra
+    path: N48E009-extra.hgt.zip
+  - name: in-corner-folder
+    path: N10E010/S01W002.hgt
+${DAMAGED.map((kind, i) => `  - name: ${kind}\n    path: N02E00${i + 1}-${kind}.hgt.zip\n`).join('')}
 ${['notzip', 'bzip2', 'streamed', 'small', 'short', 'corrupt']
   .map((kind, i) => `  - name: ${kind}\n    path: N01E00${i + 1}-${kind}.hgt.zip\n`)
   .join('')}`,
@@ -207,6 +254,67 @@ describe('SRTM .hgt tiles', () => {
     await expect(registry.get('stored').sample(points, 'nearest')).resolves.toEqual(
       await registry.get('zipped').sample(points, 'nearest'),
     );
+  });
+
+  it.each([
+    [
+      'changed',
+      DataSourceUnavailableError,
+      /the zipped grid is damaged \(its CRC-32 does not match the zip header\)/,
+    ],
+    [
+      'swapped',
+      DataSourceUnavailableError,
+      /the zipped grid is damaged \(its CRC-32 does not match the zip header\)/,
+    ],
+    ['tiny', DatasetConfigError, /is not a zip file/],
+    ['odd', DatasetConfigError, /does not hold a 1201x1201 or 3601x3601 \.hgt grid/],
+    ['nocompressed', DatasetConfigError, /a streamed zip \(sizes after the data\)/],
+    ['nouncompressed', DatasetConfigError, /a streamed zip \(sizes after the data\)/],
+  ])('refuses a %s .hgt.zip, never a height (the zip tells what is wrong)', async (name, kind, message) => {
+    const tile = DAMAGED.indexOf(name) + 1; // N02E00<tile>
+    const answer = registry.get(name).sample([{ lat: 2.5, lon: tile + 0.5 }], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(kind);
+    await expect(answer).rejects.toThrow(message);
+  });
+
+  it('reads a zip whose local header carries an extra field', async () => {
+    const points = [at(0, 0), at(1200, 1200), at(17, 945)];
+    await expect(registry.get('extra').sample(points, 'nearest')).resolves.toEqual(
+      await registry.get('single').sample(points, 'nearest'),
+    );
+  });
+
+  it('places a tile by its own name, not by a folder named like a corner', async () => {
+    await expect(registry.get('in-corner-folder').sample([{ lat: -1, lon: -1 }], 'nearest')).resolves.toEqual(
+      [southWest(1200, 1200)],
+    );
+  });
+
+  it('is EGM96 heights, counts its decode time, and holds nothing beyond its strips', async () => {
+    configureBlockCache(16 * 1024 * 1024);
+    const stats = newReadStats();
+    await registry.get('single').sample([at(5, 5)], 'nearest', { stats });
+    expect(stats.decodeMs).toBeGreaterThan(0);
+    expect(stats.decodeMs).toBeLessThan(1000);
+    expect((await registry.get('single').describe()).verticalDatum).toBe('EGM96');
+    const raster = await new RasterOpener({
+      timeoutMs: 5000,
+      retries: 0,
+      headerPrefetchBytes: 16_384,
+      missingTtlMs: 1000,
+    }).open(path.join(workDir, 'tiles', 'N48E009.hgt'));
+    expect(raster?.partialExtraBytes(0)).toBe(0);
+    expect([raster?.blocksDown, raster?.blockBytes]).toEqual([Math.ceil(SIZE / 32), SIZE * 32 * 2]);
+  });
+
+  it.each([
+    ['N48E009.hgt', true],
+    ['n48e009.HGT.ZIP', true],
+    ['N48E009.hgt.tif', false],
+    ['N48E009.hgt.zip.tmp', false],
+  ])('%s is an .hgt location: %s', (name, expected) => {
+    expect(isHgtLocation(`data/${name}`)).toBe(expected);
   });
 
   it.each([
