@@ -84,11 +84,12 @@ export async function openCogRaster(
   const blocksDown = Math.ceil(grid.height / grid.blockHeight);
 
   const rowBytes = grid.blockWidth * samplesPerPixel * bytesPerSample;
-  /** Rows block `index` holds: a striped raster's last strip may hold fewer than the block height. */
+  /**
+   * Rows block `index` holds: a striped raster's last strip may hold fewer than the block height. A strip spans
+   * the raster's width (one block across), so its index is its strip row.
+   */
   const rowsOf = (index: number): number =>
-    tiled
-      ? grid.blockHeight
-      : Math.min(grid.blockHeight, grid.height - Math.floor(index / blocksAcross) * grid.blockHeight);
+    tiled ? grid.blockHeight : Math.min(grid.blockHeight, grid.height - index * grid.blockHeight);
   /** In place on whole freshly decoded rows: byte order first (predictor 3 handles its own), then predictor. */
   const prepareRows = (rows: Uint8Array): void => {
     if (!tiff.littleEndian && predictor !== 3) swapBytes(rows, bytesPerSample);

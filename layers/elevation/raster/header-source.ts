@@ -2,7 +2,8 @@
  * Adapts a ByteSource to geotiff.js's BaseSource and serves the TIFF header from one prefetched range: the
  * first read fetches `prefetchBytes` (GDAL COGs put every IFD and the tile offset tables at the start), so a
  * typical COG opens with a single request. Reads outside the prefetched bytes go to the source as they come.
- * geotiff only calls `fetch` (its BaseSource class is not exported, so this is duck-typed).
+ * geotiff only calls `fetch` (its BaseSource class is not exported, so this is duck-typed; `fileSize` is read only by
+ * geotiff's BlockedSource, which does not wrap this one).
  */
 import type { ByteSource, ReadIo } from '../data/byte-source';
 
@@ -19,10 +20,6 @@ export class HeaderSource {
     private readonly prefetchBytes: number,
     private readonly io: ReadIo = {},
   ) {}
-
-  get fileSize(): null {
-    return null;
-  }
 
   async fetch(slices: Slice[]): Promise<ArrayBuffer[]> {
     return Promise.all(slices.map((slice) => this.fetchOne(slice)));
