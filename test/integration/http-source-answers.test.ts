@@ -57,6 +57,25 @@ const behaviours: Record<string, Behaviour> = {
     q.socket.end(OBJECT.subarray(0, 20));
   },
   '/loop': (_q, r) => r.writeHead(302, { location: '/loop' }).end(),
+  '/bad-content-range': (_q, r) =>
+    r
+      .writeHead(206, { 'content-range': 'bytes 9-0/1000', 'content-length': '10' })
+      .end(OBJECT.subarray(0, 10)),
+  '/forbidden': (_q, r) => r.writeHead(403).end(),
+  '/server-error': (_q, r) => r.writeHead(500).end(),
+  '/versioned': (q, r) => {
+    const [, from, to] = /bytes=(\d+)-(\d+)/.exec(q.headers.range ?? '') ?? [];
+    r.writeHead(206, {
+      'content-range': `bytes ${from}-${to}/1000`,
+      'content-length': String(Number(to) - Number(from) + 1),
+      etag: '"abc"',
+      'last-modified': 'Tue, 01 Dec 2026 10:00:00 GMT',
+    }).end(OBJECT.subarray(Number(from), Number(to) + 1));
+  },
+  '/at-cap-declared': (_q, r) => {
+    const object = Buffer.alloc(WHOLE_OBJECT_CAP_BYTES, 7);
+    r.writeHead(200, { 'content-length': String(object.length) }).end(object);
+  },
   '/redirect-without-location': (_q, r) => r.writeHead(302).end(),
 };
 
@@ -64,7 +83,14 @@ let server: http.Server;
 let base: string;
 beforeAll(async () => {
   server = http.createServer((request, response) => {
-    const behaviour = behaviours[new URL(request.url ?? '/', 'http://x').pathname];
+    const { pathname } = new URL(request.url ?? '/', 'http://x');
+    // /hops/<n>: n redirects (relative, each to /hops/<n - 1>), then the asked range.
+    const hops = /^\/hops\/(\d+)$/.exec(pathname);
+    if (hops && hops[1] !== '0') {
+      response.writeHead(307, { location: `${Number(hops[1]) - 1}` }).end();
+      return;
+    }
+    const behaviour = hops ? behaviours['/versioned'] : behaviours[pathname];
     if (behaviour) behaviour(request, response);
     else response.writeHead(500).end();
   });
@@ -118,6 +144,48 @@ describe('an HTTP range read', () => {
 
   it('a body longer than its Content-Length is an error (Node refuses it), never data', async () => {
     await expect(read('/longer-than-declared')).rejects.toThrow(/Parse Error/);
+  });
+
+  it('follows up to five redirects, relative ones too', async () => {
+    const answer = await read('/hops/5', 20, 10);
+    expect(Buffer.from(answer.bytes)).toEqual(OBJECT.subarray(20, 30));
+    await expect(read('/hops/6')).rejects.toThrow(
+      new DataSourceUnavailableError(`HTTP 307 from ${base}/hops/6`),
+    );
+  });
+
+  it('says what was wrong with a Content-Range it cannot use', async () => {
+    await expect(read('/bad-content-range')).rejects.toThrow(
+      new TransientSourceError(
+        `HTTP 206 from ${base}/bad-content-range without a valid Content-Range (bytes 9-0/1000)`,
+      ),
+    );
+  });
+
+  it.each([
+    ['/forbidden', DataSourceAccessDeniedError, 'HTTP 403'],
+    ['/server-error', TransientSourceError, 'HTTP 500'],
+  ])('answers %s as %p, saying the status', async (where, type, status) => {
+    const answer = read(where);
+    await expect(answer).rejects.toBeInstanceOf(type);
+    await expect(answer).rejects.toThrow(`${status} from ${base}${where}`);
+  });
+
+  it('keeps the ETag and Last-Modified that pin the object version', async () => {
+    await expect(read('/versioned', 5, 10)).resolves.toEqual({
+      bytes: new Uint8Array(OBJECT.subarray(5, 15)),
+      start: 5,
+      total: 1000,
+      identity: { etag: '"abc"', lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' },
+    });
+  });
+
+  it('reads a whole object of exactly the cap, and names the size of one over it', async () => {
+    const answer = await read('/at-cap-declared', 1000, 4);
+    expect([...answer.bytes]).toEqual([7, 7, 7, 7]);
+    await expect(read('/huge-declared')).rejects.toThrow(
+      `${base}/huge-declared ignores Range and answers the whole object (${WHOLE_OBJECT_CAP_BYTES + 1} bytes, over the ${WHOLE_OBJECT_CAP_BYTES}-byte cap)`,
+    );
   });
 
   it('stops following redirects after five hops, and does not follow one without a Location', async () => {

@@ -17,7 +17,9 @@ import {
   SettingsError,
 } from '../../layers/elevation';
 import { listFolder, MAX_LISTED_KEYS } from '../../layers/elevation/data/folder-listing';
-import { createS3 } from '../../layers/elevation/data/s3-source';
+import { TransientSourceError } from '../../layers/elevation/data/byte-source';
+import { createS3, S3Source } from '../../layers/elevation/data/s3-source';
+import { SourceNotFoundError } from '../../layers/elevation/errors';
 
 const FIXTURES = path.resolve('test/fixtures');
 const BUCKET = 'dem-bucket';
@@ -47,7 +49,7 @@ beforeAll(async () => {
     // Faults by key prefix: /faults/<kind>/<fixture>. slowdown-once answers 503 SlowDown to the first GET of
     // each range, then the bytes; error always 500; whole answers 200 with the object and no Content-Range;
     // short sends fewer bytes than its Content-Range says.
-    const fault = /^\/[^/]+\/faults\/([a-z-]+)\/(.+)$/.exec(url.pathname);
+    const fault = /^\/[^/]+\/faults\/([A-Za-z0-9-]+)\/(.+)$/.exec(url.pathname);
     if (fault) return faulty(fault[1], fault[2], request, response);
     if (url.pathname.startsWith(`/${BUCKET}/private/`)) {
       response
@@ -138,6 +140,20 @@ function faulty(
     return xml(429, 'TooManyRequests'); // S3-compatible stores that rate-limit with 429
   }
   if (kind === 'error') return xml(500, 'InternalError');
+  // answer-<status>-<code>: that status and error code, whatever was asked.
+  const answer = /^answer-(\d{3})-(\w+)$/.exec(kind);
+  if (answer) return xml(Number(answer[1]), answer[2]);
+  if (kind === 'versioned') {
+    response
+      .writeHead(206, {
+        'content-range': `bytes ${start}-${end}/${bytes.length}`,
+        'content-length': String(end - start + 1),
+        etag: '"v1-etag"',
+        'last-modified': 'Tue, 01 Dec 2026 10:00:00 GMT',
+      })
+      .end(bytes.subarray(start, end + 1));
+    return;
+  }
   if (kind === 'whole') {
     response.writeHead(200, { 'content-length': String(bytes.length) }).end(bytes);
     return;
@@ -265,6 +281,88 @@ describe('an S3 listing reads at most MAX_LISTED_KEYS keys', () => {
       `${location} holds more than 100,000 keys, more than a listing reads; set filename_tile_size and tile_template`,
     );
   }, 60_000);
+});
+
+describe('what an S3 answer means (S3Source, one GetObject each)', () => {
+  const read = (kind: string) =>
+    new S3Source(`s3://${BUCKET}/faults/${kind}/plane-point.tif`).readRange(
+      0,
+      100,
+      AbortSignal.timeout(5000),
+    );
+
+  it.each([
+    ['answer-404-NotFound', 'a 404 of any code'],
+    ['answer-404-NoSuchKey', 'NoSuchKey'],
+  ])('%s is a missing tile (%s): no data, not an error', async (kind) => {
+    await expect(read(kind)).rejects.toBeInstanceOf(SourceNotFoundError);
+  });
+
+  it.each([
+    [
+      'answer-401-Unauthorized',
+      /^S3 401 Unauthorized for s3:\/\/dem-bucket\/faults\/answer-401-Unauthorized\/plane-point\.tif$/,
+    ],
+    ['answer-403-Forbidden', /^S3 403 Forbidden for /],
+    ['answer-400-InvalidAccessKeyId', /^S3 400 InvalidAccessKeyId for /],
+    ['answer-400-SignatureDoesNotMatch', /^S3 400 SignatureDoesNotMatch for /],
+  ])('%s is access denied, saying the status and code', async (kind, message) => {
+    const answer = read(kind);
+    await expect(answer).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+    await expect(answer).rejects.toThrow(message);
+  });
+
+  it.each(['answer-416-InvalidRange', 'answer-416-RequestedRangeNotSatisfiable', 'answer-400-InvalidRange'])(
+    '%s is a range past the object end: no bytes',
+    async (kind) => {
+      await expect(read(kind)).resolves.toEqual({
+        bytes: new Uint8Array(0),
+        start: 0,
+        total: null,
+        identity: { etag: null, lastModified: null },
+      });
+    },
+  );
+
+  it.each([
+    ['answer-502-BadGateway', 502],
+    ['answer-429-TooManyRequests', 429],
+  ])('%s is worth another attempt', async (kind, status) => {
+    const answer = read(kind);
+    await expect(answer).rejects.toBeInstanceOf(TransientSourceError);
+    await expect(answer).rejects.toMatchObject({
+      status,
+      message: `S3 ${status} for s3://${BUCKET}/faults/${kind}/plane-point.tif`,
+    });
+  });
+
+  it('any other error (418) is not retried as transient', async () => {
+    const answer = read('answer-418-Teapot');
+    await expect(answer).rejects.toThrow();
+    await expect(answer).rejects.not.toBeInstanceOf(TransientSourceError);
+    await expect(answer).rejects.not.toBeInstanceOf(DataSourceAccessDeniedError);
+  });
+
+  it('an answer shorter than its Content-Range says so, to be retried', async () => {
+    const size = fs.statSync(path.join(FIXTURES, 'plane-point.tif')).size;
+    await expect(read('short')).rejects.toThrow(
+      new TransientSourceError(
+        `S3 s3://${BUCKET}/faults/short/plane-point.tif: Content-Range bytes 0-99/${size} but 99 bytes`,
+      ),
+    );
+  });
+
+  it("keeps the object's ETag and Last-Modified, which pin its version", async () => {
+    const answer = await read('versioned');
+    expect(answer.identity).toEqual({ etag: '"v1-etag"', lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' });
+    expect([answer.start, answer.bytes.byteLength]).toEqual([0, 100]);
+  });
+
+  it('refuses a URL without a bucket and key', () => {
+    expect(() => new S3Source('s3://dem-bucket/')).toThrow(
+      new DataSourceUnavailableError('Not an s3://bucket/key URL: s3://dem-bucket/'),
+    );
+  });
 });
 
 describe('S3 errors and settings', () => {

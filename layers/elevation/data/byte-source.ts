@@ -107,7 +107,7 @@ export class RetryingSource implements ByteSource {
 
   async read(offset: number, length: number, io: ReadIo = {}): Promise<Uint8Array> {
     // An unbounded queue never answers null: the read waits for a slot or for the deadline.
-    const release = io.limiter ? await io.limiter.acquire(io.signal).catch(this.deadline(io)) : undefined;
+    const release = io.limiter ? await io.limiter.acquire(io.signal).catch(this.deadline()) : undefined;
     try {
       return await this.readWithRetries(offset, length, io);
     } finally {
@@ -153,7 +153,7 @@ export class RetryingSource implements ByteSource {
     } finally {
       if (stats) stats.rangeMs += performance.now() - started;
     }
-    if (signal?.aborted) throw this.deadline(io)(signal.reason);
+    if (signal?.aborted) throw this.deadline()(signal.reason);
     if (isTimeout(lastError)) {
       throw new DataSourceTimeoutError(
         `Timed out reading ${this.url} after ${this.policy.retries + 1} attempts`,
@@ -163,11 +163,9 @@ export class RetryingSource implements ByteSource {
     throw unavailable(this.url, lastError);
   }
 
-  private deadline(io: ReadIo): (cause: unknown) => never {
+  private deadline(): (cause: unknown) => never {
     return (cause) => {
-      throw new DeadlineExceededError(`Deadline passed while reading ${this.url}`, {
-        cause: cause ?? io.signal?.reason,
-      });
+      throw new DeadlineExceededError(`Deadline passed while reading ${this.url}`, { cause });
     };
   }
 }

@@ -14,9 +14,9 @@ import { TransientSourceError, type RangeReader } from './byte-source';
 import { tryParseContentRange, tryParseUnsatisfiedRange, type RangeAnswer } from './range-answer';
 
 /** Sockets stay open between invocations (module scope), as the SDK's S3 client keeps its own. */
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
-  'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
+const transports = {
+  'http:': { request: http.get, agent: new http.Agent({ keepAlive: true, scheduling: 'lifo' }) },
+  'https:': { request: https.get, agent: new https.Agent({ keepAlive: true, scheduling: 'lifo' }) },
 };
 const MAX_REDIRECTS = 5;
 /**
@@ -92,12 +92,12 @@ function isRedirect(response: RangeResponse): boolean {
 
 /** One GET; resolves with the whole body, rejects on a network error, a cut-short body or the signal. */
 function get(url: URL, range: string, signal: AbortSignal): Promise<RangeResponse> {
-  const transport = url.protocol === 'https:' ? https : http;
-  const agent = agents[url.protocol as keyof typeof agents];
+  // HttpSource is made only for http(s):// locations (byte-source.ts).
+  const { request: send, agent } = transports[url.protocol as keyof typeof transports];
   return new Promise((resolve, reject) => {
     // After an abort the socket's own error ("aborted", ECONNRESET) may come first; the timeout is the cause.
     const fail = (error: unknown) => reject(signal.aborted ? (signal.reason as Error) : error);
-    const request = transport.get(url, { agent, headers: { Range: range }, signal }, (response) => {
+    const request = send(url, { agent, headers: { Range: range }, signal }, (response) => {
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (status !== 200 && status !== 206) {

@@ -35,6 +35,10 @@ describe('answerOf', () => {
     [new ObjectChangedError('u', 'changed'), 'verification_failed'],
     [new TransientSourceError('HTTP body cut short'), 'verification_failed'],
     [Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'failed'],
+    [Object.assign(new Error('InvalidAccessKeyId'), { $metadata: { httpStatusCode: 401 } }), 'denied'],
+    [Object.assign(new Error('This operation was aborted'), { name: 'AbortError' }), 'timeout'],
+    [null, 'failed'],
+    ['a string', 'failed'],
   ])('names %p %p', (error, answer) => {
     expect(answerOf(error)).toBe(answer);
     expect(DATA_ANSWERS).toContain(answerOf(error));
@@ -42,7 +46,7 @@ describe('answerOf', () => {
 });
 
 /** A reader that answers with the given script, one entry per attempt. */
-function scripted(script: (Error | 'ok')[]): RangeReader {
+function scripted(script: (Error | 'ok')[], identity = UNKNOWN_IDENTITY): RangeReader {
   let attempt = 0;
   return {
     url: 'http://data.test/a.tif',
@@ -53,7 +57,7 @@ function scripted(script: (Error | 'ok')[]): RangeReader {
         bytes: new Uint8Array(length),
         start: offset,
         total: 1000,
-        identity: UNKNOWN_IDENTITY,
+        identity,
       });
     },
   };
@@ -90,6 +94,55 @@ describe('RetryingSource outcomes', () => {
     await source.read(0, 10);
     expect(source.size).toBe(1000);
     expect(source.version).toBe('||1000');
+  });
+
+  it('versions an object by its ETag, Last-Modified and size', async () => {
+    const identity = { etag: '"e1"', lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' };
+    const source = new RetryingSource(scripted(['ok'], identity), policy);
+    await source.read(0, 10);
+    expect(source.version).toBe('"e1"|Tue, 01 Dec 2026 10:00:00 GMT|1000');
+  });
+
+  it('counts the time spent reading', async () => {
+    const stats = newReadStats();
+    await new RetryingSource(scripted(['ok']), policy).read(0, 10, { stats });
+    expect(stats.rangeMs).toBeGreaterThan(0);
+    expect(stats.rangeMs).toBeLessThan(1000);
+  });
+
+  it('reads nothing once the deadline has passed, and says so with its reason', async () => {
+    const stats = newReadStats();
+    const reason = new Error('deadline');
+    const reader = scripted(['ok']);
+    const readRange = jest.spyOn(reader, 'readRange');
+    const answer = new RetryingSource(reader, policy).read(0, 10, {
+      stats,
+      signal: AbortSignal.abort(reason),
+    });
+    await expect(answer).rejects.toThrow('Deadline passed while reading http://data.test/a.tif');
+    await expect(answer).rejects.toMatchObject({ cause: reason });
+    expect([readRange.mock.calls.length, stats.rangeRequests]).toEqual([0, 0]);
+  });
+
+  it.each([
+    ['a TypeError that is not a failed fetch', new TypeError('Cannot read properties of undefined')],
+    ['a failed fetch that is not a TypeError', new Error('fetch failed')],
+  ])('does not retry %s', async (_what, error) => {
+    const stats = newReadStats();
+    const source = new RetryingSource(scripted([error, 'ok']), policy);
+    await expect(source.read(0, 10, { stats })).rejects.toThrow(
+      /^Reading http:\/\/data\.test\/a\.tif failed: /,
+    );
+    expect(stats.rangeRequests).toBe(1);
+  });
+
+  it('retries an aborted attempt (its own timeout) like a timeout', async () => {
+    const aborted = Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
+    const stats = newReadStats();
+    await expect(
+      new RetryingSource(scripted([aborted, 'ok']), policy).read(0, 10, { stats }),
+    ).resolves.toHaveLength(10);
+    expect(stats.dataAnswers).toEqual({ timeout: 1, ok: 1 });
   });
 
   it('an object that vanishes after it was read is a changed object (its cached header is stale)', async () => {
