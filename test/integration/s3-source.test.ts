@@ -231,6 +231,28 @@ function listObjects(url: URL, response: http.ServerResponse): void {
       .end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
     return;
   }
+  // status<nnn>/: that error (405 and 501 from stores without listing, 500 a failing one).
+  const failing = /^status(\d{3})\/$/.exec(prefix);
+  if (failing) {
+    response
+      .writeHead(Number(failing[1]), { 'content-type': 'application/xml' })
+      .end('<Error><Code>Failing</Code><Message>Not this time</Message></Error>');
+    return;
+  }
+  // marker/: a folder-marker key (the prefix itself), keys out of order, and an entry without a Key.
+  if (prefix === 'marker/') {
+    response
+      .writeHead(200, { 'content-type': 'application/xml' })
+      .end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${BUCKET}</Name><Prefix>${prefix}</Prefix>` +
+          '<KeyCount>4</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>' +
+          ['marker/z.tif', 'marker/', 'marker/a.tif']
+            .map((key) => `<Contents><Key>${key}</Key></Contents>`)
+            .join('') +
+          '<Contents><Size>1</Size></Contents></ListBucketResult>',
+      );
+    return;
+  }
   // huge/<n>/: n synthetic keys, 10,000 a page (S3 gives 1,000; the SDK takes any), for the listing's key bound.
   const huge = /^huge\/(\d+)\/$/.exec(prefix);
   if (huge)
@@ -245,7 +267,8 @@ function listObjects(url: URL, response: http.ServerResponse): void {
     ? fs
         .readdirSync(folder)
         .sort()
-        .map((name) => prefix + name)
+        // Real keys: a prefix without its slash (a folder named by it) still lists `<folder>/<name>`.
+        .map((name) => (prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`) + name)
     : [];
   listPages(keys, 2, url, response);
 }
@@ -265,6 +288,34 @@ function listPages(keys: string[], size: number, url: URL, response: http.Server
         '</ListBucketResult>',
     );
 }
+
+describe('an S3 folder listing', () => {
+  it('lists a prefix given with or without its trailing slash, names relative to it', async () => {
+    const names = await listFolder(`s3://${BUCKET}/copernicus-2x2/`);
+    expect(names).toEqual(fs.readdirSync(path.join(FIXTURES, 'copernicus-2x2')).sort());
+    await expect(listFolder(`s3://${BUCKET}/copernicus-2x2`)).resolves.toEqual(names);
+  });
+
+  it('lists a whole bucket, with or without the slash after its name', async () => {
+    const root = fs.readdirSync(FIXTURES).sort();
+    await expect(listFolder(`s3://${BUCKET}/`)).resolves.toEqual(root);
+    await expect(listFolder(`s3://${BUCKET}`)).resolves.toEqual(root);
+  });
+
+  it('leaves out the folder marker and entries without a key, and sorts what it lists', async () => {
+    await expect(listFolder(`s3://${BUCKET}/marker/`)).resolves.toEqual(['a.tif', 'z.tif']);
+  });
+
+  it.each([405, 501])('a store that cannot list (%d) is unlistable: names are computed', async (status) => {
+    await expect(listFolder(`s3://${BUCKET}/status${status}/`)).resolves.toBeNull();
+  });
+
+  it('a listing that fails (500) is an error naming the folder, not "unlistable"', async () => {
+    const listing = listFolder(`s3://${BUCKET}/status500/`);
+    await expect(listing).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(listing).rejects.toThrow(`Cannot list s3://${BUCKET}/status500/: `);
+  });
+});
 
 describe('an S3 listing reads at most MAX_LISTED_KEYS keys', () => {
   it('reads a folder of exactly that many keys, every page', async () => {
