@@ -91,6 +91,13 @@ beforeAll(async () => {
     vrt(FOUR, { band: '' }).replace('<ColorInterp>', '<NoDataValue>1000</NoDataValue>\n    <ColorInterp>'),
   );
   write('windowed.vrt', vrt([{ ...FOUR[0], src: '<SrcRect xOff="4" yOff="0" xSize="28" ySize="32" />' }]));
+  // Each way of windowing or resampling alone: an offset down, a narrower or a shorter source rectangle.
+  write(
+    'windowed-down.vrt',
+    vrt([{ ...FOUR[0], src: '<SrcRect xOff="0" yOff="4" xSize="32" ySize="32" />' }]),
+  );
+  write('narrower.vrt', vrt([{ ...FOUR[0], src: '<SrcRect xOff="0" yOff="0" xSize="16" ySize="32" />' }]));
+  write('shorter.vrt', vrt([{ ...FOUR[0], src: '<SrcRect xOff="0" yOff="0" xSize="32" ySize="16" />' }]));
   write(
     'scaled.vrt',
     vrt([{ ...FOUR[0], kind: 'ComplexSource', extra: '      <ScaleRatio>2</ScaleRatio>' }]),
@@ -112,6 +119,9 @@ ${[
   'complex',
   'band-nodata',
   'windowed',
+  'windowed-down',
+  'narrower',
+  'shorter',
   'scaled',
   'averaged',
   'warped',
@@ -196,6 +206,9 @@ describe('VRTs that cannot be read exactly are refused with the reason', () => {
   const at = [{ lat: 34.5, lon: -118.5 }];
   it.each([
     ['windowed', /windowed or resampled \(SrcRect 4,0 28x32 -> DstRect 0,0 32x32\)/],
+    ['windowed-down', /windowed or resampled \(SrcRect 0,4 32x32 -> DstRect 0,0 32x32\)/],
+    ['narrower', /windowed or resampled \(SrcRect 0,0 16x32 -> DstRect 0,0 32x32\)/],
+    ['shorter', /windowed or resampled \(SrcRect 0,0 32x16 -> DstRect 0,0 32x32\)/],
     ['scaled', /scaled \(<ScaleRatio>2<\/ScaleRatio>\)/],
     ['averaged', /<AveragedSource>; only SimpleSource and ComplexSource are read/],
     ['warped', /a VRTWarpedDataset VRT is not read/],
