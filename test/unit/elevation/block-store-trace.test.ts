@@ -1,23 +1,7 @@
 /** What a cold block read tells the trace (X-Ray subsegment `read-block`), and the counters of a warm one. */
 import { configureBlockCache, loadDatasetRegistry } from '../../../layers/elevation';
-import { newReadStats, type TraceHooks } from '../../../layers/elevation/types';
-
-interface RecordedSpan {
-  name: string;
-  annotations: Record<string, string | number | boolean>;
-}
-
-function recordingTrace(spans: RecordedSpan[]): TraceHooks {
-  return {
-    span: (name, fn) => {
-      const span: RecordedSpan = { name, annotations: {} };
-      spans.push(span);
-      return fn((key, value) => {
-        span.annotations[key] = value;
-      });
-    },
-  };
-}
+import { newReadStats } from '../../../layers/elevation/types';
+import { recordingTrace, type RecordedSpan } from '../../support/recording-trace';
 
 describe('getBlock telemetry', () => {
   it('annotates a cold read with its file, block, cache miss and the bytes it read; a warm one opens no span', async () => {

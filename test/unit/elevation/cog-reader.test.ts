@@ -15,7 +15,7 @@ import {
   noTracing,
 } from '../../../layers/elevation';
 import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
-import type { TraceHooks } from '../../../layers/elevation/types';
+import { recordingTrace, type RecordedSpan } from '../../support/recording-trace';
 import { ascii, double, short, WGS84_KEYS, writeTiff, type TiffSpec } from '../../support/tiff-writer';
 
 const TILE = 16;
@@ -294,14 +294,8 @@ describe('the raster a file opens as', () => {
 
   it('reports a whole-block decode to the trace (span "decode", ms) and the request (decodeMs)', async () => {
     configureBlockCache(16 * 1024 * 1024);
-    const spans: { name: string; annotations: Record<string, unknown> }[] = [];
-    const trace: TraceHooks = {
-      span: (name, fn) => {
-        const span = { name, annotations: {} as Record<string, unknown> };
-        spans.push(span);
-        return fn((key, value) => void (span.annotations[key] = value));
-      },
-    };
+    const spans: RecordedSpan[] = [];
+    const trace = recordingTrace(spans);
     const stats = newReadStats();
     await registry.get('type-Float64').sample([at(3, 3)], 'nearest', { stats, trace });
     const decode = spans.filter((s) => s.name === 'decode');

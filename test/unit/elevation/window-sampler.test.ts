@@ -11,7 +11,8 @@ import type { Mosaic } from '../../../layers/elevation/dataset/mosaic';
 import { sampleMosaic } from '../../../layers/elevation/dataset/window-sampler';
 import type { BlockRows } from '../../../layers/elevation/raster/block-rows';
 import type { Raster } from '../../../layers/elevation/raster/raster';
-import type { Interpolation, ReadContext, TraceHooks } from '../../../layers/elevation/types';
+import type { Interpolation, ReadContext } from '../../../layers/elevation/types';
+import { recordingTrace, type RecordedSpan } from '../../support/recording-trace';
 
 const WGS84 = crsFromEpsg(4326);
 /** What a row not yet decoded holds: no height a test expects is near it. */
@@ -86,21 +87,6 @@ function gridRaster(options: GridOptions = {}): TestRaster {
 function mosaicOf(raster: Raster): Mosaic {
   const ids = ['only'];
   return { crs: WGS84, candidates: () => ids, open: () => Promise.resolve(raster) };
-}
-
-interface RecordedSpan {
-  name: string;
-  annotations: Record<string, string | number | boolean>;
-}
-
-function recordingTrace(spans: RecordedSpan[]): TraceHooks {
-  return {
-    span: (name, fn) => {
-      const span: RecordedSpan = { name, annotations: {} };
-      spans.push(span);
-      return fn((key, value) => void (span.annotations[key] = value));
-    },
-  };
 }
 
 interface Run {
