@@ -54,53 +54,69 @@ export function parseVrt(text: string, location: string): VrtSpec {
   let height = NaN;
   let geoTransform: number[] | null = null;
   let bandSeen = false;
-  let inFirstBand = false;
+  // Band 1 and the source of it last opened: only their own children are read, so the sources of a mask band
+  // (<MaskBand> inside band 1 or beside it) are never taken for heights.
+  let band: XmlElement | null = null;
+  let sourceElement: XmlElement | null = null;
   let bandNodata: number | null = null;
   let current: Partial<VrtSource> & { relative?: boolean; file?: string; band?: number } = {};
   const rects: Record<string, Record<string, number>> = {};
   const pending: (typeof current & { src?: Record<string, number>; dst?: Record<string, number> })[] = [];
   const number = (value: string | undefined, what: string): number => {
-    const n = Number(value);
+    // Number('') is 0: an empty value is no number, not zero.
+    const n = value?.trim() ? Number(value) : NaN;
     return Number.isFinite(n) ? n : refuse(`${what} is not a number ('${value ?? ''}').`);
   };
+  const inBand = (e: XmlElement) => band !== null && e.parent === band;
+  const inSource = (e: XmlElement) => sourceElement !== null && e.parent === sourceElement;
   try {
     scanXml(text, {
-      wantsText: (e) => inFirstBand || e.local === 'GeoTransform',
+      wantsText: (e) => inBand(e) || inSource(e) || e.local === 'GeoTransform',
       open(e: XmlElement) {
-        const parent = e.parent?.local;
         if (e.parent === null) {
           if (e.local !== 'VRTDataset') refuse(`not a GDAL VRT (root element <${e.local}>).`);
           if (e.attributes.subClass) refuse(`a ${e.attributes.subClass} VRT is not read; only mosaics.`);
           width = number(e.attributes.rasterXSize, 'rasterXSize');
           height = number(e.attributes.rasterYSize, 'rasterYSize');
-        } else if (e.local === 'VRTRasterBand' && parent === 'VRTDataset') {
-          inFirstBand = !bandSeen;
+        } else if (e.local === 'VRTRasterBand' && e.parent.parent === null) {
+          if (bandSeen) return;
+          band = e;
           bandSeen = true;
-          if (inFirstBand && e.attributes.subClass)
+          if (e.attributes.subClass)
             refuse(`band 1 is a ${e.attributes.subClass}; only SimpleSource/ComplexSource mosaics are read.`);
-        } else if (inFirstBand && parent === 'VRTRasterBand') {
-          if (e.local === 'SimpleSource' || e.local === 'ComplexSource') current = {};
-          else if (/Source$/.test(e.local))
+        } else if (inBand(e)) {
+          if (e.local === 'SimpleSource' || e.local === 'ComplexSource') {
+            sourceElement = e;
+            current = {};
+          } else if (/Source$/.test(e.local))
             refuse(`band 1 has a <${e.local}>; only SimpleSource and ComplexSource are read.`);
-        } else if (inFirstBand && (e.local === 'SrcRect' || e.local === 'DstRect')) {
-          rects[e.local] = Object.fromEntries(
-            ['xOff', 'yOff', 'xSize', 'ySize'].map((k) => [k, number(e.attributes[k], `${e.local} ${k}`)]),
-          );
-        } else if (inFirstBand && e.local === 'SourceFilename') {
-          current.relative = e.attributes.relativeToVRT === '1';
+        } else if (inSource(e)) {
+          if (e.local === 'SrcRect' || e.local === 'DstRect') {
+            rects[e.local] = Object.fromEntries(
+              ['xOff', 'yOff', 'xSize', 'ySize'].map((k) => [k, number(e.attributes[k], `${e.local} ${k}`)]),
+            );
+          } else if (e.local === 'SourceFilename') current.relative = e.attributes.relativeToVRT === '1';
         }
       },
       close(e, _end, content) {
-        const parent = e.parent?.local;
         const text = content?.text.trim() ?? '';
-        if (e.local === 'GeoTransform' && parent === 'VRTDataset') {
+        if (e.local === 'GeoTransform' && e.parent?.parent === null) {
           geoTransform = text.split(',').map((v) => number(v.trim(), 'GeoTransform'));
-        } else if (e.local === 'VRTRasterBand' && parent === 'VRTDataset') {
-          inFirstBand = false;
-        } else if (!inFirstBand) {
+        } else if (e === sourceElement) {
+          pending.push({ ...current, src: rects.SrcRect, dst: rects.DstRect });
+          delete rects.SrcRect;
+          delete rects.DstRect;
+        } else if (inBand(e)) {
+          if (e.local === 'NoDataValue')
+            bandNodata = text.toLowerCase() === 'nan' ? null : number(text, 'NoDataValue');
+          // A band <Scale>/<Offset> turns stored values into heights; the sources are read as stored.
+          else if (
+            (e.local === 'Scale' && Number(text) !== 1) ||
+            (e.local === 'Offset' && Number(text) !== 0)
+          )
+            refuse(`band 1 is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
+        } else if (!inSource(e)) {
           return;
-        } else if (e.local === 'NoDataValue' && parent === 'VRTRasterBand') {
-          bandNodata = text.toLowerCase() === 'nan' ? null : number(text, 'NoDataValue');
         } else if (e.local === 'SourceFilename') {
           current.file = text;
         } else if (e.local === 'SourceBand') {
@@ -114,13 +130,6 @@ export function parseVrt(text: string, location: string): VrtSpec {
           refuse(`a source is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
         } else if (e.local === 'LUT' || e.local === 'Exponent') {
           refuse(`a source has a <${e.local}>; only unscaled mosaics are read.`);
-        } else if (
-          (e.local === 'SimpleSource' || e.local === 'ComplexSource') &&
-          parent === 'VRTRasterBand'
-        ) {
-          pending.push({ ...current, src: rects.SrcRect, dst: rects.DstRect });
-          delete rects.SrcRect;
-          delete rects.DstRect;
         }
       },
     });
@@ -148,7 +157,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
         `${which} is windowed or resampled (SrcRect ${rectText(s.src)} -> DstRect ${rectText(s.dst)}); only whole sources copied pixel for pixel (gdalbuildvrt without -tr/-te) are read.`,
       );
     return {
-      location: sourceLocation(s.file, s.relative ?? false, location, which),
+      location: sourceLocation(s.file, s.relative === true, location, which),
       dstX: s.dst.xOff,
       dstY: s.dst.yOff,
       width: s.dst.xSize,
@@ -194,7 +203,8 @@ function withoutDotSegments(location: string): string {
 
 function folderOf(location: string): string {
   const slash = location.lastIndexOf('/');
-  return slash < 0 ? '.' : location.slice(0, slash);
+  // '/m.vrt' lives in '/', not in ''.
+  return slash < 0 ? '.' : location.slice(0, slash) || '/';
 }
 
 /** Reads a VRT file whole (it is small) through the data layer, verified like every read. */
@@ -243,21 +253,25 @@ export class VrtMosaic implements Mosaic {
     const { sources } = spec;
     this.cellW = Math.max(1, median(sources.map((s) => s.width)));
     this.cellH = Math.max(1, median(sources.map((s) => s.height)));
-    this.cellsAcross = Math.ceil(spec.width / this.cellW) + 1;
+    // Cells from -1 (the margin west of the VRT) to one past the east edge's: no two cells share a key.
+    this.cellsAcross = Math.ceil(spec.width / this.cellW) + 3;
     this.ids = sources.map((_, i) => String(i));
+    // Each source is listed in every cell its footprint grown by a pixel reaches: the margin candidates() allows.
     sources.forEach((s, i) => {
-      for (let cy = Math.floor(s.dstY / this.cellH); cy <= Math.floor((s.dstY + s.height) / this.cellH); cy++)
-        for (
-          let cx = Math.floor(s.dstX / this.cellW);
-          cx <= Math.floor((s.dstX + s.width) / this.cellW);
-          cx++
-        ) {
-          const key = cy * this.cellsAcross + cx;
+      const [x0, x1] = [s.dstX - 1, s.dstX + s.width + 1];
+      const [y0, y1] = [s.dstY - 1, s.dstY + s.height + 1];
+      for (let cy = Math.floor(y0 / this.cellH); cy <= Math.floor(y1 / this.cellH); cy++)
+        for (let cx = Math.floor(x0 / this.cellW); cx <= Math.floor(x1 / this.cellW); cx++) {
+          const key = this.cellKey(cx, cy);
           const list = this.cells.get(key);
           if (list) list.push(i);
           else this.cells.set(key, [i]);
         }
     });
+  }
+
+  private cellKey(cx: number, cy: number): number {
+    return (cy + 1) * this.cellsAcross + (cx + 1);
   }
 
   /** The VRT's grid, corner-based like a raster's. */
@@ -271,7 +285,7 @@ export class VrtMosaic implements Mosaic {
     const px = (x - originX) / resX;
     const py = (y - originY) / resY;
     if (!(px >= -1 && py >= -1 && px <= this.spec.width + 1 && py <= this.spec.height + 1)) return [];
-    const list = this.cells.get(Math.floor(py / this.cellH) * this.cellsAcross + Math.floor(px / this.cellW));
+    const list = this.cells.get(this.cellKey(Math.floor(px / this.cellW), Math.floor(py / this.cellH)));
     if (!list) return [];
     const ids: string[] = [];
     // Last painted first: a later source overwrites an earlier one where they overlap.

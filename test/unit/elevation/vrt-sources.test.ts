@@ -1,0 +1,220 @@
+/**
+ * A VRT mosaic's sources, below the sampler: which sources a point can fall in (and in which order they are
+ * tried), and what opening one checks and answers. The rasters here are stand-ins that carry only a grid, a CRS
+ * and a nodata value: what the VRT compares against its own placement. Reading real mosaics end to end is in
+ * test/integration/vrt-mosaic.test.ts.
+ */
+import { DatasetConfigError, DatasetUnavailableError } from '../../../layers/elevation';
+import type { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
+import { VrtMosaic, type VrtSource, type VrtSpec } from '../../../layers/elevation/dataset/vrt-mosaic';
+import { crsFromEpsg } from '../../../layers/elevation/geo/crs';
+import type { Raster, RasterGrid } from '../../../layers/elevation/raster/raster';
+
+const WGS84 = crsFromEpsg(4326);
+const UTM32 = crsFromEpsg(32632);
+
+/** A 3x3 mosaic of 10x10-pixel sources, a pixel being 1/8 degree (exact in binary), its north-west corner at (10 E, 50 N). */
+function threeByThree(): VrtSpec {
+  const sources: VrtSource[] = [];
+  for (let row = 0; row < 3; row++)
+    for (let col = 0; col < 3; col++)
+      sources.push({
+        location: `tiles/r${row}c${col}.tif`,
+        dstX: col * 10,
+        dstY: row * 10,
+        width: 10,
+        height: 10,
+        nodata: null,
+      });
+  return { width: 30, height: 30, geoTransform: [10, 0.125, 0, 50, 0, -0.125], sources };
+}
+
+/** Lon/lat of VRT pixel coordinates (px, py): the point candidates() maps back to them. */
+const at = (px: number, py: number): [number, number] => [10 + px * 0.125, 50 - py * 0.125];
+
+function stand(grid: Partial<RasterGrid>, extra: Partial<Raster> = {}): Raster {
+  return {
+    url: 'stand-in',
+    cacheKey: 'stand-in',
+    grid: {
+      width: 10,
+      height: 10,
+      originX: 10,
+      originY: 50,
+      resX: 0.125,
+      resY: -0.125,
+      blockWidth: 10,
+      blockHeight: 10,
+      ...grid,
+    },
+    crs: WGS84,
+    nodata: -9999,
+    pixelType: 'Int16',
+    ...extra,
+  } as Raster;
+}
+
+/** An opener that answers `raster` for every location it is asked for, and records the locations. */
+function openerOf(raster: Raster | null): { opener: RasterOpener; opened: string[] } {
+  const opened: string[] = [];
+  const opener = {
+    open: async (location: string) => {
+      opened.push(location);
+      return raster;
+    },
+  } as unknown as RasterOpener;
+  return { opener, opened };
+}
+
+describe('which sources a point of a VRT can fall in', () => {
+  const mosaic = new VrtMosaic(WGS84, threeByThree(), openerOf(null).opener, 'm');
+  const names = (px: number, py: number) =>
+    mosaic.candidates(...at(px, py)).map((id) => threeByThree().sources[Number(id)].location);
+
+  it('a point well inside a source: that source alone', () => {
+    expect(names(15, 15)).toEqual(['tiles/r1c1.tif']);
+    expect(names(5, 25)).toEqual(['tiles/r2c0.tif']);
+    expect(names(25.5, 4.5)).toEqual(['tiles/r0c2.tif']);
+  });
+
+  it('a point within a pixel of a seam: both sources, the later one first (it paints over the earlier)', () => {
+    expect(names(10.5, 15)).toEqual(['tiles/r1c1.tif', 'tiles/r1c0.tif']);
+    expect(names(9.5, 15)).toEqual(['tiles/r1c1.tif', 'tiles/r1c0.tif']);
+    expect(names(15, 19.5)).toEqual(['tiles/r2c1.tif', 'tiles/r1c1.tif']);
+    expect(names(20.5, 20.5)).toEqual([
+      'tiles/r2c2.tif',
+      'tiles/r2c1.tif',
+      'tiles/r1c2.tif',
+      'tiles/r1c1.tif',
+    ]);
+  });
+
+  it('the margin is exactly one pixel', () => {
+    expect(names(9, 15)).toEqual(['tiles/r1c1.tif', 'tiles/r1c0.tif']);
+    expect(names(21, 15)).toEqual(['tiles/r1c2.tif', 'tiles/r1c1.tif']);
+    expect(names(15, 9)).toEqual(['tiles/r1c1.tif', 'tiles/r0c1.tif']);
+    expect(names(15, 21)).toEqual(['tiles/r2c1.tif', 'tiles/r1c1.tif']);
+    expect(names(8.9, 15)).toEqual(['tiles/r1c0.tif']);
+  });
+
+  it('a point on the outer edge: the edge source; beyond the VRT: none', () => {
+    expect(names(29.9, 29.9)).toEqual(['tiles/r2c2.tif']);
+    expect(names(0, 0)).toEqual(['tiles/r0c0.tif']);
+    expect(names(35, 15)).toEqual([]);
+    expect(names(15, 40)).toEqual([]);
+    expect(names(-5, 15)).toEqual([]);
+    expect(names(15, -5)).toEqual([]);
+  });
+
+  it('overlapping sources: every one that covers the point, last painted first', () => {
+    const spec = threeByThree();
+    // A 7x7 patch over source 4, ending a pixel short of the next source: its margin reaches into it.
+    spec.sources.push({
+      ...spec.sources[4],
+      location: 'tiles/patch.tif',
+      dstX: 12,
+      dstY: 12,
+      width: 7,
+      height: 7,
+    });
+    const overlapping = new VrtMosaic(WGS84, spec, openerOf(null).opener, 'm');
+    const names = (px: number, py: number) =>
+      overlapping.candidates(...at(px, py)).map((id) => spec.sources[Number(id)].location);
+    expect(names(13, 13)).toEqual(['tiles/patch.tif', 'tiles/r1c1.tif']);
+    expect(names(20, 13)).toEqual(['tiles/patch.tif', 'tiles/r1c2.tif', 'tiles/r1c1.tif']);
+    expect(names(13, 20)).toEqual(['tiles/patch.tif', 'tiles/r2c1.tif', 'tiles/r1c1.tif']);
+  });
+
+  it('sources of different sizes: a large one is found wherever it reaches', () => {
+    const spec = threeByThree();
+    spec.sources.push({ location: 'tiles/wide.tif', dstX: 0, dstY: 14, width: 30, height: 2, nodata: null });
+    const mixed = new VrtMosaic(WGS84, spec, openerOf(null).opener, 'm');
+    for (const px of [1, 12, 28]) {
+      const ids = mixed.candidates(...at(px, 15)).map((id) => spec.sources[Number(id)].location);
+      expect(ids[0]).toBe('tiles/wide.tif');
+      expect(ids).toHaveLength(2);
+    }
+  });
+});
+
+describe('opening a source of a VRT', () => {
+  const spec = threeByThree();
+  /** Source 4 (row 1, column 1) sits at (11.25 E, 48.75 N). */
+  const centre = { originX: 11.25, originY: 48.75 };
+
+  it('answers the raster that sits where the VRT places it', async () => {
+    const raster = stand(centre);
+    const { opener, opened } = openerOf(raster);
+    expect(await new VrtMosaic(WGS84, spec, opener, 'm').open('4')).toBe(raster);
+    expect(opened).toEqual(['tiles/r1c1.tif']);
+  });
+
+  it('an id the VRT does not have: no raster, nothing opened', async () => {
+    const { opener, opened } = openerOf(stand(centre));
+    expect(await new VrtMosaic(WGS84, spec, opener, 'm').open('9')).toBeNull();
+    expect(opened).toEqual([]);
+  });
+
+  it('a source the store lacks: the dataset is unavailable, naming the file', async () => {
+    const answer = new VrtMosaic(WGS84, spec, openerOf(null).opener, 'mosaic').open('4');
+    await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
+    await expect(answer).rejects.toThrow(
+      /'mosaic' is unavailable: its VRT names tiles\/r1c1\.tif, which was not found/,
+    );
+  });
+
+  it('accepts a placement off by less than a millionth of a pixel', async () => {
+    const raster = stand({ originX: 11.25 + 0.125 * 5e-7, originY: 48.75 - 0.125 * 5e-7 });
+    expect(await new VrtMosaic(WGS84, spec, openerOf(raster).opener, 'm').open('4')).toBe(raster);
+  });
+
+  it.each<[string, Partial<RasterGrid>, Partial<Raster>]>([
+    ['one pixel wider', { ...centre, width: 11 }, {}],
+    ['one pixel taller', { ...centre, height: 11 }, {}],
+    ['half the resolution across (same size in pixels)', { ...centre, resX: 0.0625 }, {}],
+    ['half the resolution down', { ...centre, resY: -0.0625 }, {}],
+    [
+      'twice the pixels across at half the resolution (the same extent)',
+      { ...centre, width: 20, resX: 0.0625 },
+      {},
+    ],
+    ['twice the pixels down at half the resolution', { ...centre, height: 20, resY: -0.0625 }, {}],
+    ['a pixel east of its place', { originX: 11.375, originY: 48.75 }, {}],
+    ['a pixel south of its place', { originX: 11.25, originY: 48.625 }, {}],
+    ['a hundred-thousandth of a pixel east', { originX: 11.25 + 0.125 * 1e-5, originY: 48.75 }, {}],
+    ['in another CRS', centre, { crs: UTM32 }],
+  ])('refuses a source %s', async (_what, grid, extra) => {
+    const answer = new VrtMosaic(WGS84, spec, openerOf(stand(grid, extra)).opener, 'm').open('4');
+    await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(answer).rejects.toThrow(
+      /tiles\/r1c1\.tif does not sit on its VRT's grid as the VRT places it/,
+    );
+  });
+
+  const withNodata = (nodata: number | null): VrtSpec => ({
+    ...spec,
+    sources: spec.sources.map((s) => ({ ...s, nodata })),
+  });
+
+  it('the VRT declares no nodata: the source keeps its own', async () => {
+    const raster = stand(centre, { nodata: -9999 });
+    expect(
+      (await new VrtMosaic(WGS84, withNodata(null), openerOf(raster).opener, 'm').open('4'))?.nodata,
+    ).toBe(-9999);
+  });
+
+  it('the VRT’s nodata replaces the source’s, rounded to the pixel type as stored values are', async () => {
+    const open = async (nodata: number, pixelType: string) =>
+      (
+        await new VrtMosaic(
+          WGS84,
+          withNodata(nodata),
+          openerOf(stand(centre, { pixelType })).opener,
+          'm',
+        ).open('4')
+      )?.nodata;
+    expect(await open(-32768, 'Int16')).toBe(-32768);
+    expect(await open(-9999.9, 'Float32')).toBe(Math.fround(-9999.9));
+    expect(await open(-9999.9, 'Float64')).toBe(-9999.9);
+  });
+});
