@@ -44,6 +44,16 @@ export function scanXml(text: string, visitor: XmlVisitor): void {
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: { element: XmlElement; text: string[] | null }[] = [];
   let tagStart = 0;
+  // What the visitor throws is its own answer (a VRT's refusal, a 413), passed on as it is, never called bad XML.
+  let visitorError: unknown = undefined;
+  const visit = (call: () => void) => {
+    try {
+      call();
+    } catch (error) {
+      visitorError = error;
+      throw error;
+    }
+  };
   parser.on('xmldecl', (decl) => checkEncoding(decl.encoding));
   parser.on('doctype', () => {
     throw new XmlSyntaxError(
@@ -72,7 +82,7 @@ export function scanXml(text: string, visitor: XmlVisitor): void {
       parent: stack.length === 0 ? null : stack[stack.length - 1].element,
     };
     stack.push({ element, text: visitor.wantsText?.(element) ? [] : null });
-    visitor.open?.(element);
+    visit(() => visitor.open?.(element));
   });
   const collect = (chunk: string) => stack[stack.length - 1]?.text?.push(chunk);
   parser.on('text', collect);
@@ -85,12 +95,12 @@ export function scanXml(text: string, visitor: XmlVisitor): void {
     const content = frame.text
       ? { start: element.openEnd, end: closeStart, text: frame.text.join('') }
       : null;
-    visitor.close?.(element, parser.position, content);
+    visit(() => visitor.close?.(element, parser.position, content));
   });
   try {
     parser.write(text).close();
   } catch (error) {
-    if (error instanceof InvalidRequestError) throw error;
+    if (error === visitorError || error instanceof InvalidRequestError) throw error;
     throw new XmlSyntaxError(`The file is not well-formed XML: ${(error as Error).message}`);
   }
 }

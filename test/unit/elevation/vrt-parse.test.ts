@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatasetConfigError, DatasetUnavailableError } from '../../../layers/elevation';
+import { DatasetConfigError, DatasetUnavailableError, SourceNotFoundError } from '../../../layers/elevation';
 import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
 import { MAX_VRT_BYTES, parseVrt, readVrt } from '../../../layers/elevation/dataset/vrt-mosaic';
 
@@ -71,6 +71,87 @@ describe('parseVrt', () => {
     expect(parseVrt(two, 'm.vrt').sources).toHaveLength(1);
   });
 
+  it('a mask band (<MaskBand>) of the dataset or of band 1 is not read as band 1', () => {
+    const mask = `<MaskBand><VRTRasterBand dataType="Byte">${source('mask.tif')}</VRTRasterBand></MaskBand>`;
+    const after = vrt(source('a.tif')).replace('</VRTDataset>', `${mask}</VRTDataset>`);
+    const before = vrt(source('a.tif')).replace('<VRTRasterBand', `${mask}<VRTRasterBand`);
+    // A per-band mask sits inside band 1 itself: its sources are the mask's pixels, not heights.
+    const inside = vrt(`${source('a.tif')}${mask}`);
+    for (const text of [after, before, inside])
+      expect(parseVrt(text, '/data/m.vrt').sources.map((s) => s.location)).toEqual(['/data/a.tif']);
+  });
+
+  it('reads a band NoDataValue of nan (any case) as "the source’s own", and trims what elements hold', () => {
+    const band = (nodata: string) => `<NoDataValue>${nodata}</NoDataValue>${source('a.tif')}`;
+    expect(parseVrt(vrt(band('nan')), 'm.vrt').sources[0].nodata).toBeNull();
+    expect(parseVrt(vrt(band(' NaN ')), 'm.vrt').sources[0].nodata).toBeNull();
+    expect(parseVrt(vrt(band(' -9999 ')), 'm.vrt').sources[0].nodata).toBe(-9999);
+    const identity = `<Offset>0</Offset><Scale>1</Scale>${source('a.tif')}`;
+    expect(parseVrt(vrt(identity), 'm.vrt').sources).toHaveLength(1); // an identity scale is no scale
+    const spaced = source('\n      tiles/a.tif\n    ', '<NODATA> NAN </NODATA>', 'ComplexSource');
+    expect(parseVrt(vrt(spaced), '/data/m.vrt').sources[0]).toMatchObject({
+      location: '/data/tiles/a.tif',
+      nodata: null,
+    });
+  });
+
+  it('resolves a source relative to a VRT at the root of the file system', () => {
+    expect(parseVrt(vrt(source('a.tif')), '/m.vrt').sources[0].location).toBe('/a.tif');
+  });
+
+  it('keeps an absolute URL source of a VRT read from a URL', () => {
+    for (const file of ['http://dem.example/a.tif', 'https://dem.example/a.tif', 's3://bucket/a.tif'])
+      expect(
+        parseVrt(vrt(source(file, '', 'SimpleSource', 0)), 'http://data/m.vrt').sources[0].location,
+      ).toBe(file);
+  });
+
+  it('a refusal names the VRT and the reason, nothing more', () => {
+    expect(() => parseVrt('<PAMDataset/>', 'dem/m.vrt')).toThrow(
+      new DatasetConfigError('dem/m.vrt: not a GDAL VRT (root element <PAMDataset>).'),
+    );
+  });
+
+  it.each([
+    [
+      'rasterXSize',
+      vrt(source('a.tif'), GT, 'rasterXSize="8x" rasterYSize="4"'),
+      "rasterXSize is not a number ('8x')",
+    ],
+    [
+      'rasterYSize',
+      vrt(source('a.tif'), GT, 'rasterXSize="8" rasterYSize="four"'),
+      "rasterYSize is not a number ('four')",
+    ],
+    [
+      'DstRect',
+      vrt(source('a.tif').replace('<DstRect xOff="4"', '<DstRect xOff="x"')),
+      "DstRect xOff is not a number ('x')",
+    ],
+    [
+      'SrcRect',
+      vrt(source('a.tif').replace('<SrcRect xOff="0" yOff="0"', '<SrcRect xOff="0" yOff=""')),
+      "SrcRect yOff is not a number ('')",
+    ],
+    [
+      'SourceBand',
+      vrt(source('a.tif').replace('<SourceBand>1', '<SourceBand>one')),
+      "SourceBand is not a number ('one')",
+    ],
+    [
+      'NODATA',
+      vrt(source('a.tif', '<NODATA>none</NODATA>', 'ComplexSource')),
+      "NODATA is not a number ('none')",
+    ],
+    [
+      'NoDataValue',
+      vrt(`<NoDataValue>-</NoDataValue>${source('a.tif')}`),
+      "NoDataValue is not a number ('-')",
+    ],
+  ])('names the element of a value that is not a number: %s', (_what, text, message) => {
+    expect(() => parseVrt(text, 'm.vrt')).toThrow(`m.vrt: ${message}.`);
+  });
+
   it.each([
     ['a root that is not VRTDataset', '<PAMDataset/>', /not a GDAL VRT \(root element <PAMDataset>\)/],
     ['no size', vrt(source('a.tif'), GT, ''), /rasterXSize is not a number/],
@@ -87,6 +168,16 @@ describe('parseVrt', () => {
       /GeoTransform is not a number \('x'\)/,
     ],
     ['a rotation', vrt(source('a.tif'), '<GeoTransform>10, 0.5, 0.1, 50, 0, -0.5</GeoTransform>'), /rotated/],
+    [
+      'a rotation down',
+      vrt(source('a.tif'), '<GeoTransform>10, 0.5, 0, 50, 0.1, -0.5</GeoTransform>'),
+      /rotated/,
+    ],
+    [
+      'a zero height',
+      vrt(source('a.tif'), GT, 'rasterXSize="8" rasterYSize="0"'),
+      /rasterXSize\/rasterYSize missing/,
+    ],
     ['no band', `<VRTDataset rasterXSize="8" rasterYSize="4">${GT}</VRTDataset>`, /no <VRTRasterBand>/],
     ['no source', vrt('<ColorInterp>Gray</ColorInterp>'), /band 1 has no sources/],
     [
@@ -117,6 +208,17 @@ describe('parseVrt', () => {
       /scaled \(<ScaleOffset>10<\/ScaleOffset>\)/,
     ],
     ['a lookup table', vrt(source('a.tif', '<LUT>0:0,1:10</LUT>', 'ComplexSource')), /<LUT>; only unscaled/],
+    ['a band scale', vrt(`<Scale>0.1</Scale>${source('a.tif')}`), /band 1 is scaled \(<Scale>0.1<\/Scale>\)/],
+    [
+      'a band offset',
+      vrt(`<Offset>-100</Offset>${source('a.tif')}`),
+      /band 1 is scaled \(<Offset>-100<\/Offset>\)/,
+    ],
+    [
+      'an exponent',
+      vrt(source('a.tif', '<Exponent>2</Exponent>', 'ComplexSource')),
+      /<Exponent>; only unscaled/,
+    ],
     ['malformed XML', '<VRTDataset rasterXSize="8"', /is not a readable VRT/],
   ])('refuses %s', (_what, text, message) => {
     expect(() => parseVrt(text, 'm.vrt')).toThrow(DatasetConfigError);
@@ -161,11 +263,26 @@ describe('readVrt', () => {
     await expect(readVrt(file, opener, 'huge')).rejects.toThrow(/VRTs over 16777216 bytes are not read/);
   });
 
+  it('reads a VRT of exactly the size limit', async () => {
+    const file = path.join(dir, 'limit.vrt');
+    const text = vrt(source('a.tif'));
+    fs.writeFileSync(file, text + ' '.repeat(MAX_VRT_BYTES - text.length));
+    expect(fs.statSync(file).size).toBe(MAX_VRT_BYTES);
+    expect((await readVrt(file, opener, 'limit')).sources).toHaveLength(1);
+  });
+
+  it('a VRT that cannot be read for another reason than absence is not called missing', async () => {
+    const answer = readVrt(dir, opener, 'folder'); // a directory: EISDIR
+    await expect(answer).rejects.toThrow();
+    await expect(answer).rejects.not.toBeInstanceOf(DatasetUnavailableError);
+  });
+
   it('a missing VRT file: the dataset is unavailable, naming it', async () => {
     const answer = readVrt(path.join(dir, 'nowhere.vrt'), opener, 'lost');
     await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
     await expect(answer).rejects.toThrow(
       "Dataset 'lost' is unavailable: its VRT file was not found in the data store.",
     );
+    await expect(answer).rejects.toHaveProperty('cause', expect.any(SourceNotFoundError));
   });
 });
