@@ -66,6 +66,7 @@ export async function openCogRaster(
   }
   const { tiff, image, tiled, offsets, byteCounts, bits, sampleFormat, planar, predictor, compression } =
     header;
+  refuseScaled(header.bandMetadata, source.url);
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
   const bytesPerSample = bits[0] / 8;
   const pixelType = pixelTypeName(sampleFormat, bits[0]);
@@ -193,6 +194,8 @@ interface Header {
   predictor: number;
   compression: number;
   geoKeys: Record<string, unknown>;
+  /** Band 1's GDAL_METADATA items (SCALE, OFFSET, ...). */
+  bandMetadata: Record<string, unknown>;
 }
 
 /** The first image's directory: every tag the reader needs, with TIFF's defaults for the optional ones. */
@@ -213,7 +216,21 @@ async function readHeader(source: ByteSource, prefetchBytes: number, io?: ReadIo
     predictor: Number((await directory.loadValue('Predictor')) ?? 1),
     compression: Number((await directory.loadValue('Compression')) ?? 1),
     geoKeys: (image.getGeoKeys() ?? {}) as Record<string, unknown>,
+    bandMetadata: ((await image.getGDALMetadata(0)) ?? {}) as Record<string, unknown>,
   };
+}
+
+/**
+ * GDAL's band scale and offset (`<Item name="SCALE" sample="0" role="scale">`): a height is stored × scale +
+ * offset. The reader answers stored values, so a scaled band would answer wrong heights; it is refused instead.
+ */
+function refuseScaled(metadata: Record<string, unknown>, url: string): void {
+  const scale = Number(metadata.SCALE ?? 1);
+  const offset = Number(metadata.OFFSET ?? 0);
+  if (scale === 1 && offset === 0) return;
+  throw new DatasetConfigError(
+    `${url} stores its heights scaled (scale ${metadata.SCALE ?? 1}, offset ${metadata.OFFSET ?? 0}), which the reader does not apply; unscale it first (gdal_translate -unscale -ot Float32).`,
+  );
 }
 
 /** Bytes that arrived verified but cannot be decoded: the data layer holds a corrupt file (502, never data). */

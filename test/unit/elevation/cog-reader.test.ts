@@ -100,6 +100,19 @@ beforeAll(() => {
     tiles: tilesOf(Float64Array, voidAt00(-9999.9)),
     tags: { 258: short(64), 339: short(3), 34735: WGS84_KEYS, 42113: ascii('-9999.9'), ...NORTH_UP },
   });
+  // GDAL's band scale/offset (gdal_translate -a_scale/-a_offset): stored values are not heights.
+  const metadata = (items: string) => ascii(`<GDALMetadata>\n${items}</GDALMetadata>\n`);
+  const bandItem = (name: string, role: string, value: string) =>
+    `  <Item name="${name}" sample="0" role="${role}">${value}</Item>\n`;
+  for (const [name, items] of [
+    ['scaled', bandItem('SCALE', 'scale', '0.1') + bandItem('OFFSET', 'offset', '0')],
+    ['offset', bandItem('OFFSET', 'offset', '-100')],
+    ['identity-scale', bandItem('SCALE', 'scale', '1') + bandItem('OFFSET', 'offset', '0')],
+    ['other-metadata', '  <Item name="AREA_OR_POINT">Area</Item>\n  <Item name="SCALE">0.5</Item>\n'],
+  ])
+    write(`metadata-${name}`, {
+      tags: { 258: short(16), 34735: WGS84_KEYS, 42112: metadata(items), ...NORTH_UP },
+    });
   write('zero-no-nodata', {
     tiles: tilesOf(Float32Array, voidAt00(0)),
     tags: { 258: short(32), 339: short(3), 34735: WGS84_KEYS, ...NORTH_UP },
@@ -193,6 +206,25 @@ describe('nodata', () => {
       0, 1,
     ]);
   });
+});
+
+describe('scale and offset', () => {
+  it.each([
+    ['scaled', /metadata-scaled\.tif stores its heights scaled \(scale 0\.1, offset 0\)/],
+    ['offset', /metadata-offset\.tif stores its heights scaled \(scale 1, offset -100\)/],
+  ])('refuses a band %s by GDAL metadata: its stored values are not heights', async (name, message) => {
+    const answer = registry.get(`metadata-${name}`).sample([at(0, 1)], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(answer).rejects.toThrow(message);
+    await expect(answer).rejects.toThrow(/gdal_translate -unscale -ot Float32/);
+  });
+
+  it.each(['identity-scale', 'other-metadata'])(
+    'reads a file whose metadata scales nothing (%s)',
+    async (name) => {
+      await expect(registry.get(`metadata-${name}`).sample([at(0, 1)], 'nearest')).resolves.toEqual([1]);
+    },
+  );
 });
 
 describe('vertical datums', () => {
