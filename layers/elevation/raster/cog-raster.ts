@@ -67,6 +67,7 @@ export async function openCogRaster(
   const { tiff, image, tiled, offsets, byteCounts, bits, sampleFormat, planar, predictor, compression } =
     header;
   refuseScaled(header.bandMetadata, source.url);
+  refuseNotMetres(header.bandMetadata, header.geoKeys, source.url);
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
   const bytesPerSample = bits[0] / 8;
   const pixelType = pixelTypeName(sampleFormat, bits[0]);
@@ -230,6 +231,27 @@ function refuseScaled(metadata: Record<string, unknown>, url: string): void {
   if (scale === 1 && offset === 0) return;
   throw new DatasetConfigError(
     `${url} stores its heights scaled (scale ${metadata.SCALE ?? 1}, offset ${metadata.OFFSET ?? 0}), which the reader does not apply; unscale it first (gdal_translate -unscale -ot Float32).`,
+  );
+}
+
+/** EPSG's metre, the unit of every answered height. */
+const METRE_CODE = 9001;
+const METRE_NAMES = new Set(['', 'm', 'metre', 'meter', 'metres', 'meters']);
+
+/**
+ * Heights in feet (a band UNITTYPE of `ft`, or a VerticalUnitsGeoKey of 9002/9003) would be answered as metres,
+ * 3.28 times too high: such a file is refused, naming its unit.
+ */
+function refuseNotMetres(
+  metadata: Record<string, unknown>,
+  geoKeys: Record<string, unknown>,
+  url: string,
+): void {
+  const unit = metadata.UNITTYPE === undefined ? '' : String(metadata.UNITTYPE).trim();
+  const code = geoKeys.VerticalUnitsGeoKey === undefined ? METRE_CODE : Number(geoKeys.VerticalUnitsGeoKey);
+  if (METRE_NAMES.has(unit.toLowerCase()) && code === METRE_CODE) return;
+  throw new DatasetConfigError(
+    `${url} stores its heights in ${unit && !METRE_NAMES.has(unit.toLowerCase()) ? `'${unit}'` : `the unit of EPSG code ${code}`}, not metres; convert it first (gdal_calc.py or gdal_translate -scale to metres, then -a_units m).`,
   );
 }
 

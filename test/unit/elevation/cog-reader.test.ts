@@ -108,6 +108,8 @@ beforeAll(() => {
     ['scaled', bandItem('SCALE', 'scale', '0.1') + bandItem('OFFSET', 'offset', '0')],
     ['offset', bandItem('OFFSET', 'offset', '-100')],
     ['identity-scale', bandItem('SCALE', 'scale', '1') + bandItem('OFFSET', 'offset', '0')],
+    ['feet', bandItem('UNITTYPE', 'unittype', 'ft')],
+    ['metres', bandItem('UNITTYPE', 'unittype', 'metre')],
     ['other-metadata', '  <Item name="AREA_OR_POINT">Area</Item>\n  <Item name="SCALE">0.5</Item>\n'],
   ])
     write(`metadata-${name}`, {
@@ -117,6 +119,36 @@ beforeAll(() => {
     tiles: tilesOf(Float32Array, voidAt00(0)),
     tags: { 258: short(32), 339: short(3), 34735: WGS84_KEYS, ...NORTH_UP },
   });
+  for (const code of [9001, 9002, 9003]) {
+    // VerticalUnitsGeoKey (4099) beside a VerticalCSTypeGeoKey of EGM96.
+    const keys = short(
+      1,
+      1,
+      0,
+      5,
+      1024,
+      0,
+      1,
+      2,
+      1025,
+      0,
+      1,
+      1,
+      2048,
+      0,
+      1,
+      4326,
+      4096,
+      0,
+      1,
+      5773,
+      4099,
+      0,
+      1,
+      code,
+    );
+    write(`vertical-units-${code}`, { tags: { 258: short(16), 34735: keys, ...NORTH_UP } });
+  }
   for (const [code] of VERTICAL_DATUMS) {
     write(`vertical-${code}`, { tags: { 258: short(16), 34735: verticalKeys(code), ...NORTH_UP } });
   }
@@ -219,7 +251,26 @@ describe('scale and offset', () => {
     await expect(answer).rejects.toThrow(/gdal_translate -unscale -ot Float32/);
   });
 
-  it.each(['identity-scale', 'other-metadata'])(
+  it('refuses heights in feet (band UNITTYPE), naming the unit', async () => {
+    const answer = registry.get('metadata-feet').sample([at(0, 1)], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(answer).rejects.toThrow(/metadata-feet\.tif stores its heights in 'ft', not metres/);
+  });
+
+  it.each([
+    [9002, 'foot'],
+    [9003, 'US survey foot'],
+  ])('refuses a VerticalUnitsGeoKey of %d (%s)', async (code) => {
+    const answer = registry.get(`vertical-units-${code}`).sample([at(0, 1)], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(answer).rejects.toThrow(`stores its heights in the unit of EPSG code ${code}, not metres`);
+  });
+
+  it('reads a VerticalUnitsGeoKey of metres (9001)', async () => {
+    await expect(registry.get('vertical-units-9001').sample([at(0, 1)], 'nearest')).resolves.toEqual([1]);
+  });
+
+  it.each(['identity-scale', 'metres', 'other-metadata'])(
     'reads a file whose metadata scales nothing (%s)',
     async (name) => {
       await expect(registry.get(`metadata-${name}`).sample([at(0, 1)], 'nearest')).resolves.toEqual([1]);
