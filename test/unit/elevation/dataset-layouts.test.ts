@@ -67,6 +67,9 @@ beforeAll(() => {
       right: 10.3
       bottom: 49.5
       top: 50
+  - name: bounded-inner
+    path: ${path.join(FIXTURES, 'plane-point.tif')}
+    wgs84_bounds: {left: 10.1, right: 10.3, bottom: 49.6, top: 49.8}
   - name: nodata-pixels
     path: ${path.join(FIXTURES, 'int16-nodata.tif')}
   - name: bounded-nodata
@@ -185,6 +188,32 @@ describe('dataset layouts', () => {
     ).resolves.toEqual([1036, null]);
   });
 
+  it('wgs84_bounds include their edges; a hundredth of a degree beyond any edge is null, though the raster goes on', async () => {
+    const bounded = registry().get('bounded-inner');
+    const edges = [
+      { lat: 49.7, lon: 10.1 },
+      { lat: 49.7, lon: 10.3 },
+      { lat: 49.6, lon: 10.2 },
+      { lat: 49.8, lon: 10.2 },
+    ];
+    const beyond = [
+      { lat: 49.7, lon: 10.09 },
+      { lat: 49.7, lon: 10.31 },
+      { lat: 49.59, lon: 10.2 },
+      { lat: 49.81, lon: 10.2 },
+    ];
+    const unbounded = registry().get('point');
+    const everywhere = await unbounded.sample([...edges, ...beyond], 'nearest');
+    expect(everywhere.every((h) => typeof h === 'number')).toBe(true);
+    await expect(bounded.sample([...edges, ...beyond], 'nearest')).resolves.toEqual([
+      ...everywhere.slice(0, 4),
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
   // OpenTopoData's nodata_value replaces nodata pixels only: the sampler tells them from points nothing covers.
   it('tells a nodata pixel from a point outside the raster, outside wgs84_bounds or in a missing tile', async () => {
     const pixelNodata = { lat: 49.921875, lon: 10.078125 }; // int16-nodata (5,5)
@@ -265,6 +294,7 @@ describe('dataset layouts', () => {
       'point',
       'area-then-point',
       'bounded',
+      'bounded-inner',
       'nodata-pixels',
       'bounded-nodata',
       'nodata-then-point',
