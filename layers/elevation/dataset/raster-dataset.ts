@@ -283,7 +283,7 @@ function inferTileSize(files: readonly string[], name: string, filenameEpsg: num
       `Dataset '${name}': its tile names look like metres (e.g. N2000000E4000000); set filename_epsg (3035 for EU-DEM).`,
     );
   }
-  const size = values.filter((v) => v > 0).reduce((a, b) => gcd(a, b), 0);
+  const size = values.reduce((a, b) => gcd(a, b), 0); // gcd(x, 0) is x: a corner at 0 changes nothing
   if (!(size > 1)) {
     throw new DatasetConfigError(
       `Dataset '${name}': cannot infer the tile size from its file names; set filename_tile_size.`,

@@ -61,10 +61,30 @@ function folder(name: string, files: Record<string, Uint8Array | string>): void 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataset-errors-'));
   folder('no-rasters', { 'README.txt': 'tiles come later', 'N48E009.txt': '' });
+  folder('only-readme', { 'README.txt': 'tiles come later' });
+  // Rasters whose folders, not names, look like corners: a tile is named by its file name alone.
+  folder('corner-folders', {});
+  for (const [sub, west] of [
+    ['N49E008', 8],
+    ['N49E009', 9],
+  ] as const) {
+    fs.mkdirSync(path.join(dir, 'corner-folders', sub));
+    fs.writeFileSync(path.join(dir, 'corner-folders', sub, 'dem.tif'), tiff(0, west, 50));
+  }
   folder('unnamed', { 'a.tif': tiff(0), 'b.tif': tiff(0) });
+  // One name in degrees, one in metres: not one-degree tiles.
+  folder('mixed-names', { 'N49E008.tif': tiff(0), 'N2000000E4000000.tif': tiff(0) });
   // Metre-named tiles whose corners share no tile size (their gcd is 1).
   folder('odd-metres', { 'N1000001E4000000.tif': tiff(0), 'N2000000E4000000.tif': tiff(0) });
   folder('vrt', { 'mosaic.vrt': VRT_MISSING_SOURCE });
+  // Corner-named tiles beside a VRT: the folder is the tiles (a VRT is read only where it is alone).
+  folder('tiles-and-vrt', {
+    'N49E008.tif': tiff(100, 8, 50),
+    'N49E009.tif': tiff(200, 9, 50),
+    'mosaic.vrt': VRT_MISSING_SOURCE,
+  });
+  // Tiles named at the antimeridian: 180 is a degree, not a metre.
+  folder('antimeridian', { 'N49W180.tif': tiff(300, -180, 50), 'N49E179.tif': tiff(400, 179, 50) });
   fs.writeFileSync(path.join(dir, 'replaced.tif'), tiff(1000));
   fs.writeFileSync(path.join(dir, 'fixed.tif'), Buffer.from('II*\u0000garbage, not yet a GeoTIFF'));
   fs.writeFileSync(
@@ -72,13 +92,26 @@ beforeAll(() => {
     `datasets:
   - name: no-rasters
     path: no-rasters/
+  - name: only-readme
+    path: only-readme/
+  - name: corner-folders
+    path: corner-folders/
+  - name: corner-folders-tiled
+    path: corner-folders/
+    filename_tile_size: 1
   - name: unnamed
     path: unnamed/
+  - name: mixed-names
+    path: mixed-names/
   - name: odd-metres
     path: odd-metres/
     filename_epsg: 3035
   - name: vrt
     path: vrt/mosaic.vrt
+  - name: tiles-and-vrt
+    path: tiles-and-vrt/
+  - name: antimeridian
+    path: antimeridian/
   - name: replaced
     path: replaced.tif
   - name: fixed
@@ -93,7 +126,13 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('a folder that is not a dataset says why', () => {
   it.each([
     ['no-rasters', /Dataset 'no-rasters': .*no-rasters\/? holds no raster files\./],
+    ['only-readme', /Dataset 'only-readme': .*only-readme\/? holds no raster files\./],
+    [
+      'corner-folders',
+      /Dataset 'corner-folders': its folder holds several rasters, none named by its corner/,
+    ],
     ['unnamed', /Dataset 'unnamed': its folder holds several rasters, none named by its corner/],
+    ['mixed-names', /Dataset 'mixed-names': its tile names look like metres .*; set filename_epsg/],
     [
       'odd-metres',
       /Dataset 'odd-metres': cannot infer the tile size from its file names; set filename_tile_size\./,
@@ -108,6 +147,23 @@ describe('a folder that is not a dataset says why', () => {
     const answer = registry.get('vrt').sample([at(0, 0)], 'nearest');
     await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
     await expect(answer).rejects.toThrow(/its VRT names .*absent\.tif, which was not found\./);
+  });
+});
+
+describe('what a folder holds decides what it is', () => {
+  it('corner-named tiles beside a VRT are a tiled dataset; the VRT is not read', async () => {
+    await expect(registry.get('tiles-and-vrt').sample([at(1, 2)], 'nearest')).resolves.toEqual([202]);
+    await expect(registry.get('tiles-and-vrt').describe()).resolves.toMatchObject({ tileCount: 2 });
+  });
+
+  it('a tile is named by its file name, not by its folder', async () => {
+    await expect(registry.get('corner-folders-tiled').sample([at(1, 2)], 'nearest')).resolves.toEqual([null]);
+  });
+
+  it('tiles named W180 and E179 are one-degree tiles', async () => {
+    const west = { lat: 50 - 1.5 * RES, lon: -180 + 2.5 * RES };
+    const east = { lat: 50 - 1.5 * RES, lon: 179 + 2.5 * RES };
+    await expect(registry.get('antimeridian').sample([west, east], 'nearest')).resolves.toEqual([402, 502]);
   });
 });
 
