@@ -1,0 +1,92 @@
+/**
+ * The raster opener's header cache, as a dataset sees it: a header is read once and shared, a missing file is
+ * remembered for exactly `missingTtlMs`, a forgotten or failed file is read again, and the cache is bounded
+ * (least recently used out). Little GeoTIFFs from test/support/tiff-writer.ts in a temporary folder.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DataSourceUnavailableError } from '../../../layers/elevation';
+import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
+import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
+
+function tiff(): Uint8Array {
+  return writeTiff({
+    width: 16,
+    height: 16,
+    tile: 16,
+    tiles: [new Uint8Array(16 * 16 * 2)],
+    tags: { 258: short(16), 34735: WGS84_KEYS, 33550: double(0.1, 0.1, 0), 33922: double(0, 0, 0, 8, 50, 0) },
+  });
+}
+
+let dir: string;
+let clock = 0;
+const opener = (ttl = 1000) =>
+  new RasterOpener({
+    headerPrefetchBytes: 65536,
+    missingTtlMs: ttl,
+    timeoutMs: 1000,
+    retries: 0,
+    now: () => clock,
+  });
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raster-opener-'));
+  clock = 0;
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+it('reads a header once: every open of the file answers the same raster', async () => {
+  const file = path.join(dir, 'a.tif');
+  fs.writeFileSync(file, tiff());
+  const open = opener();
+  const [first, second] = await Promise.all([open.open(file), open.open(file)]);
+  expect(first).not.toBeNull();
+  expect(second).toBe(first);
+  clock = 1e12; // an opened raster does not expire
+  expect(await open.open(file)).toBe(first);
+});
+
+it('remembers a missing file for exactly missingTtlMs, then looks again', async () => {
+  const file = path.join(dir, 'late.tif');
+  const open = opener(1000);
+  expect(await open.open(file)).toBeNull();
+  fs.writeFileSync(file, tiff());
+  clock = 999;
+  expect(await open.open(file)).toBeNull();
+  clock = 1000;
+  expect(await open.open(file)).not.toBeNull();
+});
+
+it('reads a forgotten file again', async () => {
+  const file = path.join(dir, 'a.tif');
+  fs.writeFileSync(file, tiff());
+  const open = opener();
+  const first = await open.open(file);
+  open.forget(file);
+  const second = await open.open(file);
+  expect(second).not.toBeNull();
+  expect(second).not.toBe(first);
+});
+
+it('does not keep a failure: a file fixed after a failed open is read', async () => {
+  const file = path.join(dir, 'broken.tif');
+  fs.writeFileSync(file, Buffer.from('II*\u0000not a GeoTIFF yet'));
+  const open = opener();
+  await expect(open.open(file)).rejects.toBeInstanceOf(DataSourceUnavailableError);
+  fs.writeFileSync(file, tiff());
+  expect(await open.open(file)).not.toBeNull();
+});
+
+it('holds at most 4,096 headers, the least recently used going first', async () => {
+  const open = opener(Infinity); // missing files stay known as missing: only eviction forgets them
+  const name = (i: number) => path.join(dir, `t${i}.tif`);
+  for (let i = 0; i < 4096; i++) await open.open(name(i));
+  await open.open(name(0)); // used again: now the most recent
+  await open.open(name(4096)); // one over: t1 goes
+  for (const i of [0, 1, 2]) fs.writeFileSync(name(i), tiff());
+  expect(await open.open(name(0))).toBeNull(); // still known as missing
+  expect(await open.open(name(2))).toBeNull();
+  expect(await open.open(name(1))).not.toBeNull(); // evicted, so looked for again
+});
