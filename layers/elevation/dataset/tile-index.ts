@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { listFolder } from '../data/folder-listing';
-import { DatasetConfigError } from '../errors';
 import {
   formatTileName,
   isRasterFile,
@@ -26,7 +25,7 @@ export interface TileIndex {
 type Tiles = Map<string, { key: TileKey; file: string }>;
 
 export class ListedTileIndex implements TileIndex {
-  private listing: Promise<Tiles> | null;
+  private listing: Promise<Tiles>;
   private listedAt: number;
 
   constructor(
@@ -50,19 +49,14 @@ export class ListedTileIndex implements TileIndex {
   }
 
   private list(): Promise<Tiles> {
-    if (this.listing && this.now() - this.listedAt <= this.relistMs) return this.listing;
+    if (this.now() - this.listedAt <= this.relistMs) return this.listing;
     this.listedAt = this.now();
     const previous = this.listing;
-    this.listing = listFolder(this.folder)
-      .then((files) => {
-        if (files === null) throw new DatasetConfigError(`${this.folder} can no longer be listed`);
-        return tilesOf(this.folder, files, this.tileSize);
-      })
-      .catch((error: unknown) => {
-        this.listing = previous; // keep serving the last good listing; try again after relistMs
-        if (previous) return previous;
-        throw error;
-      });
+    // A folder that can no longer be listed (or fails to) keeps its last good listing; tried again after relistMs.
+    this.listing = listFolder(this.folder).then(
+      (files) => (files === null ? previous : tilesOf(this.folder, files, this.tileSize)),
+      () => previous,
+    );
     return this.listing;
   }
 }

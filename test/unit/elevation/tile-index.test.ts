@@ -42,6 +42,32 @@ describe('ListedTileIndex', () => {
     await expect(index.locate(N48E010)).resolves.toEqual([path.join(dir, 'N48E010.tif')]);
   });
 
+  it('lists again only once the TTL has passed: at exactly the TTL, the old listing still answers', async () => {
+    let now = 0;
+    const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 1000, () => now);
+    fs.writeFileSync(path.join(dir, 'N48E010.tif'), 'x');
+    now = 1000;
+    await expect(index.locate(N48E010)).resolves.toEqual([]);
+    now = 1001;
+    await expect(index.locate(N48E010)).resolves.toEqual([path.join(dir, 'N48E010.tif')]);
+  });
+
+  it('a corner-named file that is not a raster is no tile', async () => {
+    const index = new ListedTileIndex(dir, 1, ['N48E009.tif', 'N48E010.txt', 'N48E010.tif.aux.xml'], 1000);
+    await expect(index.locate(N48E010)).resolves.toEqual([]);
+    await expect(index.keys()).resolves.toEqual([N48E009]);
+  });
+
+  it('two files for one corner: the first by name is the tile, whatever order the listing gave', async () => {
+    for (const files of [
+      ['N48E009.tif', 'N48E009.hgt'],
+      ['N48E009.hgt', 'N48E009.tif'],
+    ]) {
+      const index = new ListedTileIndex(dir, 1, files, 1000);
+      await expect(index.locate(N48E009)).resolves.toEqual([path.join(dir, 'N48E009.hgt')]);
+    }
+  });
+
   it('forgets a tile removed from the folder after the TTL', async () => {
     let now = 0;
     const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 10, () => now);
