@@ -346,6 +346,18 @@ describe('multi-dataset fallback', () => {
     expect(() => registry.resolve(new Array(11).fill('plane-point').join(','))).toThrow(InvalidRequestError);
   });
 
+  it('accepts a chain of exactly 10 datasets, and spaces around the names', () => {
+    const ten = registry.names().slice(0, 10);
+    expect(ten).toHaveLength(10);
+    expect(registry.resolve(ten.join(', ')).name).toBe(ten.join(','));
+    expect(registry.resolve(' plane-point , plane-area ').name).toBe('plane-point,plane-area');
+  });
+
+  it('quotes at most 100 characters of an unknown dataset name', () => {
+    const long = `x${'y'.repeat(200)}`;
+    expect(() => registry.get(long)).toThrow(`Dataset '${long.slice(0, 100)}' not in config.`);
+  });
+
   it('accepts a trailing comma in a chain, as OpenTopoData does', () => {
     expect(registry.resolve('plane-point,plane-area,').name).toBe('plane-point,plane-area');
   });
