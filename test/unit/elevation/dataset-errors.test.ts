@@ -83,6 +83,20 @@ beforeAll(() => {
     'N49E009.tif': tiff(200, 9, 50),
     'mosaic.vrt': VRT_MISSING_SOURCE,
   });
+  // A tile named by its WGS84 corner but stored in UTM 32N (as a reprojected SRTM tile is).
+  const utm = writeTiff({
+    width: TILE,
+    height: TILE,
+    tile: TILE,
+    tiles: [new Uint8Array(TILE * TILE * 2)],
+    tags: {
+      258: short(16),
+      34735: short(1, 1, 0, 2, 1024, 0, 1, 1, 3072, 0, 1, 32632),
+      33550: double(100, 100, 0),
+      33922: double(0, 0, 0, 500000, 5540000, 0),
+    },
+  });
+  folder('utm-named-by-degrees', { 'N49E008.tif': utm, 'N49E009.tif': utm });
   // Tiles named at the antimeridian: 180 is a degree, not a metre.
   folder('antimeridian', { 'N49W180.tif': tiff(300, -180, 50), 'N49E179.tif': tiff(400, 179, 50) });
   fs.writeFileSync(path.join(dir, 'replaced.tif'), tiff(1000));
@@ -112,6 +126,8 @@ beforeAll(() => {
     path: tiles-and-vrt/
   - name: antimeridian
     path: antimeridian/
+  - name: utm-named-by-degrees
+    path: utm-named-by-degrees/
   - name: replaced
     path: replaced.tif
   - name: fixed
@@ -158,6 +174,15 @@ describe('what a folder holds decides what it is', () => {
 
   it('a tile is named by its file name, not by its folder', async () => {
     await expect(registry.get('corner-folders-tiled').sample([at(1, 2)], 'nearest')).resolves.toEqual([null]);
+  });
+
+  it('describes tiles named in degrees but stored in UTM with the CRS of their pixels', async () => {
+    await expect(registry.get('utm-named-by-degrees').describe()).resolves.toMatchObject({
+      crs: 'EPSG:32632',
+      resolution: [100, 100],
+      tileCount: 2,
+      bounds: [8, 49, 10, 50],
+    });
   });
 
   it('tiles named W180 and E179 are one-degree tiles', async () => {
