@@ -25,8 +25,8 @@ const CORNER = /([NS])(\d+(?:\.\d+)?)(?:_\d+)?_?([EW])(\d+(?:\.\d+)?)/i;
 export function tryParseTileCorner(fileName: string): { x: number; y: number } | null {
   const match = CORNER.exec(fileName);
   if (!match) return null;
-  const y = Number(match[2]) * (match[1].toUpperCase() === 'S' ? -1 : 1);
-  const x = Number(match[4]) * (match[3].toUpperCase() === 'W' ? -1 : 1);
+  const y = match[1].toUpperCase() === 'S' ? -Number(match[2]) : Number(match[2]);
+  const x = match[3].toUpperCase() === 'W' ? -Number(match[4]) : Number(match[4]);
   return { x, y };
 }
 
