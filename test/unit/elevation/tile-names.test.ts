@@ -15,6 +15,7 @@ describe('tile names: lower-left corner from the file name', () => {
     ['N48E009.hgt', { x: 9, y: 48 }],
     ['n48e009.tif', { x: 9, y: 48 }],
     ['S12W077.tif', { x: -77, y: -12 }],
+    ['s12w077.hgt', { x: -77, y: -12 }],
     ['N00W001.tif', { x: -1, y: 0 }],
     ['N2000000E4000000.TIF', { x: 4000000, y: 2000000 }],
     ['N2800000E4250000.tif', { x: 4250000, y: 2800000 }],
