@@ -53,7 +53,6 @@ export function parseVrt(text: string, location: string): VrtSpec {
   let width = NaN;
   let height = NaN;
   let geoTransform: number[] | null = null;
-  let bandSeen = false;
   // Band 1 and the source of it last opened: only their own children are read, so the sources of a mask band
   // (<MaskBand> inside band 1 or beside it) are never taken for heights.
   let band: XmlElement | null = null;
@@ -79,9 +78,8 @@ export function parseVrt(text: string, location: string): VrtSpec {
           width = number(e.attributes.rasterXSize, 'rasterXSize');
           height = number(e.attributes.rasterYSize, 'rasterYSize');
         } else if (e.local === 'VRTRasterBand' && e.parent.parent === null) {
-          if (bandSeen) return;
+          if (band !== null) return;
           band = e;
-          bandSeen = true;
           if (e.attributes.subClass)
             refuse(`band 1 is a ${e.attributes.subClass}; only SimpleSource/ComplexSource mosaics are read.`);
         } else if (inBand(e)) {
@@ -110,10 +108,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
           if (e.local === 'NoDataValue')
             bandNodata = text.toLowerCase() === 'nan' ? null : number(text, 'NoDataValue');
           // A band <Scale>/<Offset> turns stored values into heights; the sources are read as stored.
-          else if (
-            (e.local === 'Scale' && Number(text) !== 1) ||
-            (e.local === 'Offset' && Number(text) !== 0)
-          )
+          else if (scales(e.local, text, 'Scale', 'Offset'))
             refuse(`band 1 is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
         } else if (!inSource(e)) {
           return;
@@ -123,10 +118,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
           current.band = number(text, 'SourceBand');
         } else if (e.local === 'NODATA') {
           current.nodata = text.toLowerCase() === 'nan' ? null : number(text, 'NODATA');
-        } else if (
-          (e.local === 'ScaleRatio' && Number(text) !== 1) ||
-          (e.local === 'ScaleOffset' && Number(text) !== 0)
-        ) {
+        } else if (scales(e.local, text, 'ScaleRatio', 'ScaleOffset')) {
           refuse(`a source is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
         } else if (e.local === 'LUT' || e.local === 'Exponent') {
           refuse(`a source has a <${e.local}>; only unscaled mosaics are read.`);
@@ -142,7 +134,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
   if (!gt || gt.length !== 6) refuse('no <GeoTransform> with six numbers.');
   const [originX, resX, rotX, originY, rotY, resY] = gt as number[];
   if (rotX !== 0 || rotY !== 0) refuse('the VRT is rotated; only north-up grids are read.');
-  if (!bandSeen) refuse('no <VRTRasterBand>.');
+  if (band === null) refuse('no <VRTRasterBand>.');
   if (pending.length === 0) refuse('band 1 has no sources.');
   const sources = pending.map((s, i): VrtSource => {
     const which = `source ${i + 1} (${s.file || '?'})`;
@@ -166,6 +158,14 @@ export function parseVrt(text: string, location: string): VrtSpec {
     };
   });
   return { width, height, geoTransform: [originX, resX, 0, originY, 0, resY], sources };
+}
+
+/**
+ * Whether element `name` with `text` changes stored values: a `ratio` element (`Scale`, `ScaleRatio`) other than 1
+ * or an `offset` one (`Offset`, `ScaleOffset`) other than 0. Such values are not heights as stored.
+ */
+function scales(name: string, text: string, ratio: string, offset: string): boolean {
+  return (name === ratio && Number(text) !== 1) || (name === offset && Number(text) !== 0);
 }
 
 function rectText(r: Record<string, number>): string {

@@ -249,9 +249,10 @@ function refuseNotMetres(
 ): void {
   const unit = metadata.UNITTYPE === undefined ? '' : String(metadata.UNITTYPE).trim();
   const code = geoKeys.VerticalUnitsGeoKey === undefined ? METRE_CODE : Number(geoKeys.VerticalUnitsGeoKey);
-  if (METRE_NAMES.has(unit.toLowerCase()) && code === METRE_CODE) return;
+  const metreName = METRE_NAMES.has(unit.toLowerCase());
+  if (metreName && code === METRE_CODE) return;
   throw new DatasetConfigError(
-    `${url} stores its heights in ${unit && !METRE_NAMES.has(unit.toLowerCase()) ? `'${unit}'` : `the unit of EPSG code ${code}`}, not metres; convert it first (gdal_calc.py or gdal_translate -scale to metres, then -a_units m).`,
+    `${url} stores its heights in ${metreName ? `the unit of EPSG code ${code}` : `'${unit}'`}, not metres; convert it first (gdal_calc.py or gdal_translate -scale to metres, then -a_units m).`,
   );
 }
 
