@@ -7,11 +7,12 @@
  * inside a test. A file whose `beforeAll` reads a tile through the mutated decoder checks that tile in its tests,
  * yet those tests were never run against the mutant: it survived untested. StrykerJS activates a mutant from
  * module load (its `__STRYKER_ACTIVE_MUTANT__` variable), so a `beforeAll` does see it; only the test selection
- * was missing. This environment notes, per file, the static coverage counted from the file's first `describe`,
- * hook or test definition (so after its imports: the library's module-level constants, reached by every file
- * that imports it, are left out) to its end, and the names of the tests it ran; test/mutation/filtering-runner.js
- * adds, at the end of the dry run, each hybrid mutant of a file to the coverage of that file's tests. Mutants
- * reached only outside tests stay static and ignored, as `ignoreStatic` says.
+ * was missing. This environment notes, per file, the static coverage the file causes (its imports, so the
+ * module-level constants and tables of what it loads; its `describe` bodies; its `beforeAll`/`afterAll` hooks)
+ * and the names of the tests it ran; test/mutation/filtering-runner.js adds, at the end of the dry run, each
+ * hybrid mutant of a file to the coverage of that file's tests: the mutant then runs the files that load it, as
+ * StrykerJS runs a static mutant without `ignoreStatic`. Mutants reached only outside tests stay static and
+ * ignored, as `ignoreStatic` says.
  *
  * StrykerJS wraps this class in its own environment (its `handleTestEvent` calls this one first), which points
  * `this.global.__stryker__` at the coverage it collects.
@@ -38,14 +39,13 @@ function recording() {
   return globalThis[RECORDS]?.on === true;
 }
 
-/** StrykerJS's name for a test (its mixin's `fullName`): the describe names and the test's, space-separated. */
-function fullName(test) {
-  const names = [];
-  for (let block = test.parent; block?.parent; block = block.parent) names.unshift(block.name);
-  return [...names, test.name].join(' ').trim();
+/** StrykerJS's name for a test, as its mixin-jest-environment.cjs computes it (the key of `perTest`). */
+function blockName(block) {
+  return block.parent ? `${blockName(block.parent)} ${block.name}`.trimStart() : '';
 }
-
-const DEFINITIONS = new Set(['start_describe_definition', 'add_hook', 'add_test']);
+function fullName(test) {
+  return `${blockName(test.parent)} ${test.name}`.trimStart();
+}
 
 class CoverageEnvironment extends TestEnvironment {
   #before;
@@ -59,9 +59,8 @@ class CoverageEnvironment extends TestEnvironment {
   async handleTestEvent(event) {
     if (!recording()) return;
     if (event.name === 'test_start') this.#tests.push(fullName(event.test));
-    else if (this.#before === undefined && DEFINITIONS.has(event.name)) {
-      this.#before = { ...(this.#staticCounts() ?? {}) };
-    } else if (event.name === 'run_finish') this.#record();
+    else if (event.name === 'setup') this.#before = { ...(this.#staticCounts() ?? {}) };
+    else if (event.name === 'run_finish') this.#record();
   }
 
   #record() {

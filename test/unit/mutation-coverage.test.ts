@@ -1,7 +1,7 @@
 /**
  * How the mutation runs give hybrid mutants their tests (test/mutation/coverage-environment.js and
- * filtering-runner.js): a file's describe bodies and hooks count for its tests, its imports do not, and a mutant
- * reached only outside tests stays static.
+ * filtering-runner.js): what a file's imports, describe bodies and hooks reach counts for its tests, what other
+ * files reached before it does not, and a mutant reached only outside tests stays static.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 interface Coverage {
@@ -38,7 +38,7 @@ function environment(coverage: Coverage): Environment {
   return env;
 }
 
-/** One test file's run: imports reach mutant 1, its beforeAll 2 (twice), its test 3 (in perTest). */
+/** One test file's run: its imports reach mutant 1, its beforeAll 2 (twice); mutant 3 was reached before it. */
 async function runFile(env: Environment, coverage: Coverage): Promise<void> {
   await env.handleTestEvent({ name: 'setup' });
   coverage.static['1'] = (coverage.static['1'] ?? 0) + 1;
@@ -53,12 +53,12 @@ async function runFile(env: Environment, coverage: Coverage): Promise<void> {
 
 afterEach(() => CoverageEnvironment.recordFileCoverage(false));
 
-it('records what a file reaches after its imports, and the names of its tests, during the dry run only', async () => {
-  const coverage: Coverage = { static: { '2': 5 }, perTest: {} };
+it('records what a file reaches, and the names of its tests, during the dry run only', async () => {
+  const coverage: Coverage = { static: { '2': 5, '3': 1 }, perTest: {} };
   CoverageEnvironment.recordFileCoverage(true);
   await runFile(environment(coverage), coverage);
   expect(CoverageEnvironment.fileRecords()).toEqual([
-    { coverage, tests: ['a block reads a tile', 'top-level'], ids: ['2'] },
+    { coverage, tests: ['a block reads a tile', 'top-level'], ids: ['1', '2'] },
   ]);
 
   CoverageEnvironment.recordFileCoverage(false);
@@ -73,7 +73,7 @@ it('gives a hybrid mutant the tests of the files whose hooks reach it, and leave
   };
   CoverageEnvironment.recordFileCoverage(true);
   const env = environment(coverage);
-  await env.handleTestEvent({ name: 'add_hook' });
+  await env.handleTestEvent({ name: 'setup' });
   coverage.static['2'] = 1; // reached in a hook here and inside a test elsewhere: hybrid
   coverage.static['4'] = 2; // reached in a hook only: static
   await env.handleTestEvent({ name: 'test_start', test: { name: 'reads a tile', parent: block } });
