@@ -107,16 +107,10 @@ export class PartialBlock implements BlockRows {
     return this.decodedCount;
   }
 
-  /** Whether row `row` is fully decoded. */
-  isDecoded(row: number): boolean {
-    return this.decoded[row] === 1;
-  }
-
   get bytesHeld(): number {
     const { bytes } = this;
     const { rowBytes } = this.parts;
     if (!this.decoder) return bytes.byteLength;
-    if (bytes.byteLength === 0) return this.decoder.heldBytes;
     const written = Math.max(this.decoder.produced, this.rowsInflated * rowBytes);
     const pages = Math.min(bytes.byteLength, Math.ceil(written / PAGE_BYTES) * PAGE_BYTES);
     return pages + this.decoder.heldBytes;

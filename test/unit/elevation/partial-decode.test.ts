@@ -18,6 +18,7 @@ import { openCogRaster } from '../../../layers/elevation/raster/cog-raster';
 import type { PixelArray, Raster } from '../../../layers/elevation/raster/raster';
 import { ResumableInflate } from '../../../layers/elevation/raster/resumable-inflate';
 import { ResumableLzw } from '../../../layers/elevation/raster/resumable-lzw';
+import { recordingTrace, type RecordedSpan } from '../../support/recording-trace';
 
 const FOLDER = path.resolve(__dirname, '../../fixtures/decode');
 const POLICY = { timeoutMs: 5000, retries: 0 };
@@ -334,6 +335,70 @@ describe('decoders at their edges', () => {
       failure: (error) => new DataSourceUnavailableError(String(error)),
     });
     await expect(block.rows([31], fullContext())).rejects.toBeInstanceOf(DataSourceUnavailableError);
+  });
+});
+
+describe('what a partly decoded block reports', () => {
+  // Barely compressible bytes, 1 MB: the inflater gets the stream piece by piece and stops short of the end.
+  const rowBytes = 4000;
+  const rowCount = 256;
+  let seed = 1;
+  const original = Uint8Array.from(
+    { length: rowBytes * rowCount },
+    () => (seed = (seed * 48271) % 2147483647) & 0xff,
+  );
+  const compressed = deflateSync(original);
+  const PREDICTOR_MS = 5;
+
+  function block(decoder = new ResumableInflate(compressed, original.byteLength)) {
+    return new PartialBlock({
+      view: (b) => b,
+      rowBytes,
+      rowCount,
+      decoder,
+      // A predictor that takes a measurable time per row.
+      prepareRows: () => {
+        const until = performance.now() + PREDICTOR_MS;
+        while (performance.now() < until);
+      },
+      failure: (error) => new DataSourceUnavailableError(String(error)),
+    });
+  }
+
+  it('tells the trace its decode time and rows, and the request its decode time with the predictor’s', async () => {
+    const spans: RecordedSpan[] = [];
+    const stats = newReadStats();
+    const partial = block();
+    const started = performance.now();
+    const rows = await partial.rows([3, 0, 900], fullContext({ stats, trace: recordingTrace(spans) }));
+    const wall = performance.now() - started;
+    expect(Buffer.compare(bytesOf(rows).subarray(0, 4 * rowBytes), original.subarray(0, 4 * rowBytes))).toBe(
+      0,
+    );
+    const decode = spans.filter((s) => s.name === 'decode');
+    expect(decode).toHaveLength(1);
+    expect(decode[0].annotations.rows).toBe(partial.rowsInflated);
+    expect(partial.rowsInflated).toBeGreaterThanOrEqual(4);
+    const ms = decode[0].annotations.ms as number;
+    expect(ms).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(wall);
+    // Rows 0 and 3 ran the predictor; 900 is past the block and ran nothing.
+    expect(partial.rowsDecoded).toBe(2);
+    expect(stats.decodeMs).toBeGreaterThanOrEqual(ms + 2 * PREDICTOR_MS - 0.001);
+    expect(stats.decodeMs).toBeLessThanOrEqual(wall);
+  });
+
+  it('charges the pages its decoder wrote plus the decoder’s state, then only the block once whole', async () => {
+    const decoder = new ResumableInflate(compressed, original.byteLength);
+    const partial = block(decoder);
+    expect(partial.bytesHeld).toBe(decoder.heldBytes);
+    await partial.rows([5], fullContext());
+    const written = Math.max(decoder.produced, partial.rowsInflated * rowBytes);
+    expect(partial.bytesHeld).toBe(Math.ceil(written / 4096) * 4096 + decoder.heldBytes);
+    expect(decoder.heldBytes).toBeGreaterThan(compressed.byteLength);
+    await partial.rows([rowCount - 1], fullContext());
+    expect(partial.rowsInflated).toBe(rowCount);
+    expect(partial.bytesHeld).toBe(original.byteLength);
   });
 });
 
