@@ -226,6 +226,11 @@ describe('CRS: GeoKeys the converter cannot fully read', () => {
       { ProjCoordTransGeoKey: 1, ProjNatOriginLongGeoKey: 9, ProjLinearUnitsGeoKey: 12345 },
       'ProjLinearUnitsGeoKeyNotSupported: 12345',
     ],
+    [
+      'both',
+      { ProjCoordTransGeoKey: 999, ProjLinearUnitsGeoKey: 12345 },
+      'ProjLinearUnitsGeoKeyNotSupported: 12345, coordinateTransformationNotSupported: 999',
+    ],
   ])('refuses a user-defined projection with %s, naming it', (_what, extra, named) => {
     const keys = { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32767, GeographicTypeGeoKey: 4326, ...extra };
     expect(() => crsFromGeoKeys(keys)).toThrow(DatasetConfigError);
