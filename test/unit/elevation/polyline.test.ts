@@ -34,10 +34,16 @@ describe('Google encoded polylines', () => {
     expect(tryDecodePolyline('_p~iF~ps|')).toBeNull(); // continuation bit set on the last character
     expect(tryDecodePolyline('_p~iF ps|U')).toBeNull(); // space (32) is below '?' (63)
     expect(tryDecodePolyline('\u00ff\u00ff')).toBeNull();
+    // '??' is (0, 0); with '>' (62, below the alphabet) as its last character it is no polyline, not (0, -0.00016).
+    expect(tryDecodePolyline('??')).toEqual([[0, 0]]);
+    expect(tryDecodePolyline('?>')).toBeNull();
   });
 
   it('returns null instead of overflowing on an endless run of continuation characters', () => {
     expect(tryDecodePolyline('~'.repeat(40))).toBeNull();
+    // Seven continuation characters are 35 bits, more than a value holds, even when a terminator follows.
+    expect(tryDecodePolyline(`${'~'.repeat(6)}??`)).not.toBeNull();
+    expect(tryDecodePolyline(`${'~'.repeat(7)}??`)).toBeNull();
   });
 
   it('round-trips any list of points on the 1e-5 degree grid', () => {
