@@ -8,9 +8,9 @@ module.exports = {
   collectCoverageFrom: undefined,
   coverageThreshold: undefined,
   // Skips test files holding none of the tests that cover a mutant, stops at a mutant's first failing file,
-  // and gives hybrid mutants the tests of files whose hooks reach them (see the file).
+  // and gives hybrid mutants the tests of files whose imports, describe bodies or hooks reach them (see the file).
   runner: '<rootDir>/test/mutation/filtering-runner.js',
-  // Records what each file's describe bodies and hooks reach, for the runner (see the file).
+  // Records what each file's imports, describe bodies and hooks reach, for the runner (see the file).
   // An absolute path: StrykerJS loads the environment itself, without jest's <rootDir>.
   testEnvironment: require('node:path').join(__dirname, 'test/mutation/coverage-environment.js'),
   testMatch: [

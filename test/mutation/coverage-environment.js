@@ -1,6 +1,6 @@
 /**
  * The test environment of the mutation runs (jest.mutation.config.js): jest's node environment, recording for
- * each test file which mutants its `describe` bodies and `beforeAll`/`afterAll` hooks reach.
+ * each test file which mutants its imports, `describe` bodies and `beforeAll`/`afterAll` hooks reach.
  *
  * Why: StrykerJS (with `ignoreStatic`) tests a mutant reached both outside any test ("static": module load, a
  * `beforeAll` that decodes a fixture) and inside some test ("hybrid") only against the tests that reached it

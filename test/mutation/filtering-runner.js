@@ -11,7 +11,7 @@
  *
  * Two more things, both about which tests a mutant meets:
  * - At the end of the dry run it gives each hybrid mutant (reached outside tests and inside some) the tests of
- *   every file whose `describe` bodies or `beforeAll`/`afterAll` hooks reached it (recorded by
+ *   every file whose imports, `describe` bodies or `beforeAll`/`afterAll` hooks reached it (recorded by
  *   test/mutation/coverage-environment.js, which explains why); purely static mutants are left as they are.
  * - On a mutant's run it stops after the first test file with a failing test: the mutant is killed, and jest
  *   (whose `bail` StrykerJS turns off) would otherwise run every remaining file.
@@ -97,8 +97,8 @@ class FilteringRunner extends TestRunner {
 }
 
 /**
- * Adds, for each file of the dry run, its hybrid mutants (reached outside tests by the file's definitions or
- * hooks, and inside a test somewhere) to the coverage of each of its tests, so StrykerJS runs them. Returns how
+ * Adds, for each file of the dry run, its hybrid mutants (reached outside tests by the file's imports,
+ * definitions or hooks, and inside a test somewhere) to the coverage of each of its tests, so StrykerJS runs them. Returns how
  * many (mutant, test) pairs it added, and writes them by mutant to `traceFile` if given.
  */
 function addHybridCoverage(traceFile) {
