@@ -97,8 +97,8 @@ class FilteringRunner extends TestRunner {
 }
 
 /**
- * Adds, for each file of the dry run, its hybrid mutants (reached outside tests by the file's imports,
- * definitions or hooks, and inside a test somewhere) to the coverage of each of its tests, so StrykerJS runs them. Returns how
+ * Adds, for each file of the dry run, its hybrid mutants (reached outside tests by the file's imports, definitions
+ * or hooks, and inside a test somewhere) to the coverage of each of its tests, so StrykerJS runs them. Returns how
  * many (mutant, test) pairs it added, and writes them by mutant to `traceFile` if given.
  */
 function addHybridCoverage(traceFile) {
