@@ -34,12 +34,32 @@ export interface OfflineProcess {
 const HEALTH_POLL_MS = 200;
 const STOP_GRACE_MS = 8000;
 
+/**
+ * Node flags for serverless-offline's process (its worker threads run the handlers), OFFLINE_NODE_FLAGS
+ * replacing the default. --single-threaded-gc: V8's parallel GC helpers burned ~14 ms of CPU per cold point on
+ * 1024-px blocks (external-memory GCs every few points, each worker's 4-6 MB of buffers per point) against
+ * ~6.5 ms done on the worker's own thread; on 2 cores the helpers only compete with the work (bench:scale, cold
+ * GET-1 at 4 connections: 45.7 -> 37.7 ms CPU per point; warm POST-100 on opt256: 36.9 k -> 45.7 k elevations/s).
+ */
+export const DEFAULT_OFFLINE_NODE_FLAGS = ['--single-threaded-gc'];
+
+export function nodeFlags(value: string | undefined): string[] {
+  if (value === undefined) return DEFAULT_OFFLINE_NODE_FLAGS;
+  const flags = value.split(/\s+/).filter((f) => f !== '');
+  const bad = flags.find((f) => !/^--[a-z0-9][a-z0-9_-]*(=\S+)?$/.test(f));
+  if (bad !== undefined) {
+    throw new Error(`OFFLINE_NODE_FLAGS holds node flags like --single-threaded-gc, got "${bad}"`);
+  }
+  return flags;
+}
+
 /** Spawns osls offline and returns at once; await `ready` before sending requests. */
 export function spawnServerlessOffline(options: OfflineOptions): OfflineProcess {
   const osls = path.join(options.serviceDir, 'node_modules', 'osls', 'bin', 'serverless.js');
   // The local gateway in front forwards URLs up to 16 KiB; Node's default 16 KiB header limit would refuse them.
   const args = [
     '--max-http-header-size=65536',
+    ...nodeFlags(process.env.OFFLINE_NODE_FLAGS),
     osls,
     'offline',
     'start',
@@ -56,6 +76,10 @@ export function spawnServerlessOffline(options: OfflineOptions): OfflineProcess 
       // glibc gives threads their own malloc arenas (up to 8 per core); with worker threads inflating blocks, 2
       // arenas measured ~130-150 MB less RSS under bench:scale (POST-100 uniform) at the same throughput.
       MALLOC_ARENA_MAX: '2',
+      // serverless-offline logs four lines per request at "notice" (two blank, "ANY /v1/… (λ: elevation)" and its
+      // duration): the handlers' own wide log line says more, and relaying them cost ~0.3 ms of CPU per request
+      // in osls and ~0.2 ms in npm start (bench:request-cost). Its banner and warnings stay; notice brings them back.
+      SLS_LOG_LEVEL: 'warning',
       ...process.env,
       ...options.env,
       PORT: String(options.httpPort),
