@@ -38,8 +38,10 @@ const STOP_GRACE_MS = 8000;
  * Node flags for serverless-offline's process (its worker threads run the handlers), OFFLINE_NODE_FLAGS
  * replacing the default. --single-threaded-gc: V8's parallel GC helpers burned ~14 ms of CPU per cold point on
  * 1024-px blocks (external-memory GCs every few points, each worker's 4-6 MB of buffers per point) against
- * ~6.5 ms done on the worker's own thread; on 2 cores the helpers only compete with the work (bench:scale, cold
- * GET-1 at 4 connections: 45.7 -> 37.7 ms CPU per point; warm POST-100 on opt256: 36.9 k -> 45.7 k elevations/s).
+ * ~6.5 ms done on the worker's own thread (bench:request-cost); on 2 cores the helpers only compete with the work.
+ * One A/B pair of bench:scale runs at 4 connections measured cold GET-1 45.7 -> 37.7 ms CPU per point and warm
+ * POST-100 on opt256 36.9 k -> 45.7 k elevations/s, but a later full run measured 45.0 ms for that cell: on this
+ * shared host the gain is within run-to-run noise; the shift between threads is not.
  */
 export const DEFAULT_OFFLINE_NODE_FLAGS = ['--single-threaded-gc'];
 
