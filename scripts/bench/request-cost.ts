@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureScaleDatasets, writeConfig } from './scale/datasets';
 import { listenForEmf } from './scale/emf-listener';
+import { readStat, TICKS_PER_S, treeProcesses } from './scale/process-tree';
 import { startApi, startDataLayer } from './scale/stack';
 import type { LoadRequest } from './scale/closed-loop';
 import { WORKLOADS } from './scale/workloads';
@@ -30,57 +31,26 @@ interface ThreadCpu {
   ms: number;
 }
 
-function ticksPerSecond(): number {
-  return 100; // USER_HZ on Linux
-}
-
-function statFields(file: string): string[] | null {
-  try {
-    const text = fs.readFileSync(file, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null; // exited meanwhile
-  }
-}
-
 /** CPU ms of every thread of every process under root, keyed by "pid/tid". */
 function threadCpu(root: number): Map<string, ThreadCpu> {
-  const parents = new Map<number, number>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const fields = statFields(`/proc/${name}/stat`);
-    if (fields) parents.set(Number(name), Number(fields[1]));
-  }
-  const tree = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of parents) {
-      if (!tree.has(pid) && tree.has(ppid)) {
-        tree.add(pid);
-        grew = true;
-      }
-    }
-  }
   const out = new Map<string, ThreadCpu>();
-  for (const pid of tree) {
+  for (const { pid } of treeProcesses(root)) {
     let command: string;
-    try {
-      command = processLabel(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-    } catch {
-      continue;
-    }
     let tids: string[];
     try {
+      command = processLabel(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
       tids = fs.readdirSync(`/proc/${pid}/task`);
     } catch {
-      continue;
+      continue; // exited meanwhile
     }
     for (const tid of tids) {
-      const fields = statFields(`/proc/${pid}/task/${tid}/stat`);
-      if (!fields) continue;
-      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond();
+      const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
       const role = String(pid) === tid ? 'main thread' : `thread ${tid}`;
-      out.set(`${pid}/${tid}`, { label: `${command} (pid ${pid}), ${role}`, ms });
+      out.set(`${pid}/${tid}`, {
+        label: `${command} (pid ${pid}), ${role}`,
+        ms: (stat.cpuTicks * 1000) / TICKS_PER_S,
+      });
     }
   }
   return out;

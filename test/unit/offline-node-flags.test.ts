@@ -17,8 +17,10 @@ describe('OFFLINE_NODE_FLAGS: node flags for serverless-offline', () => {
   it.each(['single-threaded-gc', '-e', '--require ./x', 'script.js', '--=1', '--Flag'])(
     'refuses %j with a message naming it',
     (value) => {
+      // The first word that is not a flag is the one named (for '--require ./x' it is './x').
+      const offending = value.split(' ').find((f) => !/^--[a-z0-9][a-z0-9_-]*(=\S+)?$/.test(f)) as string;
       expect(() => nodeFlags(value)).toThrow(
-        /OFFLINE_NODE_FLAGS holds node flags like --single-threaded-gc, got "/,
+        `OFFLINE_NODE_FLAGS holds node flags like --single-threaded-gc, got "${offending}"`,
       );
     },
   );
