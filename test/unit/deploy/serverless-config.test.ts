@@ -3,6 +3,7 @@
  * The packaged CloudFormation template itself is checked by `npm run test:deploy` (cfn-lint + assertions).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { parse } from 'yaml';
 
 interface Statement {
@@ -70,4 +71,39 @@ describe('serverless.yml for production', () => {
   it('passes S3_FORCE_PATH_STYLE through to the functions', () => {
     expect(config.provider.environment.S3_FORCE_PATH_STYLE).toBe("${env:S3_FORCE_PATH_STYLE, ''}");
   });
+
+  it('passes every setting the handlers read to the functions (serverless-offline gives them nothing else)', () => {
+    // Set by Lambda (or, offline, by serverless-offline and offline-env.ts), not by a user of this project.
+    const runtime = new Set(['IS_OFFLINE', 'LAMBDA_TASK_ROOT', 'TZ', '_X_AMZN_TRACE_ID']);
+    // Powertools' own switch: passing it empty would override POWERTOOLS_DEV (set it on the function in AWS).
+    runtime.add('POWERTOOLS_METRICS_DISABLED');
+    const read = new Set<string>();
+    const reads = [
+      /process\.env\.([A-Z_][A-Z0-9_]*)/g,
+      /\benv\.([A-Z_][A-Z0-9_]*)/g,
+      /\(env, '([A-Z_][A-Z0-9_]*)'/g,
+      /env\['([A-Z_][A-Z0-9_]*)'\]/g,
+    ];
+    for (const file of sourceFiles(['layers', 'functions'])) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const pattern of reads) for (const m of text.matchAll(pattern)) read.add(m[1]);
+    }
+    // The scan finds the settings it must (a pattern that stopped matching would pass vacuously).
+    for (const known of ['DATA_ROOT', 'PARTIAL_DECODE', 'MAX_KMZ_UNZIPPED_MB', 'OFFLINE_DIRECT_STDOUT']) {
+      expect([...read]).toContain(known);
+    }
+    const missing = [...read].filter(
+      (name) => !name.startsWith('AWS_') && !runtime.has(name) && !(name in config.provider.environment),
+    );
+    expect(missing).toEqual([]);
+  });
 });
+
+function sourceFiles(dirs: string[]): string[] {
+  return dirs.flatMap((dir) =>
+    fs
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
+      .map((f) => path.join(dir, f)),
+  );
+}
