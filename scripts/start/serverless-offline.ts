@@ -36,14 +36,20 @@ const STOP_GRACE_MS = 8000;
 
 /**
  * Node flags for serverless-offline's process (its worker threads run the handlers), OFFLINE_NODE_FLAGS
- * replacing the default. --single-threaded-gc: V8's parallel GC helpers burned ~14 ms of CPU per cold point on
- * 1024-px blocks (external-memory GCs every few points, each worker's 4-6 MB of buffers per point) against
- * ~6.5 ms done on the worker's own thread (bench:request-cost); on 2 cores the helpers only compete with the work.
- * One A/B pair of bench:scale runs at 4 connections measured cold GET-1 45.7 -> 37.7 ms CPU per point and warm
- * POST-100 on opt256 36.9 k -> 45.7 k elevations/s, but a later full run measured 45.0 ms for that cell: on this
- * shared host the gain is within run-to-run noise; the shift between threads is not.
+ * replacing the default. V8 flags are per process, so they reach every worker.
+ * --single-threaded-gc: V8's parallel GC helpers burned ~14 ms of CPU per cold point on 1024-px blocks
+ * (external-memory GCs every few points, each worker's ~8 MB of buffers per point) against ~6.5 ms done on the
+ * worker's own thread (bench:request-cost); on 2 cores the helpers only compete with the work. One A/B pair of
+ * bench:scale runs at 4 connections measured cold GET-1 45.7 -> 37.7 ms CPU per point, but a later full run
+ * measured 45.0 ms for that cell: on this shared host the gain is within run-to-run noise; the shift between
+ * threads is not.
+ * --max-semi-space-size=2 (MiB): each isolate's young generation otherwise grows to 2 x 16 MiB, and there are
+ * LOCAL_CONCURRENCY + 1 of them. Two A/B pairs of bench:scale on the 1024-px dataset (4 and 64 connections, GET-1
+ * uniform, POST-100 city, POST-512; 2026-12-03) measured peak RSS lower in all 12 cells, by 80-185 MB (e.g.
+ * POST-100 city at 64: 1,171 -> 1,005 and 1,221 -> 1,046 MB), cold GET-1 at 4 connections at 45.1 -> 35.4 and
+ * 37.5 -> 33.3 ms CPU per point, and warm POST-100 city within the noise (30.3 -> 37.1 k, 45.1 -> 39.8 k/s).
  */
-export const DEFAULT_OFFLINE_NODE_FLAGS = ['--single-threaded-gc'];
+export const DEFAULT_OFFLINE_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=2'];
 
 export function nodeFlags(value: string | undefined): string[] {
   if (value === undefined) return DEFAULT_OFFLINE_NODE_FLAGS;
