@@ -45,7 +45,7 @@ const STOP_GRACE_MS = 8000;
  * threads is not.
  * --max-semi-space-size=2 (MiB): each isolate's young generation otherwise grows to 2 x 16 MiB, and there are
  * LOCAL_CONCURRENCY + 1 of them. Two A/B pairs of bench:scale on the 1024-px dataset (4 and 64 connections, GET-1
- * uniform, POST-100 city, POST-512; 2026-12-03) measured peak RSS lower in all 12 cells, by 80-185 MB (e.g.
+ * uniform, POST-100 city, POST-512; 2026-12-03) measured peak RSS lower in all 12 cells, by 82-208 MB (e.g.
  * POST-100 city at 64: 1,171 -> 1,005 and 1,221 -> 1,046 MB), cold GET-1 at 4 connections at 45.1 -> 35.4 and
  * 37.5 -> 33.3 ms CPU per point, and warm POST-100 city within the noise (30.3 -> 37.1 k, 45.1 -> 39.8 k/s).
  */
