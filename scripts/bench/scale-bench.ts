@@ -21,6 +21,7 @@ import { listenForEmf } from './scale/emf-listener';
 import { evaluateTargets, formatRow, markdownReport, TABLE_HEADER } from './scale/report';
 import { startApi, startDataLayer } from './scale/stack';
 import { WORKLOADS } from './scale/workloads';
+import { nodeFlags } from '../start/serverless-offline';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const BLOCK_CACHE_MB = '128';
@@ -105,6 +106,10 @@ async function main(): Promise<void> {
     settings: {
       BLOCK_CACHE_MB,
       ...pick(apiEnv, ['LOCAL_CONCURRENCY', 'LOCAL_CACHE_BUDGET_MB', 'LOCAL_QUEUE']),
+      // They reach npm start with the rest of the environment: a run with other GC flags or partial decoding
+      // must say so in its report.
+      OFFLINE_NODE_FLAGS: `"${nodeFlags(process.env.OFFLINE_NODE_FLAGS).join(' ')}"`,
+      ...(process.env.PARTIAL_DECODE ? { PARTIAL_DECODE: process.env.PARTIAL_DECODE } : {}),
     },
     machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load average at the end ${os
       .loadavg()
