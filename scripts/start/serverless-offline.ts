@@ -48,6 +48,9 @@ const STOP_GRACE_MS = 8000;
  * uniform, POST-100 city, POST-512; 2026-12-03) measured peak RSS lower in all 12 cells, by 82-208 MB (e.g.
  * POST-100 city at 64: 1,171 -> 1,005 and 1,221 -> 1,046 MB), cold GET-1 at 4 connections at 45.1 -> 35.4 and
  * 37.5 -> 33.3 ms CPU per point, and warm POST-100 city within the noise (30.3 -> 37.1 k, 45.1 -> 39.8 k/s).
+ * Measured and not taken (README, "Performance on real-sized data"): --no-incremental-marking and
+ * --initial-old-space-size=64 each cut cold CPU per point (~3 ms; ~20 %) but raised peak RSS in every cell
+ * (by 80-110 MB; 40-200 MB), against the 1 GB bound at 64 connections.
  */
 export const DEFAULT_OFFLINE_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=2'];
 
