@@ -16,7 +16,7 @@ import path from 'node:path';
 import { ensureScaleDatasets, writeConfig } from './scale/datasets';
 import { listenForEmf } from './scale/emf-listener';
 import { readStat, TICKS_PER_S, treeProcesses } from './scale/process-tree';
-import { startApi, startDataLayer } from './scale/stack';
+import { SCALE_BLOCK_CACHE_MB, scaleApiEnv, startApi, startDataLayer } from './scale/stack';
 import type { LoadRequest } from './scale/closed-loop';
 import { WORKLOADS } from './scale/workloads';
 
@@ -109,13 +109,7 @@ async function main(): Promise<void> {
   const data = await startDataLayer(datasets.root);
   try {
     const api = await startApi(
-      {
-        DATA_ROOT: data.url,
-        BLOCK_CACHE_MB: '128',
-        POWERTOOLS_LOG_LEVEL: 'WARN',
-        AWS_EMF_AGENT_ENDPOINT: emf.endpoint,
-        CONFIG_PATH: writeConfig(datasets, variant),
-      },
+      { ...scaleApiEnv(data.url, emf.endpoint), CONFIG_PATH: writeConfig(datasets, variant) },
       log,
     );
     try {
@@ -134,7 +128,7 @@ async function main(): Promise<void> {
       const fixed = next();
       for (let i = 0; i < 20; i++) await send(fixed);
       console.log(
-        `${variant}, ${workloadName}, ${requests} requests per phase, one at a time (npm start, BLOCK_CACHE_MB=128)`,
+        `${variant}, ${workloadName}, ${requests} requests per phase, one at a time (npm start, BLOCK_CACHE_MB=${SCALE_BLOCK_CACHE_MB})`,
       );
       let before = threadCpu(api.pid);
       let started = performance.now();

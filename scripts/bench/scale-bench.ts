@@ -19,12 +19,17 @@ import { measureCell, type CellResult } from './scale/cell';
 import { ensureScaleDatasets, writeConfig } from './scale/datasets';
 import { listenForEmf } from './scale/emf-listener';
 import { evaluateTargets, formatRow, markdownReport, TABLE_HEADER } from './scale/report';
-import { startApi, startDataLayer } from './scale/stack';
+import {
+  PASSED_LOCAL_SETTINGS,
+  SCALE_BLOCK_CACHE_MB,
+  scaleApiEnv,
+  startApi,
+  startDataLayer,
+} from './scale/stack';
 import { WORKLOADS } from './scale/workloads';
 import { nodeFlags } from '../start/serverless-offline';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const BLOCK_CACHE_MB = '128';
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
@@ -45,23 +50,14 @@ async function main(): Promise<void> {
   const apiLog = fs.openSync(path.join(REPO_ROOT, 'results', 'bench-scale-api.log'), 'w');
   const emf = await listenForEmf();
   const data = await startDataLayer(datasets.root);
-  const apiEnv: Record<string, string> = {
-    DATA_ROOT: data.url,
-    BLOCK_CACHE_MB,
-    POWERTOOLS_LOG_LEVEL: 'WARN', // one JSON line per request at INFO: measured separately by price:observability
-    AWS_EMF_AGENT_ENDPOINT: emf.endpoint,
-  };
-  for (const name of ['LOCAL_CONCURRENCY', 'LOCAL_CACHE_BUDGET_MB', 'LOCAL_QUEUE']) {
-    const value = process.env[name];
-    if (value !== undefined) apiEnv[name] = value;
-  }
+  const apiEnv = scaleApiEnv(data.url, emf.endpoint);
   const cells: CellResult[] = [];
   const started = Date.now();
   try {
     for (const variant of datasets.variants) {
       if (variantNames && !variantNames.includes(variant.name)) continue;
       const api = await startApi({ ...apiEnv, CONFIG_PATH: writeConfig(datasets, variant.name) }, apiLog);
-      console.log(`\n${variant.name} via npm start (${api.url}), BLOCK_CACHE_MB=${BLOCK_CACHE_MB}`);
+      console.log(`\n${variant.name} via npm start (${api.url}), BLOCK_CACHE_MB=${SCALE_BLOCK_CACHE_MB}`);
       console.log(TABLE_HEADER);
       try {
         for (const workload of workloads) {
@@ -104,8 +100,8 @@ async function main(): Promise<void> {
     quick,
     seconds,
     settings: {
-      BLOCK_CACHE_MB,
-      ...pick(apiEnv, ['LOCAL_CONCURRENCY', 'LOCAL_CACHE_BUDGET_MB', 'LOCAL_QUEUE']),
+      BLOCK_CACHE_MB: SCALE_BLOCK_CACHE_MB,
+      ...pick(apiEnv, PASSED_LOCAL_SETTINGS),
       // They reach npm start with the rest of the environment: a run with other GC flags or partial decoding
       // must say so in its report.
       OFFLINE_NODE_FLAGS: `"${nodeFlags(process.env.OFFLINE_NODE_FLAGS).join(' ')}"`,
@@ -128,7 +124,7 @@ function listFromEnv(name: string): string[] | undefined {
   return raw ? raw.split(',').map((s) => s.trim()) : undefined;
 }
 
-function pick(env: Record<string, string>, names: string[]): Record<string, string> {
+function pick(env: Record<string, string>, names: readonly string[]): Record<string, string> {
   return Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]]));
 }
 

@@ -35,6 +35,34 @@ export async function startDataLayer(root: string): Promise<DataLayer> {
   };
 }
 
+/** The block cache bench:scale and bench:request-cost give `npm start` (issue 12's setting). */
+export const SCALE_BLOCK_CACHE_MB = '128';
+/** Settings passed on to `npm start` from the bench's own environment when set. */
+export const PASSED_LOCAL_SETTINGS = ['LOCAL_CONCURRENCY', 'LOCAL_CACHE_BUDGET_MB', 'LOCAL_QUEUE'] as const;
+
+/**
+ * The environment both benches start `npm start` with (CONFIG_PATH added per dataset): reading through the data
+ * layer, the bench's block cache, WARN logs (one JSON line per request at INFO is priced separately, by
+ * price:observability), EMF to the bench's listener, and PASSED_LOCAL_SETTINGS from `env` when set.
+ */
+export function scaleApiEnv(
+  dataUrl: string,
+  emfEndpoint: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const apiEnv: Record<string, string> = {
+    DATA_ROOT: dataUrl,
+    BLOCK_CACHE_MB: SCALE_BLOCK_CACHE_MB,
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    AWS_EMF_AGENT_ENDPOINT: emfEndpoint,
+  };
+  for (const name of PASSED_LOCAL_SETTINGS) {
+    const value = env[name];
+    if (value !== undefined) apiEnv[name] = value;
+  }
+  return apiEnv;
+}
+
 /** `npm start` over one config; extra env (BLOCK_CACHE_MB, LOCAL_CONCURRENCY…) is passed through. */
 export async function startApi(env: Record<string, string>, logFile: number): Promise<RunningProcess> {
   const port = await freePort();
