@@ -298,7 +298,8 @@ export class VrtMosaic implements Mosaic {
   }
 
   async open(id: string, io?: ReadIo): Promise<Raster | null> {
-    const source = this.spec.sources[Number(id)];
+    // Only the ids `candidates` hands out: Number('') or Number(' 4') would name a source all the same.
+    const source = this.ids[Number(id)] === id ? this.spec.sources[Number(id)] : undefined;
     if (!source) return null;
     const raster = await this.opener.open(source.location, io);
     if (!raster) {

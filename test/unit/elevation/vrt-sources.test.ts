@@ -155,6 +155,15 @@ describe('opening a source of a VRT', () => {
     expect(opened).toEqual([]);
   });
 
+  it.each(['', ' 4', '4.0', '0x4', '04', '-0'])(
+    'an id that only converts to a source index (%j): no raster',
+    async (id) => {
+      const { opener, opened } = openerOf(stand(centre));
+      expect(await new VrtMosaic(WGS84, spec, opener, 'm').open(id)).toBeNull();
+      expect(opened).toEqual([]);
+    },
+  );
+
   it('a source the store lacks: the dataset is unavailable, naming the file', async () => {
     const answer = new VrtMosaic(WGS84, spec, openerOf(null).opener, 'mosaic').open('4');
     await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
