@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { listFolder } from '../data/folder-listing';
+import { DatasetConfigError } from '../errors';
 import {
   formatTileName,
   isRasterFile,
@@ -53,6 +54,7 @@ export class ListedTileIndex implements TileIndex {
     this.listedAt = this.now();
     const previous = this.listing;
     // A folder that can no longer be listed (or fails to) keeps its last good listing; tried again after relistMs.
+    // A listing that holds two files for one tile is a configuration error: requests fail until it is mended.
     this.listing = listFolder(this.folder).then(
       (files) => (files === null ? previous : tilesOf(this.folder, files, this.tileSize)),
       () => previous,
@@ -61,6 +63,11 @@ export class ListedTileIndex implements TileIndex {
   }
 }
 
+/**
+ * Two rasters named for one corner are refused, as OpenTopoData refuses them ("SRTM filenames must be unique"):
+ * picking one would be a guess, and a wrong one answers wrong heights as success (Copernicus's full distribution
+ * holds `AUXFILES/…_EDM.tif`, an editing mask, beside `DEM/…_DEM.tif`, both named for the same corner).
+ */
 function tilesOf(folder: string, files: readonly string[], tileSize: number): Tiles {
   const tiles: Tiles = new Map();
   for (const entry of [...files].sort()) {
@@ -68,7 +75,14 @@ function tilesOf(folder: string, files: readonly string[], tileSize: number): Ti
     const corner = tryParseTileCorner(entry.split('/').pop() ?? entry);
     if (!corner) continue;
     const key = tileKeyOfCorner(corner, tileSize);
-    if (!tiles.has(tileKeyId(key))) tiles.set(tileKeyId(key), { key, file: joinLocation(folder, entry) });
+    const file = joinLocation(folder, entry);
+    const other = tiles.get(tileKeyId(key));
+    if (other) {
+      throw new DatasetConfigError(
+        `${other.file} and ${file} are both named for the tile at ${corner.y}, ${corner.x} (lower-left corner in the filename CRS): tile names must be unique. Keep one of them in the dataset's folder.`,
+      );
+    }
+    tiles.set(tileKeyId(key), { key, file });
   }
   return tiles;
 }

@@ -1,10 +1,12 @@
 /**
  * A listed tile index is refreshed after its TTL (tiles added later are found, removed ones are gone), and a
- * failed relisting keeps serving the last good listing and is tried again after the next TTL.
+ * failed relisting keeps serving the last good listing and is tried again after the next TTL. Two files named for
+ * one tile are a configuration error.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DatasetConfigError } from '../../../layers/elevation';
 import { ListedTileIndex } from '../../../layers/elevation/dataset/tile-index';
 
 let dir: string;
@@ -58,14 +60,33 @@ describe('ListedTileIndex', () => {
     await expect(index.keys()).resolves.toEqual([N48E009]);
   });
 
-  it('two files for one corner: the first by name is the tile, whatever order the listing gave', async () => {
-    for (const files of [
-      ['N48E009.tif', 'N48E009.hgt'],
-      ['N48E009.hgt', 'N48E009.tif'],
-    ]) {
-      const index = new ListedTileIndex(dir, 1, files, 1000);
-      await expect(index.locate(N48E009)).resolves.toEqual([path.join(dir, 'N48E009.hgt')]);
-    }
+  it.each([
+    [['N48E009.tif', 'N48E009.hgt']],
+    [['N48E009.hgt', 'N48E009.tif']],
+    [['N48E009.tif', 'old/N48E009.tif']],
+    [
+      [
+        'Copernicus_DSM_10_N48_00_E009_00/DEM/Copernicus_DSM_10_N48_00_E009_00_DEM.tif',
+        'Copernicus_DSM_10_N48_00_E009_00/AUXFILES/Copernicus_DSM_10_N48_00_E009_00_EDM.tif',
+      ],
+    ],
+  ])('refuses two files named for one tile (%j), naming both', (files) => {
+    const refused = () => new ListedTileIndex(dir, 1, files, 1000);
+    expect(refused).toThrow(DatasetConfigError);
+    for (const file of files) expect(refused).toThrow(path.join(dir, file));
+    expect(refused).toThrow('tile names must be unique');
+  });
+
+  it('a duplicate that appears later fails requests from the next listing on, until it is removed', async () => {
+    let now = 0;
+    const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 1000, () => now);
+    fs.writeFileSync(path.join(dir, 'N48E009.hgt'), 'x');
+    now = 1001;
+    await expect(index.locate(N48E009)).rejects.toThrow(DatasetConfigError);
+    await expect(index.keys()).rejects.toThrow('N48E009.hgt');
+    fs.rmSync(path.join(dir, 'N48E009.hgt'));
+    now = 2002;
+    await expect(index.locate(N48E009)).resolves.toEqual([path.join(dir, 'N48E009.tif')]);
   });
 
   it('forgets a tile removed from the folder after the TTL', async () => {
