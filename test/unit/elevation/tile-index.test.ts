@@ -75,6 +75,9 @@ describe('ListedTileIndex', () => {
     expect(refused).toThrow(DatasetConfigError);
     for (const file of files) expect(refused).toThrow(path.join(dir, file));
     expect(refused).toThrow('tile names must be unique');
+    // The same message whatever order the listing gave: the first by name is named first.
+    const first = path.join(dir, [...files].sort()[0]);
+    expect(refused).toThrow(new RegExp(`^${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and `));
   });
 
   it('a duplicate that appears later fails requests from the next listing on, until it is removed', async () => {
