@@ -100,12 +100,12 @@ async function main(): Promise<void> {
     quick,
     seconds,
     settings: {
-      BLOCK_CACHE_MB: SCALE_BLOCK_CACHE_MB,
-      ...pick(apiEnv, PASSED_LOCAL_SETTINGS),
+      ...pick(apiEnv, ['BLOCK_CACHE_MB', ...PASSED_LOCAL_SETTINGS]),
       // They reach npm start with the rest of the environment: a run with other GC flags or partial decoding
       // must say so in its report.
       OFFLINE_NODE_FLAGS: `"${nodeFlags(process.env.OFFLINE_NODE_FLAGS).join(' ')}"`,
       ...(process.env.PARTIAL_DECODE ? { PARTIAL_DECODE: process.env.PARTIAL_DECODE } : {}),
+      ...pick(apiEnv, ['POWERTOOLS_LOG_LEVEL']),
     },
     machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load average at the end ${os
       .loadavg()

@@ -147,7 +147,7 @@ export function markdownReport(r: ReportInput): string {
     `Machine: ${r.machine}. Shared and noisy: compare figures from the same run.`,
     `Settings: ${Object.entries(r.settings)
       .map(([k, v]) => `${k}=${v}`)
-      .join(', ')}, POWERTOOLS_LOG_LEVEL=WARN; ${r.seconds} s measured per cell after a warm-up.`,
+      .join(', ')}; ${r.seconds} s measured per cell after a warm-up.`,
     '',
     ...r.datasets.variants.map(
       (v) => `- \`${v.name}\`: ${v.tiles} tiles, ${(v.bytes / 1e9).toFixed(2)} GB, ${v.description}`,
