@@ -27,6 +27,7 @@ import {
   startDataLayer,
 } from './scale/stack';
 import { WORKLOADS } from './scale/workloads';
+import { localConcurrency } from '../start/local-api';
 import { nodeFlags } from '../start/serverless-offline';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
     seconds,
     settings: {
       ...pick(apiEnv, ['BLOCK_CACHE_MB', ...PASSED_LOCAL_SETTINGS]),
+      // Its default follows the machine's cores: the effective value, set or not.
+      LOCAL_CONCURRENCY: String(localConcurrency(apiEnv)),
       // They reach npm start with the rest of the environment: a run with other GC flags or partial decoding
       // must say so in its report.
       OFFLINE_NODE_FLAGS: `"${nodeFlags(process.env.OFFLINE_NODE_FLAGS).join(' ')}"`,

@@ -6,6 +6,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
+import { localConcurrency } from '../start/local-api';
 
 const REPO = path.resolve(__dirname, '../..');
 const BURST = Number(process.env.BURST ?? 200);
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       burst: BURST,
-      localConcurrency: process.env.LOCAL_CONCURRENCY ?? '4 (default)',
+      localConcurrency: localConcurrency(),
       statuses,
       p50Ms: times[Math.floor(times.length / 2)],
       p99Ms: times[Math.ceil(0.99 * times.length) - 1],

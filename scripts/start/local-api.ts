@@ -1,9 +1,10 @@
 /**
  * The local API as `npm start` and the e2e tests run it: serverless-offline on an internal port behind the local
  * gateway (scripts/gateway) on the public one. Settings: LOCAL_CONCURRENCY (invocations per function at once,
- * default 4), LOCAL_QUEUE (requests waiting per function before 429, default 1000). npm start splits BLOCK_CACHE_MB over
+ * default: the cores, 2 to 4), LOCAL_QUEUE (requests waiting per function before 429, default 1000). npm start splits BLOCK_CACHE_MB over
  * the LOCAL_CONCURRENCY workers of a function (cacheMbPerEnvironment).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { startGateway, type Gateway } from '../gateway/gateway';
 import { loadRoutes } from '../gateway/routes';
@@ -20,8 +21,17 @@ export interface LocalApi {
   stop(): Promise<void>;
 }
 
-/** Two per core of this 2-core machine: cold reads overlap I/O, and 4 workers x ~100 MB stays far below 2 GB. */
-const DEFAULT_CONCURRENCY = 4;
+/**
+ * One worker per core, 2 to 4: each worker is an execution environment with its own isolate (~70-100 MB) and its
+ * share of BLOCK_CACHE_MB. On this 2-core machine 2 workers instead of 4 measured, in two A/B pairs of bench:scale
+ * on the 1024-px dataset (2026-12-04): peak RSS lower in all 10 cells, by 177-249 MB but 51 MB for POST-512 at
+ * 64 connections (GET-1 uniform at 64: 963 -> 780 MB); POST-512 in one tile 3.1 k -> 101-104 k elevations/s (a
+ * worker's 64 MiB holds the tile's 16 blocks, 32 MiB thrashed: 4 % cache hits -> 100 %); cold GET-1 within the
+ * noise (58-77 vs 61-66 points/s), warm POST-100 city too (45-58 k vs 45-70 k). More workers than cores mostly
+ * split the cache.
+ */
+const MIN_DEFAULT_CONCURRENCY = 2;
+const MAX_DEFAULT_CONCURRENCY = 4;
 /** A burst of 1,000 waits rather than failing; beyond that a client gets 429 at once. */
 const DEFAULT_QUEUE = 1000;
 /** API Gateway's HTTP API integration timeout. */
@@ -59,8 +69,16 @@ export async function startLocalApi(options: OfflineOptions): Promise<LocalApi> 
 }
 
 /** LOCAL_CONCURRENCY: how many invocations of one function run at once, i.e. how many workers (environments) it has. */
-export function localConcurrency(env: NodeJS.ProcessEnv = process.env): number {
-  return count('LOCAL_CONCURRENCY', env.LOCAL_CONCURRENCY, DEFAULT_CONCURRENCY, 1);
+export function localConcurrency(
+  env: NodeJS.ProcessEnv = process.env,
+  cores: number = os.availableParallelism(),
+): number {
+  return count('LOCAL_CONCURRENCY', env.LOCAL_CONCURRENCY, defaultConcurrency(cores), 1);
+}
+
+/** LOCAL_CONCURRENCY's default: the cores, at least 2 (one cold read overlaps another's decode), at most 4. */
+export function defaultConcurrency(cores: number): number {
+  return Math.min(MAX_DEFAULT_CONCURRENCY, Math.max(MIN_DEFAULT_CONCURRENCY, Math.floor(cores)));
 }
 
 /**
