@@ -1,7 +1,8 @@
 /**
  * Self time of a V8 CPU profile (`node --cpu-prof`'s .cpuprofile), summed by module and by function: where a
- * process's (or a worker thread's) CPU went. How the per-request costs in the README were found (e.g.
- * serverless-offline's main thread spending ~0.6 ms per invocation in `postMessage`, its MessageChannel per call).
+ * process's (or a worker thread's) CPU went. How the README's cold-point figures were found (e.g. 7.4 ms of GC per
+ * cold point on the handler's worker thread). Under contention a sample lands on whatever ran when the thread
+ * resumed, so syscalls such as `writev` on loopback look dearer than their CPU: /proc's figures are the ground truth.
  */
 
 /** The parts of the Chrome DevTools profile format used here. */
