@@ -253,12 +253,18 @@ function forward(
   return { answer, ended };
 }
 
+const ERROR_TYPE_KEY = Buffer.from('"errorType"');
+
 /**
  * serverless-offline answers a thrown handler or a Lambda timeout itself, as a body shaped like Lambda's error
  * payload (`errorMessage`, `errorType`, `stackTrace`), often with status 200. Our handlers never answer that shape.
  */
 export function offlineErrorOf(answer: Answer): 'timeout' | 'error' | null {
   if (answer.body.byteLength > 256 * 1024 || answer.body[0] !== 0x7b) return null;
+  // Every JSON answer starts with '{', so without this byte search each one was parsed in full: 0.076 ms of the
+  // gateway's 0.95 ms per warm POST-100 (a CPU profile under load). A body that merely contains the key (a
+  // dataset named so) is still parsed below and judged by its shape.
+  if (!answer.body.includes(ERROR_TYPE_KEY)) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(answer.body.toString('utf8'));

@@ -38,6 +38,19 @@ describe('offlineErrorOf', () => {
   it('passes our own answers through', () => {
     expect(offlineErrorOf(answer({ status: 'OK', results: [] }))).toBeNull();
     expect(offlineErrorOf({ status: 200, headers: {}, body: Buffer.from('<svg/>') })).toBeNull();
+    // The key inside an answer of ours (a dataset so named) passes the byte search and is judged by the shape.
+    expect(
+      offlineErrorOf(answer({ status: 'OK', results: [{ dataset: 'errorType', elevation: 1 }] })),
+    ).toBeNull();
+    expect(offlineErrorOf(answer({ errorType: 'x', status: 'OK' }))).toBeNull();
+  });
+
+  it('still finds the payload when the key is not first, and refuses a body over 256 KiB unparsed', () => {
+    expect(offlineErrorOf(answer({ stackTrace: [], errorMessage: 'boom', errorType: 'Error' }))).toBe(
+      'error',
+    );
+    const big = { errorMessage: 'x'.repeat(300 * 1024), errorType: 'Error', stackTrace: [] };
+    expect(offlineErrorOf(answer(big))).toBeNull();
   });
 });
 
