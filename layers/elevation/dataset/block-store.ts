@@ -3,8 +3,16 @@
  * (with the object version) and block index. A block is cached as fetched and decoded so far (raster/block-rows):
  * a point that needs rows further down resumes its decode. Misses open a `read-block` trace subsegment; hits and
  * misses are counted per request. A block whose decode fails is evicted, so the next request fetches it afresh.
+ *
+ * A load runs under the deadline (signal) of the request that started it. A request that joined another request's
+ * load does not inherit its failure: when that load fails (the other request's deadline passed, or its read timed
+ * out during a fault that has since cleared), the joiner fetches the block once more under its own deadline. Seen
+ * end to end: right after a data-layer fault cleared, a new request joined a read still hanging from the fault and
+ * answered 504 (test/e2e/reliability.test.ts, once in a clean-clone CI run). Joiners within one request share its
+ * deadline, so they do not retry: a request's failure is not delayed by a second load of the same block.
  */
 import { BlockCache } from '../data/block-cache';
+import { DataSourceAccessDeniedError, ObjectChangedError, SourceNotFoundError } from '../errors';
 import type { BlockRows } from '../raster/block-rows';
 import type { PixelArray, Raster } from '../raster/raster';
 import type { ReadContext } from '../types';
@@ -12,6 +20,8 @@ import type { ReadContext } from '../types';
 const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 
 let cache = new BlockCache<BlockRows>(DEFAULT_CACHE_BYTES);
+/** The deadline each load in flight runs under (its starter's), to tell another request's load from one's own. */
+const loadSignals = new WeakMap<Promise<BlockRows>, AbortSignal | undefined>();
 
 /**
  * Replaces the shared cache (settings at cold start; tests and benches for a cold cache).
@@ -51,6 +61,16 @@ export async function getBlock(
   rows: readonly number[],
   ctx: ReadContext,
 ): Promise<PixelArray> {
+  return getBlockOnce(raster, index, rows, ctx, true);
+}
+
+async function getBlockOnce(
+  raster: Raster,
+  index: number,
+  rows: readonly number[],
+  ctx: ReadContext,
+  mayReload: boolean,
+): Promise<PixelArray> {
   const key = `${raster.cacheKey}#${index}`;
   const shared = cache;
   const { promise, hit } = shared.getOrLoad(key, raster.blockBytes, () =>
@@ -67,6 +87,7 @@ export async function getBlock(
   if (hit) {
     ctx.stats.blockCacheHits++;
   } else {
+    loadSignals.set(promise, ctx.signal);
     ctx.stats.blockCacheMisses++;
     ctx.stats.blocksRead++;
     // Charged from now on for what it holds, and again after each decode step.
@@ -78,11 +99,33 @@ export async function getBlock(
       () => undefined, // the cache evicts a rejected load itself
     );
   }
-  const block = await promise;
+  let block: BlockRows;
+  try {
+    block = await promise;
+  } catch (error) {
+    // The cache has evicted the failed load already (its own handler ran first), so this starts a fresh one.
+    if (mayReload && hit && startedElsewhere(promise, ctx) && mayHealOnReload(error))
+      return getBlockOnce(raster, index, rows, ctx, false);
+    throw error;
+  }
   try {
     return await block.rows(rows, ctx);
   } catch (error) {
     shared.evict(key, promise);
     throw error;
   }
+}
+
+/** Whether a load was started by another request (another deadline), and this request's deadline is still open. */
+function startedElsewhere(promise: Promise<BlockRows>, ctx: ReadContext): boolean {
+  return loadSignals.has(promise) && loadSignals.get(promise) !== ctx.signal && !ctx.signal?.aborted;
+}
+
+/** Failures a second read of the same object version answers the same way are not retried. */
+function mayHealOnReload(error: unknown): boolean {
+  return !(
+    error instanceof SourceNotFoundError ||
+    error instanceof DataSourceAccessDeniedError ||
+    error instanceof ObjectChangedError
+  );
 }

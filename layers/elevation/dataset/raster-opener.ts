@@ -3,10 +3,12 @@
  * concurrent requests share one header read. A missing file is cached as `null` for `missingTtlMs` (an ocean tile
  * of Copernicus stays missing, and asking S3 again on every request would cost a round trip each time; but a
  * wrong DATA_ROOT or a deploy in progress must heal without a cold start). Other failures are evicted at once.
+ * As for blocks (dataset/block-store.ts), a request that joined another request's open (another deadline) opens
+ * once more under its own when that open fails, instead of answering with the other request's timeout.
  * Least recently used first out, bounded by count: 4,096 headers of a few KB to ~100 KB each stay under 100 MB.
  */
 import { openByteSource, type ReadIo, type RetryPolicy } from '../data/byte-source';
-import { SourceNotFoundError } from '../errors';
+import { DataSourceAccessDeniedError, ObjectChangedError, SourceNotFoundError } from '../errors';
 import { openCogRaster } from '../raster/cog-raster';
 import { isHgtLocation, openHgtRaster } from '../raster/hgt-raster';
 import type { Raster } from '../raster/raster';
@@ -27,6 +29,8 @@ interface Entry {
   promise: Promise<Raster | null>;
   /** When a `null` (missing) answer stops being trusted; Infinity while pending or for an opened raster. */
   expires: number;
+  /** The deadline the header read runs under: its starter's. */
+  signal: AbortSignal | undefined;
 }
 
 export class RasterOpener {
@@ -42,20 +46,30 @@ export class RasterOpener {
     return { timeoutMs: this.options.timeoutMs, retries: this.options.retries };
   }
 
-  open(location: string, io?: ReadIo): Promise<Raster | null> {
+  open(location: string, io?: ReadIo, mayReopen = true): Promise<Raster | null> {
     const cached = this.rasters.get(location);
     if (cached && cached.expires > this.now()) {
       this.rasters.delete(location); // re-insert: most recently used last
       this.rasters.set(location, cached);
-      return cached.promise;
+      if (!mayReopen || cached.signal === io?.signal) return cached.promise;
+      // Another request's open: its failure (its deadline, a fault since cleared) is not this request's answer.
+      // The failed entry is forgotten before this handler runs, so the second open starts afresh.
+      return cached.promise.catch((error: unknown) => {
+        if (io?.signal?.aborted || !mayHealOnReopen(error)) throw error;
+        return this.open(location, io, false); // joins a newer open if one started meanwhile
+      });
     }
+    return this.start(location, io);
+  }
+
+  private start(location: string, io?: ReadIo): Promise<Raster | null> {
     const source = openByteSource(location, this.options);
     const opening = isHgtLocation(location)
       ? openHgtRaster(source, io)
       : openCogRaster(source, this.options.headerPrefetchBytes, io, {
           partialDecode: this.options.partialDecode ?? false,
         });
-    const entry: Entry = { promise: Promise.resolve(null), expires: Infinity };
+    const entry: Entry = { promise: Promise.resolve(null), expires: Infinity, signal: io?.signal };
     entry.promise = opening.catch((error: unknown) => {
       if (error instanceof SourceNotFoundError) {
         entry.expires = this.now() + this.options.missingTtlMs;
@@ -80,4 +94,9 @@ export class RasterOpener {
   private forgetEntry(location: string, entry: Entry): void {
     if (this.rasters.get(location) === entry) this.rasters.delete(location);
   }
+}
+
+/** Failures a second header read of the same location answers the same way are not retried. */
+function mayHealOnReopen(error: unknown): boolean {
+  return !(error instanceof DataSourceAccessDeniedError || error instanceof ObjectChangedError);
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DataSourceUnavailableError } from '../../../layers/elevation';
+import { DataSourceUnavailableError, DeadlineExceededError } from '../../../layers/elevation';
 import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
@@ -92,3 +92,30 @@ it('holds at most 4,096 headers, the least recently used going first', async () 
   // 4,097 opens: ~0.9 s alone, but one clean-clone CI run (coverage on, suites in parallel, a shared host) took
   // over jest's 5 s default. The test is about which entry goes, not about speed.
 }, 30_000);
+
+describe("another request's open", () => {
+  const cut = () => {
+    const deadline = new AbortController();
+    deadline.abort(new DeadlineExceededError('Request deadline of 0 ms passed'));
+    return deadline.signal;
+  };
+
+  it('is opened again under its own deadline when that open fails (here: its deadline had passed)', async () => {
+    const file = path.join(dir, 'a.tif');
+    fs.writeFileSync(file, tiff());
+    const open = opener();
+    const started = open.open(file, { signal: cut() });
+    const joined = open.open(file, { signal: new AbortController().signal });
+    await expect(started).rejects.toBeInstanceOf(DeadlineExceededError);
+    expect(await joined).not.toBeNull();
+  });
+
+  it('is not opened again for the same request (one deadline)', async () => {
+    const file = path.join(dir, 'a.tif');
+    fs.writeFileSync(file, tiff());
+    const open = opener();
+    const signal = cut();
+    const results = await Promise.allSettled([open.open(file, { signal }), open.open(file, { signal })]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
