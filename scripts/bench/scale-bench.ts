@@ -10,7 +10,7 @@
  * short cells: about 3-5 minutes with the build. Figures from it are not the issue's large-dataset figures.
  * Env: BENCH_SECONDS (measured seconds per cell; 10, quick 4); to rerun a few cells, comma-separated
  * BENCH_DATASETS (cop1024, opt256), BENCH_WORKLOADS (e.g. "GET-1 uniform"), BENCH_CONNECTIONS (e.g. 4,64).
- * LOCAL_CONCURRENCY, LOCAL_QUEUE and LOCAL_CACHE_BUDGET_MB are passed to npm start when set.
+ * LOCAL_CONCURRENCY and LOCAL_QUEUE are passed to npm start when set.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -38,7 +38,7 @@ export async function startDataLayer(root: string): Promise<DataLayer> {
 /** The block cache bench:scale and bench:request-cost give `npm start` (issue 12's setting). */
 export const SCALE_BLOCK_CACHE_MB = '128';
 /** Settings passed on to `npm start` from the bench's own environment when set. */
-export const PASSED_LOCAL_SETTINGS = ['LOCAL_CONCURRENCY', 'LOCAL_CACHE_BUDGET_MB', 'LOCAL_QUEUE'] as const;
+export const PASSED_LOCAL_SETTINGS = ['LOCAL_CONCURRENCY', 'LOCAL_QUEUE'] as const;
 
 /**
  * The environment both benches start `npm start` with (CONFIG_PATH added per dataset): reading through the data
