@@ -6,10 +6,11 @@
  *
  * A load runs under the deadline (signal) of the request that started it. A request that joined another request's
  * load does not inherit its failure: when that load fails (the other request's deadline passed, or its read timed
- * out during a fault that has since cleared), the joiner fetches the block once more under its own deadline. Seen
- * end to end: right after a data-layer fault cleared, a new request joined a read still hanging from the fault and
- * answered 504 (test/e2e/reliability.test.ts, once in a clean-clone CI run). Joiners within one request share its
- * deadline, so they do not retry: a request's failure is not delayed by a second load of the same block.
+ * out during a fault that has since cleared), the joiner fetches the block once more under its own deadline. Why:
+ * one clean-clone CI run answered 504 to the first request after a data-layer fault cleared (test/e2e/
+ * reliability.test.ts, not reproduced since); joining a read still hanging from the fault is the path we found to
+ * it. Joiners within one request share its deadline, so they do not retry: a request's failure is not delayed by a
+ * second load of the same block.
  */
 import { BlockCache } from '../data/block-cache';
 import { DataSourceAccessDeniedError, ObjectChangedError, SourceNotFoundError } from '../errors';
