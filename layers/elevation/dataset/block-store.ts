@@ -105,7 +105,7 @@ async function getBlockOnce(
     block = await promise;
   } catch (error) {
     // The cache has evicted the failed load already (its own handler ran first), so this starts a fresh one.
-    if (mayReload && hit && startedElsewhere(promise, ctx) && mayHealOnReload(error))
+    if (mayReload && startedElsewhere(promise, ctx) && mayHealOnReload(error))
       return getBlockOnce(raster, index, rows, ctx, false);
     throw error;
   }
@@ -117,7 +117,10 @@ async function getBlockOnce(
   }
 }
 
-/** Whether a load was started by another request (another deadline), and this request's deadline is still open. */
+/**
+ * Whether a load was started by another request (another deadline; a load this request started carries its own),
+ * and this request's deadline is still open.
+ */
 function startedElsewhere(promise: Promise<BlockRows>, ctx: ReadContext): boolean {
   return loadSignals.has(promise) && loadSignals.get(promise) !== ctx.signal && !ctx.signal?.aborted;
 }

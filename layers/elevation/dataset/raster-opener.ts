@@ -8,7 +8,7 @@
  * Least recently used first out, bounded by count: 4,096 headers of a few KB to ~100 KB each stay under 100 MB.
  */
 import { openByteSource, type ReadIo, type RetryPolicy } from '../data/byte-source';
-import { DataSourceAccessDeniedError, ObjectChangedError, SourceNotFoundError } from '../errors';
+import { DataSourceAccessDeniedError, SourceNotFoundError } from '../errors';
 import { openCogRaster } from '../raster/cog-raster';
 import { isHgtLocation, openHgtRaster } from '../raster/hgt-raster';
 import type { Raster } from '../raster/raster';
@@ -96,7 +96,11 @@ export class RasterOpener {
   }
 }
 
-/** Failures a second header read of the same location answers the same way are not retried. */
+/**
+ * A refusal (401/403) answers a second header read the same way, so it is not retried. (A missing file is no
+ * failure here but a cached `null`, and a header read is what pins an object's version, so it cannot find it
+ * changed.)
+ */
 function mayHealOnReopen(error: unknown): boolean {
-  return !(error instanceof DataSourceAccessDeniedError || error instanceof ObjectChangedError);
+  return !(error instanceof DataSourceAccessDeniedError);
 }

@@ -83,6 +83,30 @@ describe('getBlock: a joiner of another request’s load', () => {
     expect(reads()).toBe(2);
   });
 
+  it("does not reload again when its reload joined a third request's load that failed too", async () => {
+    const { raster, reads } = scriptedRaster([
+      new DataSourceTimeoutError('first'),
+      new DataSourceTimeoutError('second'),
+      'ok',
+    ]);
+    const started = getBlock(raster, 0, [0], request());
+    const reloads = getBlock(raster, 0, [0], request()); // its reload starts the second load
+    const joinsTheReload = getBlock(raster, 0, [0], request()); // reloads too, and joins that second load
+    await expect(started).rejects.toThrow('first');
+    await expect(reloads).rejects.toThrow('second');
+    await expect(joinsTheReload).rejects.toThrow('second');
+    expect(reads()).toBe(2);
+  });
+
+  it('reloads for a caller without a deadline of its own (the library used directly)', async () => {
+    const { raster, reads } = scriptedRaster([new DataSourceTimeoutError('no answer'), 'ok']);
+    const started = getBlock(raster, 0, [0], request());
+    const joined = getBlock(raster, 0, [0], { stats: newReadStats(), trace: recordingTrace([]) });
+    await expect(started).rejects.toThrow('no answer');
+    await expect(joined).resolves.toEqual(new Float32Array([1, 2, 3, 4]));
+    expect(reads()).toBe(2);
+  });
+
   it('does not reload what a second read answers the same way (a missing object)', async () => {
     const { raster, reads } = scriptedRaster([new SourceNotFoundError('http://data/tile.tif'), 'ok']);
     const started = getBlock(raster, 0, [0], request());

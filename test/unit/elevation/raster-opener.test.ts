@@ -6,8 +6,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DataSourceUnavailableError, DeadlineExceededError } from '../../../layers/elevation';
+import {
+  DataSourceAccessDeniedError,
+  DataSourceUnavailableError,
+  DeadlineExceededError,
+} from '../../../layers/elevation';
 import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
+import { startFlakyServer, type FlakyServer } from '../../integration/support/flaky-data-server';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
 function tiff(): Uint8Array {
@@ -92,6 +97,82 @@ it('holds at most 4,096 headers, the least recently used going first', async () 
   // 4,097 opens: ~0.9 s alone, but one clean-clone CI run (coverage on, suites in parallel, a shared host) took
   // over jest's 5 s default. The test is about which entry goes, not about speed.
 }, 30_000);
+
+describe("another request's open, over HTTP (a data layer that fails on command)", () => {
+  let server: FlakyServer;
+  let url: string;
+  beforeEach(async () => {
+    fs.writeFileSync(path.join(dir, 'a.tif'), tiff());
+    server = await startFlakyServer(dir);
+    url = `${server.url}a.tif`;
+  });
+  afterEach(() => server.close());
+  const deadline = () => ({ signal: new AbortController().signal });
+
+  it('is opened again under its own deadline when that open failed (a 503 since gone)', async () => {
+    server.failNext = 1;
+    const open = opener();
+    const started = open.open(url, deadline());
+    const joined = open.open(url, deadline());
+    await expect(started).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    expect(await joined).not.toBeNull();
+    expect(server.requests).toBe(2);
+  });
+
+  it('is opened again for a caller without a deadline (the library used directly)', async () => {
+    server.failNext = 1;
+    const open = opener();
+    const started = open.open(url, deadline());
+    const joined = open.open(url);
+    const joinedWithoutSignal = open.open(url, {});
+    await expect(started).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    expect(await joined).not.toBeNull();
+    expect(await joinedWithoutSignal).toBe(await joined);
+  });
+
+  it('is not opened again for the same request, nor after a refusal (403), nor past its own deadline', async () => {
+    server.failNext = 1;
+    const same = deadline();
+    const results = await Promise.allSettled([opener().open(url, same), opener().open(url, same)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']); // two openers: two reads
+    server.failNext = 1;
+    const shared = opener();
+    const one = await Promise.allSettled([shared.open(url, same), shared.open(url, same)]);
+    expect(one.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(server.requests).toBe(3);
+
+    server.mode = 'forbidden';
+    const refused = opener();
+    const a = refused.open(url, deadline());
+    const b = refused.open(url, deadline());
+    await expect(a).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+    await expect(b).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+    expect(server.requests).toBe(4);
+
+    server.mode = 'ok';
+    server.failNext = 1;
+    const late = opener();
+    const own = new AbortController();
+    const first = late.open(url, deadline());
+    const passed = late.open(url, { signal: own.signal });
+    own.abort(new DeadlineExceededError('passed'));
+    await expect(first).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(passed).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    expect(server.requests).toBe(5);
+  });
+
+  it('is opened again once only: a joiner whose second open joined another failing one gets that failure', async () => {
+    server.failNext = 2;
+    const open = opener();
+    const started = open.open(url, deadline());
+    const reopens = open.open(url, deadline()); // its second open is the second request
+    const joinsTheReopen = open.open(url, deadline()); // joins that second open
+    await expect(started).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(reopens).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(joinsTheReopen).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    expect(server.requests).toBe(2);
+  });
+});
 
 describe("another request's open", () => {
   const cut = () => {
