@@ -21,7 +21,10 @@ import type { ReadContext } from '../types';
 const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 
 let cache = new BlockCache<BlockRows>(DEFAULT_CACHE_BYTES);
-/** The deadline each load in flight runs under (its starter's), to tell another request's load from one's own. */
+/**
+ * The deadline each load in flight runs under (its starter's), to tell another request's load from one's own. A
+ * load that succeeds is dropped from it, so a cached block holds no request's signal.
+ */
 const loadSignals = new WeakMap<Promise<BlockRows>, AbortSignal | undefined>();
 
 /**
@@ -94,6 +97,7 @@ async function getBlockOnce(
     // Charged from now on for what it holds, and again after each decode step.
     void promise.then(
       (block) => {
+        loadSignals.delete(promise);
         shared.recharge(key, promise, block.bytesHeld);
         block.onResize = (bytes) => shared.recharge(key, promise, bytes);
       },

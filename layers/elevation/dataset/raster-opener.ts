@@ -29,8 +29,11 @@ interface Entry {
   promise: Promise<Raster | null>;
   /** When a `null` (missing) answer stops being trusted; Infinity while pending or for an opened raster. */
   expires: number;
-  /** The deadline the header read runs under: its starter's. */
-  signal: AbortSignal | undefined;
+  /**
+   * While the header read is in flight: the deadline it runs under (its starter's). Null once it has answered, so
+   * an opened raster's entry holds no request's signal and a hit on it is the cached promise itself.
+   */
+  pending: { signal: AbortSignal | undefined } | null;
 }
 
 export class RasterOpener {
@@ -46,17 +49,21 @@ export class RasterOpener {
     return { timeoutMs: this.options.timeoutMs, retries: this.options.retries };
   }
 
-  open(location: string, io?: ReadIo, mayReopen = true): Promise<Raster | null> {
+  open(location: string, io?: ReadIo): Promise<Raster | null> {
+    return this.lookup(location, io, true);
+  }
+
+  private lookup(location: string, io: ReadIo | undefined, mayReopen: boolean): Promise<Raster | null> {
     const cached = this.rasters.get(location);
     if (cached && cached.expires > this.now()) {
       this.rasters.delete(location); // re-insert: most recently used last
       this.rasters.set(location, cached);
-      if (!mayReopen || cached.signal === io?.signal) return cached.promise;
+      if (!mayReopen || !cached.pending || cached.pending.signal === io?.signal) return cached.promise;
       // Another request's open: its failure (its deadline, a fault since cleared) is not this request's answer.
       // The failed entry is forgotten before this handler runs, so the second open starts afresh.
       return cached.promise.catch((error: unknown) => {
         if (io?.signal?.aborted || !mayHealOnReopen(error)) throw error;
-        return this.open(location, io, false); // joins a newer open if one started meanwhile
+        return this.lookup(location, io, false); // joins a newer open if one started meanwhile
       });
     }
     return this.start(location, io);
@@ -69,15 +76,26 @@ export class RasterOpener {
       : openCogRaster(source, this.options.headerPrefetchBytes, io, {
           partialDecode: this.options.partialDecode ?? false,
         });
-    const entry: Entry = { promise: Promise.resolve(null), expires: Infinity, signal: io?.signal };
-    entry.promise = opening.catch((error: unknown) => {
-      if (error instanceof SourceNotFoundError) {
-        entry.expires = this.now() + this.options.missingTtlMs;
-        return null;
-      }
-      this.forgetEntry(location, entry);
-      throw error;
-    });
+    const entry: Entry = {
+      promise: Promise.resolve(null),
+      expires: Infinity,
+      pending: { signal: io?.signal },
+    };
+    entry.promise = opening.then(
+      (raster) => {
+        entry.pending = null;
+        return raster;
+      },
+      (error: unknown) => {
+        if (error instanceof SourceNotFoundError) {
+          entry.pending = null;
+          entry.expires = this.now() + this.options.missingTtlMs;
+          return null;
+        }
+        this.forgetEntry(location, entry);
+        throw error;
+      },
+    );
     this.rasters.delete(location);
     if (this.rasters.size >= MAX_OPEN_RASTERS)
       this.rasters.delete(this.rasters.keys().next().value as string);
