@@ -48,11 +48,23 @@ const STOP_GRACE_MS = 8000;
  * uniform, POST-100 city, POST-512; 2026-12-03) measured peak RSS lower in all 12 cells, by 82-208 MB (e.g.
  * POST-100 city at 64: 1,171 -> 1,005 and 1,221 -> 1,046 MB), cold GET-1 at 4 connections at 45.1 -> 35.4 and
  * 37.5 -> 33.3 ms CPU per point, and warm POST-100 city within the noise (30.3 -> 37.1 k, 45.1 -> 39.8 k/s).
+ * --max-old-space-size=1024 (MiB): besides capping each isolate's heap, V8 derives from it how far a heap may grow
+ * past what the last full GC kept: up to 4x where the cap is >= 2 GiB (on this 24 GB host the default cap is
+ * 4 GiB), 1.6x at 1 GiB (V8's MemoryController scales the factor from 1.3 at 256 MiB to 2.0 at 2 GiB). Under warm
+ * POST-512 load a worker kept ~28 MB and grew to ~116 MB before collecting (--trace-gc). Two A/B pairs of
+ * bench:scale on opt256 (all four workloads at 4 and 64 connections, 2026-12-04 16:52-16:59 UTC) measured peak RSS
+ * lower in all 16 cells, by 2-84 MB, most in the warm POSTs late in a run (POST-512 at 64: 1,020 -> 936 and
+ * 966 -> 942 MB), throughput within the noise (cold GET-1 at 4: 167/144 -> 126/180 points/s). Every isolate here holds far less than 1 GiB (serverless-offline's main isolate ~85 MB, workers ~30 MB
+ * live plus what one request allocates, bounded by MAX_BODY_BYTES and MAX_FILE_COORDINATES).
  * Measured and not taken (README, "Performance on real-sized data"): --no-incremental-marking and
  * --initial-old-space-size=64 each cut cold CPU per point (~3 ms; ~20 %) but raised peak RSS in every cell
  * (by 80-110 MB; 40-200 MB), against the 1 GB bound at 64 connections.
  */
-export const DEFAULT_OFFLINE_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=2'];
+export const DEFAULT_OFFLINE_NODE_FLAGS = [
+  '--single-threaded-gc',
+  '--max-semi-space-size=2',
+  '--max-old-space-size=1024',
+];
 
 export function nodeFlags(value: string | undefined): string[] {
   if (value === undefined) return DEFAULT_OFFLINE_NODE_FLAGS;
