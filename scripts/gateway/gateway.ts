@@ -6,6 +6,8 @@
  *    back as HTTP 200 with a stack trace and file paths) become 500/504 with a generic message.
  *  - Concurrency per function is bounded with a queue (a ConcurrencyLimit per function), so a burst costs queueing, not a
  *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
+ *  - CORS headers come from the handlers only (CORS_ORIGIN / access_control_allow_origin), as from an HTTP API without
+ *    a `cors` setting: see NOT_FORWARDED.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -190,6 +192,16 @@ export const TRAILING_SLASH_HEADER = 'x-elevation-trailing-slash';
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 /**
+ * Request headers serverless-offline does not get. `origin`: serverless-offline (14.8.x) answers every request that
+ * carries one, when the service has no `provider.httpApi.cors`, with that origin in Access-Control-Allow-Origin and
+ * `Access-Control-Allow-Credentials: true` (and turns a preflight's 204 into 200), where API Gateway adds nothing:
+ * with CORS_ORIGIN unset, any site could read the local API with credentials, and a CORS setting that works under
+ * `npm start` could fail in AWS. No handler reads Origin (their CORS header is the configured origin), so dropping
+ * it changes nothing else they answer.
+ */
+const NOT_FORWARDED = new Set(['origin', TRAILING_SLASH_HEADER]);
+
+/**
  * After the client's 504, how long a still-running invocation may hold its slot before its connection is cut:
  * serverless-offline ends an invocation at the function timeout (28 s) itself, so this only frees a hung one.
  */
@@ -209,7 +221,7 @@ function forward(
   const answer = new Promise<Answer | 'timeout' | 'failed'>((resolve) => {
     const headers: http.OutgoingHttpHeaders = {};
     for (const [key, value] of Object.entries(request.headers))
-      if (!HOP_BY_HOP.has(key) && key !== TRAILING_SLASH_HEADER) headers[key] = value;
+      if (!HOP_BY_HOP.has(key) && !NOT_FORWARDED.has(key)) headers[key] = value;
     headers['content-length'] = body.byteLength;
     // The handler sees the path without its slash (serverless-offline's router needs that); this tells it the
     // client's path had one, as API Gateway's rawPath does (the help route redirects /v1 but not /v1/).

@@ -278,6 +278,15 @@ describeIfAvailable(
         expect(response.headers.get('access-control-allow-origin')).toBeNull();
       });
 
+      test('no access_control_allow_origin: a cross-site request (with Origin) gets no CORS header either', async () => {
+        const response = await fetch(`${stack.baseUrl}/v1/etopo1deg?locations=90,-180`, {
+          headers: { origin: 'https://elsewhere.example' },
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('access-control-allow-origin')).toBeNull();
+        expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+      });
+
       test('/v1 redirects to /v1/ (Flask strict slashes: 308)', async () => {
         const response = await fetch(`${stack.baseUrl}/v1`, { redirect: 'manual' });
         expect(response.status).toBe(308);
