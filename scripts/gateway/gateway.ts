@@ -6,8 +6,8 @@
  *    back as HTTP 200 with a stack trace and file paths) become 500/504 with a generic message.
  *  - Concurrency per function is bounded with a queue (a ConcurrencyLimit per function), so a burst costs queueing, not a
  *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
- *  - CORS headers come from the handlers only (CORS_ORIGIN / access_control_allow_origin), as from an HTTP API without
- *    a `cors` setting: see NOT_FORWARDED.
+ *  - CORS headers come from the handlers only (CORS_ORIGIN / access_control_allow_origin), as from an HTTP API
+ *    without a `cors` setting: see NOT_FORWARDED.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -54,8 +54,9 @@ const STOP_GRACE_MS = 8000;
  * POST-512 load a worker kept ~28 MB and grew to ~116 MB before collecting (--trace-gc). Two A/B pairs of
  * bench:scale on opt256 (all four workloads at 4 and 64 connections, 2026-12-04 16:52-16:59 UTC) measured peak RSS
  * lower in all 16 cells, by 2-84 MB, most in the warm POSTs late in a run (POST-512 at 64: 1,020 -> 936 and
- * 966 -> 942 MB), throughput within the noise (cold GET-1 at 4: 167/144 -> 126/180 points/s). Every isolate here holds far less than 1 GiB (serverless-offline's main isolate ~85 MB, workers ~30 MB
- * live plus what one request allocates, bounded by MAX_BODY_BYTES and MAX_FILE_COORDINATES).
+ * 966 -> 942 MB), throughput within the noise (cold GET-1 at 4: 167/144 -> 126/180 points/s). Every isolate here
+ * holds far less than 1 GiB (serverless-offline's main isolate ~85 MB, workers ~30 MB live plus what one request
+ * allocates, bounded by MAX_BODY_BYTES and MAX_FILE_COORDINATES).
  * Measured and not taken (README, "Performance on real-sized data"): --no-incremental-marking and
  * --initial-old-space-size=64 each cut cold CPU per point (~3 ms; ~20 %) but raised peak RSS in every cell
  * (by 80-110 MB; 40-200 MB), against the 1 GB bound at 64 connections.
