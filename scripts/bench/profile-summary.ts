@@ -1,8 +1,10 @@
 /**
  * `npm run bench:profile-summary -- DIR|FILE... [--per N unit]`: prints, for each .cpuprofile, its self time by
  * module and by function (scripts/bench/profile/summary.ts), optionally divided by N (requests or points).
- * Profiles come from Node's --cpu-prof, e.g. serverless-offline's process and each of its worker threads:
- *   OFFLINE_NODE_FLAGS="--single-threaded-gc --max-semi-space-size=2 --cpu-prof --cpu-prof-dir=results/prof" \
+ * Profiles come from Node's --cpu-prof, e.g. serverless-offline's process and each of its worker threads (the
+ * default OFFLINE_NODE_FLAGS plus the profiler's, since setting the variable replaces the default):
+ *   OFFLINE_NODE_FLAGS="--single-threaded-gc --max-semi-space-size=2 --max-old-space-size=1024 \
+ *     --cpu-prof --cpu-prof-dir=results/prof" \
  *     BENCH_DATASETS=cop1024 BENCH_WORKLOADS="GET-1 uniform" BENCH_CONNECTIONS=4 npm run bench:scale
  *   npm run bench:profile-summary -- results/prof
  * A profile is written when its thread ends (serverless-offline's workers end with it).
