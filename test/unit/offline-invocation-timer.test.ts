@@ -1,8 +1,8 @@
 // serverless-offline must not hold an invocation's answer once it is answered. Up to 14.8.2 each invocation raced
 // the handler against a `setTimeout(timeout)` promise that was never cancelled, and that pending timer kept the
 // race's result (the whole answer) reachable for the function's timeout (28 s here): under `npm start` the main
-// isolate of serverless-offline grew with request rate x answer size x 28 s (135 MB of heap, 4,560 answers of
-// POST-512 held, in a heap snapshot taken during bench:scale). 14.8.5 cancels the timer when the invocation
+// isolate of serverless-offline grew with request rate x answer size x 28 s (a heap snapshot taken during a
+// bench:scale cell of POST-512 held 4,560 answers, ~200 MB). 14.8.5 cancels the timer when the invocation
 // settles. This runs serverless-offline's own LambdaFunction with its worker-thread runner (what `npm start` uses)
 // in a child node process (serverless-offline is ESM) and counts the timers still active after the invocation.
 import { execFileSync } from 'node:child_process';
