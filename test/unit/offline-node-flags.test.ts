@@ -1,47 +1,43 @@
 import { spawnSync } from 'node:child_process';
 import { DEFAULT_OFFLINE_NODE_FLAGS, nodeFlags } from '../../scripts/start/serverless-offline';
 
-/** A worker thread (where serverless-offline runs a handler) that allocates, then prints its new space's size. */
-const WORKER_NEW_SPACE = `
-const { Worker } = require('node:worker_threads');
-const code = "const a = []; for (let i = 0; i < 300000; i++) a.push({ i, s: 'x' + i }); " +
+/**
+ * Runs `code` in a worker thread (where serverless-offline runs a handler) of a node started with `flags`, and
+ * returns what it printed; the run must succeed without a word on stderr.
+ */
+function inWorker(flags: string[], code: string): string {
+  const main = `new (require('node:worker_threads').Worker)(${JSON.stringify(code)}, { eval: true });`;
+  const run = spawnSync(process.execPath, [...flags, '-e', main], { encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return run.stdout.trim();
+}
+
+/** Allocates, then prints its new space's size. */
+const NEW_SPACE =
+  "const a = []; for (let i = 0; i < 300000; i++) a.push({ i, s: 'x' + i }); " +
   "const n = require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space'); " +
-  "console.log(n.space_size);";
-new Worker(code, { eval: true });
-`;
+  'console.log(n.space_size);';
 
 /**
- * A worker thread that keeps ~20 MB alive and allocates short-lived arrays that survive a few scavenges (so they
- * are promoted, as a request's objects are under load): prints the largest heap it reached and its heap limit.
+ * Keeps ~20 MB alive and allocates short-lived arrays that survive a few scavenges (so they are promoted, as a
+ * request's objects are under load): prints the largest heap it reached and its heap limit.
  */
-const WORKER_OLD_SPACE = `
-const { Worker } = require('node:worker_threads');
-const code = "const v8 = require('node:v8'); const base = []; " +
+const OLD_SPACE =
+  "const v8 = require('node:v8'); const base = []; " +
   "for (let i = 0; i < 200000; i++) base.push({ i, s: 'b' + i }); " +
-  "const keep = []; let peak = 0; " +
-  "for (let round = 0; round < 150; round++) { const batch = []; " +
+  'const keep = []; let peak = 0; ' +
+  'for (let round = 0; round < 150; round++) { const batch = []; ' +
   "for (let i = 0; i < 20000; i++) batch.push({ round, i, s: 'x' + i }); " +
-  "keep.push(batch); if (keep.length > 8) keep.shift(); " +
-  "peak = Math.max(peak, v8.getHeapStatistics().total_heap_size); } " +
-  "console.log(JSON.stringify({ peak, limit: v8.getHeapStatistics().heap_size_limit, kept: base.length }));";
-new Worker(code, { eval: true });
-`;
+  'keep.push(batch); if (keep.length > 8) keep.shift(); ' +
+  'peak = Math.max(peak, v8.getHeapStatistics().total_heap_size); } ' +
+  'console.log(JSON.stringify({ peak, limit: v8.getHeapStatistics().heap_size_limit, kept: base.length }));';
 
-function workerOldSpace(flags: string[]): { peak: number; limit: number; kept: number } {
-  const run = spawnSync(process.execPath, [...flags, '-e', WORKER_OLD_SPACE], { encoding: 'utf8' });
-  expect(run.stderr).toBe('');
-  expect(run.status).toBe(0);
-  return JSON.parse(run.stdout.trim()) as { peak: number; limit: number; kept: number };
-}
+const workerNewSpaceBytes = (flags: string[]): number => Number(inWorker(flags, NEW_SPACE));
+const workerOldSpace = (flags: string[]): { peak: number; limit: number; kept: number } =>
+  JSON.parse(inWorker(flags, OLD_SPACE)) as { peak: number; limit: number; kept: number };
 
 const MiB = 1024 * 1024;
-
-function workerNewSpaceBytes(flags: string[]): number {
-  const run = spawnSync(process.execPath, [...flags, '-e', WORKER_NEW_SPACE], { encoding: 'utf8' });
-  expect(run.stderr).toBe('');
-  expect(run.status).toBe(0);
-  return Number(run.stdout.trim());
-}
 
 describe('OFFLINE_NODE_FLAGS: node flags for serverless-offline', () => {
   it('defaults to single-threaded GC, a 2 MiB semi-space and a 1 GiB old space when unset', () => {
