@@ -22,6 +22,8 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/raster/resumable-lzw.ts`,
     `${LIB}/raster/predictor.ts`,
     `${LIB}/raster/zlib-decoder.ts`,
+    `${LIB}/raster/lerc-block.ts`,
+    `${LIB}/raster/own-buffer.ts`,
   ],
   // The larger folders in two shards each: a shard's results are written only when it completes, so a shard
   // must finish in a sitting (about an hour on the 2-core machine).

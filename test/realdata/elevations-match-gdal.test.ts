@@ -2,10 +2,12 @@
  * Real DEM files from ../shared/dem read through the library must agree with GDAL: nearest equals
  * `gdallocationinfo` and bilinear/cubic match GDAL's resampling within 1e-3 m, at several hundred points per
  * file (pixel centres, random, within half a pixel of the edges, corners, block edges, nodata pixels).
- * Tiled datasets are compared with a GDAL VRT mosaic of their tiles: seamless across tile edges.
+ * Tiled datasets are compared with a GDAL VRT mosaic of their tiles: seamless across tile edges. Some files are
+ * also recompressed (ZSTD, LERC bare and wrapped) and compared with GDAL reading the recompressed file.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loadDatasetRegistry, type DatasetRegistry, type Interpolation } from '../../layers/elevation';
 import { assertablePoints, mismatches } from './support/compare';
@@ -19,6 +21,34 @@ const POINTS_PER_FILE = 300;
 const COP_UPSAMPLED = 'derived/upsampled1as_N48_00_E009_00_DEM_cog.tif';
 const LA = (i: number): string => dem(`copernicus-glo30-crops/los_angeles_tile_${i}.tif`);
 const copName = (cell: string): string => `Copernicus_DSM_COG_10_${cell}_DEM.tif`;
+/**
+ * Real files recompressed by gdal_translate (in beforeAll) with the codecs the reader decodes whole: the same
+ * heights must come back as from GDAL reading the recompressed file.
+ */
+const RECOMPRESSED_DIR = path.join(os.tmpdir(), `elevation-realdata-codecs-${process.pid}`);
+const RECOMPRESSED: { file: string; source: string; options: string[] }[] = [
+  {
+    file: 'fairbanks-zstd-p3.tif',
+    source: dem('copernicus-glo30-crops/fairbanks_tile_0.tif'),
+    options: ['-of', 'GTiff', '-co', 'TILED=YES', '-co', 'COMPRESS=ZSTD', '-co', 'PREDICTOR=3'],
+  },
+  {
+    file: 'fairbanks-lerc-zstd.tif',
+    source: dem('copernicus-glo30-crops/fairbanks_tile_0.tif'),
+    options: ['-of', 'COG', '-co', 'COMPRESS=LERC_ZSTD', '-co', 'MAX_Z_ERROR=0'],
+  },
+  {
+    file: 'srtm3-lerc-deflate.tif',
+    source: dem('derived/N48E009_srtm3_cog.tif'),
+    options: ['-of', 'COG', '-co', 'COMPRESS=LERC_DEFLATE', '-co', 'MAX_Z_ERROR=0'],
+  },
+  {
+    file: 'nodata-9999-lerc.tif',
+    source: dem('opentopodata/nodata/nodata.geotiff'),
+    options: ['-of', 'COG', '-co', 'COMPRESS=LERC', '-co', 'MAX_Z_ERROR=0'],
+  },
+];
+const recompressed = (file: string): string => path.join(RECOMPRESSED_DIR, file);
 
 interface RealCase {
   /** Dataset name in the temp config; also the reference case id. */
@@ -108,6 +138,15 @@ const CASES: RealCase[] = [
     methods: ['nearest'],
   },
   { name: 'srtm-utm32n-point', files: [dem('opentopodata/srtm90m-utm32n/N00E010.tif')], entry: {} },
+  { name: 'fairbanks-zstd', files: [recompressed('fairbanks-zstd-p3.tif')], entry: {} },
+  { name: 'fairbanks-lerc-zstd', files: [recompressed('fairbanks-lerc-zstd.tif')], entry: {} },
+  { name: 'srtm3-lerc-deflate', files: [recompressed('srtm3-lerc-deflate.tif')], entry: {} },
+  {
+    name: 'nodata-9999-lerc',
+    files: [recompressed('nodata-9999-lerc.tif')],
+    entry: {},
+    methods: ['nearest'],
+  },
   {
     // Raw SRTM .hgt tiles as OpenTopoData datasets hold them (they share the lon 10 column).
     name: 'srtm-hgt-tiles',
@@ -165,6 +204,9 @@ describeIfAvailable(
     let registry: DatasetRegistry;
 
     beforeAll(() => {
+      mkdirSync(RECOMPRESSED_DIR, { recursive: true });
+      for (const { file, source, options } of RECOMPRESSED)
+        execFileSync('gdal_translate', ['-q', ...options, source, recompressed(file)]);
       references = gdalReference(
         CASES.filter((c) => !c.referenceOf).map((c) => ({
           id: c.name,
@@ -181,7 +223,10 @@ describeIfAvailable(
         execFileSync('gdalbuildvrt', ['-q', vrt, ...sources], { cwd: temp.dir });
       registry = loadDatasetRegistry({ configPath: temp.configPath });
     });
-    afterAll(() => temp?.cleanup());
+    afterAll(() => {
+      temp?.cleanup();
+      rmSync(RECOMPRESSED_DIR, { recursive: true, force: true });
+    });
 
     const reference = (c: RealCase): ReferenceCase =>
       references.get(c.referenceOf ?? c.name) as ReferenceCase;

@@ -21,6 +21,8 @@ import { crsFromGeoKeys } from '../geo/crs';
 import type { ReadContext } from '../types';
 import { completeBlock, PartialBlock, type BlockRows, type ResumableDecoder } from './block-rows';
 import { HeaderSource } from './header-source';
+import { decodeLercBlock, LERC, lercProblem } from './lerc-block';
+import { ownBuffer } from './own-buffer';
 import { swapBytes, undoFloatingPointPredictor, undoHorizontalPredictor } from './predictor';
 import type { PixelArray, Raster, RasterGrid } from './raster';
 import { ResumableInflate } from './resumable-inflate';
@@ -30,6 +32,28 @@ import { registerZlibDecoder } from './zlib-decoder';
 const PIXEL_IS_POINT = 2;
 const LZW = 5;
 const DEFLATE = [8, 32946];
+/**
+ * The TIFF codecs the reader decodes, each pinned against GDAL's read (test/fixtures/decode, the realdata
+ * suite). All are lossless (LERC when written with MAX_Z_ERROR=0; a lossy LERC file still decodes to GDAL's
+ * values). Anything else is refused when the file is opened, naming the codec.
+ */
+const SUPPORTED_CODECS: Record<number, string> = {
+  1: 'none',
+  [LZW]: 'LZW',
+  8: 'DEFLATE',
+  32946: 'DEFLATE',
+  32773: 'PACKBITS',
+  [LERC]: 'LERC',
+  50000: 'ZSTD',
+};
+/** Codecs GDAL writes that the reader refuses, by name for the message. */
+const REFUSED_CODECS: Record<number, string> = {
+  6: 'old-style JPEG',
+  7: 'JPEG (lossy; JPEG decoders differ from libjpeg by a unit here and there)',
+  34925: 'LZMA',
+  50001: 'WEBP',
+  50002: 'JPEG-XL',
+};
 const VERTICAL_DATUMS: Record<number, string> = {
   3855: 'EGM2008',
   5773: 'EGM96',
@@ -66,6 +90,7 @@ export async function openCogRaster(
   }
   const { tiff, image, tiled, offsets, byteCounts, bits, sampleFormat, planar, predictor, compression } =
     header;
+  refuseCodec(header, image.getSamplesPerPixel(), source.url);
   refuseScaled(header.bandMetadata, source.url);
   refuseNotMetres(header.bandMetadata, header.geoKeys, source.url);
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
@@ -75,7 +100,7 @@ export async function openCogRaster(
   const geoKeys = header.geoKeys;
   const pixelIsPoint = Number(geoKeys.GTRasterTypeGeoKey) === PIXEL_IS_POINT;
   const grid = readGrid(image, pixelIsPoint, source.url);
-  const decoder = (await getDecoder(compression, {
+  const decoder = (await getDecoder(compression === LERC ? 1 : compression, {
     tileWidth: grid.blockWidth,
     tileHeight: grid.blockHeight,
     predictor: 1, // predictors are undone below, after byte-order fixes
@@ -103,16 +128,29 @@ export async function openCogRaster(
   };
   const view = (bytes: Uint8Array): PixelArray => typedView(bytes, sampleFormat, bits[0]);
 
-  /** Other codecs: the whole block at once through geotiff's decoder, as before partial decoding. */
+  /**
+   * Other codecs: the whole block at once, through geotiff's decoder registry (LERC: lerc-block). libtiff applies
+   * no predictor to LERC, but does swap a big-endian file's samples after decoding (its LERC blobs hold them
+   * swapped), so only the byte order is fixed there.
+   */
   const decodeWhole = async (compressed: Uint8Array, index: number): Promise<PixelArray> => {
-    const bytes = new Uint8Array(await decoder.decode(ownBuffer(compressed)));
+    const lerc = compression === LERC;
+    const bytes = lerc
+      ? await decodeLercBlock(compressed, header.lercParameters[1], {
+          width: grid.blockWidth,
+          height: rowsOf(index),
+          sampleFormat,
+          bitsPerSample: bits[0],
+        })
+      : new Uint8Array(await decoder.decode(ownBuffer(compressed)));
     // A block that inflates to fewer bytes than its rows need is corrupt: never sample past its end.
     const needed = rowsOf(index) * rowBytes;
     if (bytes.byteLength < needed) {
       throw new Error(`block ${index} decodes to ${bytes.byteLength} bytes, ${needed} expected`);
     }
     const rows = bytes.subarray(0, needed);
-    prepareRows(rows);
+    if (!lerc) prepareRows(rows);
+    else if (!tiff.littleEndian) swapBytes(rows, bytesPerSample);
     return view(rows);
   };
 
@@ -194,6 +232,8 @@ interface Header {
   planar: number;
   predictor: number;
   compression: number;
+  /** LERC files: [LERC version, codec wrapped around each blob]; empty otherwise. */
+  lercParameters: number[];
   geoKeys: Record<string, unknown>;
   /** Band 1's GDAL_METADATA items (SCALE, OFFSET, ...). */
   bandMetadata: Record<string, unknown>;
@@ -216,9 +256,33 @@ async function readHeader(source: ByteSource, prefetchBytes: number, io?: ReadIo
     planar: Number((await directory.loadValue('PlanarConfiguration')) ?? 1),
     predictor: Number((await directory.loadValue('Predictor')) ?? 1),
     compression: Number((await directory.loadValue('Compression')) ?? 1),
+    lercParameters: toNumbers(
+      directory.hasTag('LercParameters') ? await directory.loadValue('LercParameters') : undefined,
+    ),
     geoKeys: (image.getGeoKeys() ?? {}) as Record<string, unknown>,
     bandMetadata: ((await image.getGDALMetadata(0)) ?? {}) as Record<string, unknown>,
   };
+}
+
+/** A codec the reader does not decode (or a LERC file it cannot) is a configuration error, named at open. */
+function refuseCodec(header: Header, samplesPerPixel: number, url: string): void {
+  const { compression } = header;
+  if (!(compression in SUPPORTED_CODECS)) {
+    const name = REFUSED_CODECS[compression] ?? `TIFF compression ${compression}`;
+    const known = [...new Set(Object.values(SUPPORTED_CODECS))].join(', ');
+    throw new DatasetConfigError(
+      `${url} is compressed with ${name}, which the reader does not decode (it reads ${known}); recompress it losslessly, e.g. with npm run dem:optimize or gdal_translate -co COMPRESS=DEFLATE.`,
+    );
+  }
+  const problem =
+    compression === LERC
+      ? lercProblem(header.lercParameters, samplesPerPixel, header.sampleFormat, header.bits[0])
+      : null;
+  if (problem) {
+    throw new DatasetConfigError(
+      `${url} ${problem}, which the reader does not decode; recompress it losslessly, e.g. with npm run dem:optimize.`,
+    );
+  }
 }
 
 /**
@@ -367,11 +431,4 @@ function toNumbers(value: unknown): number[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'number' || typeof value === 'bigint') return [Number(value)];
   return Array.from(value as ArrayLike<number | bigint>, Number);
-}
-
-/** The bytes as an ArrayBuffer of their own: the source's buffer itself when the view spans it (no copy). */
-function ownBuffer(bytes: Uint8Array): ArrayBuffer {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
-    return bytes.buffer as ArrayBuffer;
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
