@@ -6,6 +6,8 @@
  *    back as HTTP 200 with a stack trace and file paths) become 500/504 with a generic message.
  *  - Concurrency per function is bounded with a queue (a ConcurrencyLimit per function), so a burst costs queueing, not a
  *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
+ *  - Requests that arrive while serverless-offline is still starting wait for it (within the timeout), as a
+ *    first request waits out a cold start in AWS, instead of failing as uninvocable (502): see upstreamReady.
  *  - CORS headers come from the handlers only (CORS_ORIGIN / access_control_allow_origin), as from an HTTP API
  *    without a `cors` setting: see NOT_FORWARDED.
  */
@@ -26,6 +28,12 @@ export interface GatewayOptions {
   maxQueued: number;
   /** API Gateway's integration timeout: 30 s for HTTP APIs. */
   timeoutMs: number;
+  /**
+   * Resolves once serverless-offline answers (rejects if it never will). Until then a request holding a slot
+   * waits for it, within its timeout, as a first request waits for a cold start in AWS; one still waiting at its
+   * timeout is a 503 with Retry-After. Without it the upstream is taken to be up.
+   */
+  upstreamReady?: Promise<void>;
 }
 
 export interface Gateway {
@@ -54,6 +62,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const upstream = new URL(options.upstream);
+  const upstreamUp = upstreamWatch(options.upstreamReady);
   const server = http.createServer({ maxHeaderSize: PARSER_HEADER_BYTES }, (request, response) => {
     handle(request, response).catch(() => {
       if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
@@ -122,6 +131,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // (one more block cache) per timed-out request.
     let invocationEnded: Promise<void> = Promise.resolve();
     try {
+      if (!(await upstreamUp(options.timeoutMs - (Date.now() - arrived)))) {
+        return sendJson(response, 503, 'SERVER_ERROR', 'The API is still starting; retry in a few seconds.', {
+          'retry-after': String(STARTING_RETRY_AFTER_S),
+        });
+      }
       const remaining = options.timeoutMs - (Date.now() - arrived);
       if (remaining <= 0 || response.destroyed) {
         return sendJson(
@@ -311,11 +325,42 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer 
   });
 }
 
-function sendJson(response: http.ServerResponse, status: number, kind: string, error: string): void {
+function sendJson(
+  response: http.ServerResponse,
+  status: number,
+  kind: string,
+  error: string,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
   const text = JSON.stringify({ status: kind, error });
   response.writeHead(status, {
+    ...headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });
   response.end(text);
+}
+
+/** What a 503 answered while serverless-offline starts tells the client (it starts in ~10-15 s here). */
+const STARTING_RETRY_AFTER_S = 5;
+
+/**
+ * `wait(ms)`: true once the upstream is up (at once when it is, or when no readiness was given), false if it is
+ * not up within ms. A failed start counts as up: the request then goes through and fails as any unreachable
+ * invocation does (502), rather than waiting.
+ */
+function upstreamWatch(ready: Promise<void> | undefined): (ms: number) => Promise<boolean> {
+  let up = ready === undefined;
+  const settled = (ready ?? Promise.resolve()).then(
+    () => void (up = true),
+    () => void (up = true),
+  );
+  return async (ms) => {
+    if (up) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
+    await Promise.race([settled, late]);
+    clearTimeout(timer);
+    return up;
+  };
 }

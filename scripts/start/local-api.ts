@@ -52,6 +52,7 @@ export async function startLocalApi(options: OfflineOptions): Promise<LocalApi> 
       maxConcurrent,
       maxQueued,
       timeoutMs: GATEWAY_TIMEOUT_MS,
+      upstreamReady: offline.ready,
     });
   } catch (error) {
     await offline.stop();
