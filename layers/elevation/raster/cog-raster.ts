@@ -90,6 +90,7 @@ export async function openCogRaster(
   }
   const { tiff, image, tiled, offsets, byteCounts, bits, sampleFormat, planar, predictor, compression } =
     header;
+  refuseSampleType(sampleFormat, bits, source.url);
   refuseCodec(header, image.getSamplesPerPixel(), source.url);
   refuseScaled(header.bandMetadata, source.url);
   refuseNotMetres(header.bandMetadata, header.geoKeys, source.url);
@@ -262,6 +263,36 @@ async function readHeader(source: ByteSource, prefetchBytes: number, io?: ReadIo
     geoKeys: (image.getGeoKeys() ?? {}) as Record<string, unknown>,
     bandMetadata: ((await image.getGDALMetadata(0)) ?? {}) as Record<string, unknown>,
   };
+}
+
+/** Bits per sample the reader reads, by TIFF SampleFormat (1 unsigned, 2 signed, 3 IEEE float). */
+const SAMPLE_BITS: Record<number, number[]> = { 1: [8, 16, 32], 2: [8, 16, 32], 3: [32, 64] };
+const SAMPLE_FORMAT_NAMES: Record<number, string> = {
+  1: 'unsigned integer',
+  2: 'signed integer',
+  3: 'float',
+  4: 'untyped',
+  5: 'complex integer',
+  6: 'complex float',
+};
+
+/**
+ * Samples the reader cannot read as heights are refused at open, naming them: complex numbers (read as integers
+ * they would answer wrong heights), Float16 and odd integer widths (GDAL's NBITS=16/12/...), 64-bit integers, and
+ * bands whose samples differ in size. Before, these failed on every request (500/502), or answered the wrong
+ * height (a CInt16 band read as UInt32: -5 m became 65,531 m).
+ */
+function refuseSampleType(sampleFormat: number, bits: number[], url: string): void {
+  const kind = SAMPLE_FORMAT_NAMES[sampleFormat] ?? `SampleFormat ${sampleFormat}`;
+  const sizes = new Set(bits);
+  if (sizes.size === 1 && (SAMPLE_BITS[sampleFormat] ?? []).includes(bits[0])) return;
+  const what =
+    sizes.size === 1
+      ? `${bits[0]}-bit ${kind} samples`
+      : `${kind} samples of mixed sizes (${bits.join(', ')} bits)`;
+  throw new DatasetConfigError(
+    `${url} holds ${what}, which the reader does not read as heights (it reads 8, 16 and 32-bit integers, 32 and 64-bit floats); convert it, e.g. gdal_translate -ot Float32 -co NBITS=32.`,
+  );
 }
 
 /** A codec the reader does not decode (or a LERC file it cannot) is a configuration error, named at open. */
