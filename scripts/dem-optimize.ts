@@ -3,8 +3,8 @@
  * queries (needs Debian's gdal-bin and python3-gdal):
  *  - small internal blocks (default 256: a cold point inflates 256 KB of Float32 instead of Copernicus' 4 MB;
  *    README "Optimising tiles" has the measured 128/256/512 trade-off);
- *  - DEFLATE with a predictor (2 for integers, 3 for floats): the best lossless codec both GDAL and the API's
- *    reader decode (the reader inflates with node:zlib; ZSTD and LERC are not wired into it);
+ *  - DEFLATE with a predictor (2 for integers, 3 for floats): the lossless codec both GDAL and the API's reader
+ *    decode that carries a checksum (the reader also decodes ZSTD, which GDAL writes without one; README);
  *  - an integer type where every value is whole and fits (SRTM-derived Float32 tiles become Int16, half the
  *    bytes), Float32 otherwise; never scale/offset, which the reader does not apply (scripts/gdal/integer_fit.py);
  *  - no overviews: point queries read full resolution only.
@@ -14,7 +14,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { optimizeTile, planOutputs, UsageError, type OptimizeOptions } from './dem-optimize/optimize';
+import {
+  checkTile,
+  optimizeTile,
+  planOutputs,
+  UsageError,
+  type OptimizeOptions,
+} from './dem-optimize/optimize';
 
 const BLOCK_SIZES = [128, 256, 512] as const;
 const DEFAULT_BLOCK = 256;
@@ -61,6 +67,7 @@ function main(): void {
     throw new UsageError(`OUT must be a folder, but ${out} is a file`);
   }
   const plan = planOutputs(inputs, out);
+  for (const tile of plan) checkTile(tile.input); // every refusal before anything is written
   fs.mkdirSync(out, { recursive: true });
   let bytesIn = 0;
   let bytesOut = 0;

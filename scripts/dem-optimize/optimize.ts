@@ -59,9 +59,12 @@ export function planOutputs(inputs: string[], out: string): TilePlan[] {
   return plan;
 }
 
-export function optimizeTile(input: string, output: string, options: OptimizeOptions): TileResult {
-  const gdalInput = /\.hgt\.zip$/i.test(input) ? `/vsizip/${input}/${path.basename(input, '.zip')}` : input;
-  const info = rasterInfo(gdalInput, input);
+/**
+ * Refuses a tile that cannot become a DEM COG the API reads (UsageError): called for every tile before any is
+ * written, so a bad tile among good ones leaves OUT untouched.
+ */
+export function checkTile(input: string): void {
+  const info = rasterInfo(gdalPath(input), input);
   if (info.bands !== 1) throw new UsageError(`${input} has ${info.bands} bands; a DEM tile has one`);
   if (info.scaled) {
     throw new UsageError(
@@ -69,6 +72,14 @@ export function optimizeTile(input: string, output: string, options: OptimizeOpt
         '(gdal_translate -unscale -ot Float32)',
     );
   }
+  if (info.type.startsWith('C')) {
+    throw new UsageError(`${input} holds complex samples (${info.type}); a DEM tile holds real heights`);
+  }
+}
+
+export function optimizeTile(input: string, output: string, options: OptimizeOptions): TileResult {
+  const gdalInput = gdalPath(input);
+  const info = rasterInfo(gdalInput, input);
   const toType = narrowestType(gdalInput, input);
   fs.mkdirSync(path.dirname(output), { recursive: true });
   const partial = `${output}.partial`;
@@ -96,6 +107,10 @@ export function optimizeTile(input: string, output: string, options: OptimizeOpt
     bytesIn: fs.statSync(input).size,
     bytesOut: fs.statSync(output).size,
   };
+}
+
+function gdalPath(input: string): string {
+  return /\.hgt\.zip$/i.test(input) ? `/vsizip/${input}/${path.basename(input, '.zip')}` : input;
 }
 
 /** N48E009.hgt.zip -> N48E009.tif; sub/Name.TIF -> sub/Name.tif (the name part the tile index parses is kept). */

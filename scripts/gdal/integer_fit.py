@@ -5,7 +5,8 @@ Usage: integer_fit.py RASTER
 
 Prints one JSON object: {"type": "Int16" | "UInt16" | "Int32" | "Float32" | "Float64"}. An integer type is chosen
 only when every value (nodata included) is a whole number inside its range and no value is NaN or infinite;
-Float32 only when every value survives the Float64 -> Float32 -> Float64 round trip unchanged. Scale 1, offset 0:
+Float32 only when every value survives the Float64 -> Float32 -> Float64 round trip unchanged. Int64/UInt64, which
+the API does not read, become the narrowest integer type that holds them, else Float64. Scale 1, offset 0:
 the API's reader does not apply GDAL scale/offset metadata, so a scaled integer type would change the heights it
 answers (and a DEM in decimetres as Int16 rarely fits anyway: 3,276.7 m is below the Alps).
 """
@@ -24,8 +25,8 @@ def narrowest(path):
     dataset = gdal.Open(path)
     band = dataset.GetRasterBand(1)
     declared = gdal.GetDataTypeName(band.DataType)
-    if declared not in ("Float32", "Float64"):
-        return declared  # already an integer type: nothing to narrow
+    if declared not in ("Float32", "Float64", "Int64", "UInt64"):
+        return declared  # an integer type the API reads: nothing to narrow
     low, high, whole, float32_exact = np.inf, -np.inf, True, True
     nodata = band.GetNoDataValue()
     if nodata is not None:
@@ -42,13 +43,19 @@ def narrowest(path):
         if finite.size:
             low, high = min(low, float(finite.min())), max(high, float(finite.max()))
             whole = whole and bool(np.all(np.floor(finite) == finite))
-        if declared == "Float64":
+        if declared != "Float32":
             float32_exact = float32_exact and bool(
                 np.array_equal(values.astype(np.float32).astype(np.float64), values, equal_nan=True))
     if whole:
         for name, minimum, maximum in INTEGER_TYPES:
             if minimum <= low and high <= maximum:
                 return name
+    if declared in ("Int64", "UInt64"):
+        # The API reads no 64-bit integers: Float64 holds every whole number up to 2^53 exactly (read above as
+        # Float64, so a larger one would already have been rounded).
+        if max(abs(low), abs(high)) > 2 ** 53:
+            sys.exit(f"{path}: {declared} values beyond 2^53 cannot be stored exactly in a type the API reads")
+        return "Float64"
     return "Float32" if declared == "Float32" or float32_exact else "Float64"
 
 

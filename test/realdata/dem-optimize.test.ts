@@ -5,7 +5,7 @@
  * the input's names; and it refuses bad input with a message and exit code 2 before writing anything.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadDatasetRegistry } from '../../layers/elevation';
 import { NEAREST_TOLERANCE_M } from './support/compare';
@@ -63,6 +63,7 @@ describeIfAvailable(
   () => {
     let temp: TempDatasets;
     let integralFloat: string;
+    let int64Tile: string;
     const out = (name: string) => path.join(temp.dir, name);
 
     beforeAll(() => {
@@ -76,8 +77,13 @@ describeIfAvailable(
         path.join(SRTM3, 'N48E010.hgt'),
         integralFloat,
       ]);
+      // The same SRTM tile stored as Int64, which the API does not read: narrowed to Int16.
+      int64Tile = out('int64-in/N48E009.tif');
+      mkdirSync(out('int64-in'), { recursive: true });
+      execFileSync('gdal_translate', ['-q', '-ot', 'Int64', path.join(SRTM3, 'N48E009.hgt'), int64Tile]);
       for (const [args, folder] of [
         [[COPERNICUS_LAYOUT], 'float'],
+        [[int64Tile], 'int64'],
         [[path.join(SRTM3, 'N48E009.hgt'), integralFloat], 'integer'],
         [['--block', '512', COPERNICUS_LAYOUT], 'block512'],
       ] as const) {
@@ -127,11 +133,13 @@ describeIfAvailable(
       ],
       ['an SRTM .hgt (Int16)', path.join(SRTM3, 'N48E009.hgt'), 'integer/N48E009.tif', 48, 9],
       ['a whole-metre Float32 tile made Int16', 'integralFloat', 'integer/N48E010.tif', 48, 10],
+      ['an Int64 tile (which the API does not read) made Int16', 'int64Tile', 'int64/N48E009.tif', 48, 9],
     ])(
       '%s: GDAL and the API read the output as gdallocationinfo reads the input',
       async (_what, input, output, lat, lon) => {
         const at = points(lat, lon);
-        const expected = gdalValues(input === 'integralFloat' ? integralFloat : input, at);
+        const source = { integralFloat, int64Tile }[input] ?? input;
+        const expected = gdalValues(source, at);
         expect(expected.filter((v) => v !== null).length).toBeGreaterThan(POINTS * 0.9);
         expect(gdalValues(out(output), at)).toEqual(expected);
         const config = tempDatasets([{ name: 'optimised', path: out(output) }]);
@@ -174,6 +182,21 @@ describeIfAvailable(
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(message);
       expect(run.stderr).toMatch(/usage: npm run dem:optimize/);
+    });
+
+    test('refuses a complex tile among good ones before writing any', () => {
+      const complex = out('complex.tif');
+      execFileSync('gdal_translate', ['-q', '-ot', 'CInt16', path.join(SRTM3, 'N48E010.hgt'), complex]);
+      const run = demOptimize(path.join(SRTM3, 'N48E009.hgt'), complex, out('complex-out'));
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(
+        /complex\.tif holds complex samples \(CInt16\); a DEM tile holds real heights/,
+      );
+      expect(existsSync(out('complex-out'))).toBe(false);
+    });
+
+    test('states the Int64 tile became Int16', () => {
+      expect(gdalinfo(out('int64/N48E009.tif'))).toMatch(/Block=256x256 Type=Int16/);
     });
 
     function writeText(name: string): string {
