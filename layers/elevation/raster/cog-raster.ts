@@ -1,8 +1,9 @@
 /**
  * Opens a (Cloud-Optimized) GeoTIFF with geotiff.js for its header and geo keys, then reads exactly one range
  * request per block itself: tile offsets come from the parsed IFD, bytes from the ByteSource. DEFLATE and LZW
- * blocks decode row by row on demand (block-rows: only as far down as the points need, resumable); other codecs
- * decode whole through geotiff's decoder registry. Predictors and byte order are applied here, on whole rows.
+ * blocks decode row by row on demand (block-rows: only as far down as the points need, resumable); ZSTD and
+ * PACKBITS decode whole through geotiff's decoder registry, LERC whole through lerc-block. Predictors and byte
+ * order are applied here, on whole rows. Codecs and sample types it cannot read are refused when a file opens.
  *
  * A cold point in a random row of a 1024x1024 Float32 DEFLATE+PREDICTOR=3 block costs the inflate of the rows
  * above it (half a block on average) and the predictor of its window's rows: 4.3-5.7 ms CPU against 17.8-22.4 ms
@@ -33,8 +34,8 @@ const PIXEL_IS_POINT = 2;
 const LZW = 5;
 const DEFLATE = [8, 32946];
 /**
- * The TIFF codecs the reader decodes, each pinned against GDAL's read (test/fixtures/decode, the realdata
- * suite). All are lossless (LERC when written with MAX_Z_ERROR=0; a lossy LERC file still decodes to GDAL's
+ * The TIFF codecs the reader decodes, each pinned against GDAL's read (test/fixtures/decode and codecs, the
+ * realdata suite). All are lossless (LERC when written with MAX_Z_ERROR=0; a lossy LERC file still decodes to GDAL's
  * values). Anything else is refused when the file is opened, naming the codec.
  */
 const SUPPORTED_CODECS: Record<number, string> = {

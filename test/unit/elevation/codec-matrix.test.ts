@@ -125,12 +125,12 @@ describe('LERC pixels masked as NaN', () => {
     bytes[blob + 200] ^= 0x01; // inside the first block's blob, past its header's checksum
     writeFileSync(copy, bytes);
     const raster = await open(copy);
-    await expect(
-      (async () => {
-        const block = await raster.readBlock(0, fullContext());
-        return block.rows(allRows(block.rowCount), fullContext());
-      })(),
-    ).rejects.toThrow(DataSourceUnavailableError);
+    const reading = (async () => {
+      const block = await raster.readBlock(0, fullContext());
+      return block.rows(allRows(block.rowCount), fullContext());
+    })();
+    await expect(reading).rejects.toThrow(DataSourceUnavailableError);
+    await expect(reading).rejects.toThrow(/Cannot decode the block 0 of .*corrupt\.tif: Checksum failed/);
   });
 });
 
