@@ -67,12 +67,12 @@ function main(): void {
     throw new UsageError(`OUT must be a folder, but ${out} is a file`);
   }
   const plan = planOutputs(inputs, out);
-  for (const tile of plan) checkTile(tile.input); // every refusal before anything is written
+  const infos = plan.map((tile) => checkTile(tile.input)); // every refusal before anything is written
   fs.mkdirSync(out, { recursive: true });
   let bytesIn = 0;
   let bytesOut = 0;
-  for (const tile of plan) {
-    const result = optimizeTile(tile.input, tile.output, options);
+  for (const [i, tile] of plan.entries()) {
+    const result = optimizeTile(tile.input, tile.output, options, infos[i]);
     bytesIn += result.bytesIn;
     bytesOut += result.bytesOut;
     console.log(

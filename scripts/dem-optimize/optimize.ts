@@ -63,7 +63,7 @@ export function planOutputs(inputs: string[], out: string): TilePlan[] {
  * Refuses a tile that cannot become a DEM COG the API reads (UsageError): called for every tile before any is
  * written, so a bad tile among good ones leaves OUT untouched.
  */
-export function checkTile(input: string): void {
+export function checkTile(input: string): RasterInfo {
   const info = rasterInfo(gdalPath(input), input);
   if (info.bands !== 1) throw new UsageError(`${input} has ${info.bands} bands; a DEM tile has one`);
   if (info.scaled) {
@@ -75,11 +75,17 @@ export function checkTile(input: string): void {
   if (info.type.startsWith('C')) {
     throw new UsageError(`${input} holds complex samples (${info.type}); a DEM tile holds real heights`);
   }
+  return info;
 }
 
-export function optimizeTile(input: string, output: string, options: OptimizeOptions): TileResult {
+/** `info`: what checkTile read of the input (gdalinfo is not run twice per tile). */
+export function optimizeTile(
+  input: string,
+  output: string,
+  options: OptimizeOptions,
+  info: RasterInfo,
+): TileResult {
   const gdalInput = gdalPath(input);
-  const info = rasterInfo(gdalInput, input);
   const toType = narrowestType(gdalInput, input);
   fs.mkdirSync(path.dirname(output), { recursive: true });
   const partial = `${output}.partial`;
@@ -124,7 +130,7 @@ function rastersUnder(folder: string): string[] {
     .sort();
 }
 
-interface RasterInfo {
+export interface RasterInfo {
   bands: number;
   type: string;
   scaled: boolean;

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { optimizeTile, planOutputs } from '../../dem-optimize/optimize';
+import { checkTile, optimizeTile, planOutputs } from '../../dem-optimize/optimize';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const SRTM = path.resolve(REPO_ROOT, '..', 'shared', 'dem', 'srtm3-germany');
@@ -56,7 +56,8 @@ export function ensureScaleDatasets(quick: boolean, log: (line: string) => void)
   buildOnce(optimized, log, () => {
     log(`dem:optimize --block ${OPTIMIZED_BLOCK} into ${path.relative(REPO_ROOT, optimized)}`);
     for (const tile of planOutputs([large], optimized)) {
-      if (!fs.existsSync(tile.output)) optimizeTile(tile.input, tile.output, { block: OPTIMIZED_BLOCK });
+      if (!fs.existsSync(tile.output))
+        optimizeTile(tile.input, tile.output, { block: OPTIMIZED_BLOCK }, checkTile(tile.input));
     }
   });
   return {
