@@ -3,7 +3,13 @@
  * file (KML, KMZ, GPX, GeoJSON) as the POST body, whose coordinates in document order are the path.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { type LatLon, parseLocations, tryDetectTrackFormat, readTrackLocations } from '../layers/elevation';
+import {
+  type LatLon,
+  parseLocations,
+  readTrackLocations,
+  rejectUnknownProfileParameters,
+  tryDetectTrackFormat,
+} from '../layers/elevation';
 import type { App } from './app';
 import { fileBytes } from './file-http';
 import { method, requestParams } from './http';
@@ -32,6 +38,7 @@ export function profileInput(event: APIGatewayProxyEventV2, app: App): ProfileIn
     }
   }
   const params = requestParams(event, app.settings.maxBodyBytes);
+  rejectUnknownProfileParameters(params);
   return { params, path: parseLocations(params.locations, app.limits.maxLocations), source: 'locations' };
 }
 

@@ -41,7 +41,11 @@ export { CONTENT_TYPES, tryDetectTrackFormat, type TrackFormat } from './track/t
 export { readTrackLocations } from './track/track-text';
 export { parseFileOptions, type FileRequestOptions } from './track/file-options';
 export { fillFileHeights, type FillReport, type FilledFile } from './track/fill-heights';
-export { parseProfileOptions, type ProfileOptions } from './profile/profile-options';
+export {
+  parseProfileOptions,
+  rejectUnknownProfileParameters,
+  type ProfileOptions,
+} from './profile/profile-options';
 export { answerProfile } from './profile/elevation-profile';
 export { renderProfileSvg } from './profile/profile-svg';
 export { parseGoogleQuery } from './google/google-query';

@@ -32,6 +32,19 @@ export const PROFILE_PARAMETERS = [
 ];
 
 /**
+ * A 400 naming the first parameter /profile does not know. Checked before the path is read, as /v1 does, so
+ * `?path=…` (the Google API's name) is answered with what is wrong rather than with "no locations given".
+ */
+export function rejectUnknownProfileParameters(params: Record<string, unknown>): void {
+  const unknown = Object.keys(params).find((k) => !PROFILE_PARAMETERS.includes(k));
+  if (unknown !== undefined) {
+    throw new InvalidRequestError(
+      `Unknown parameter '${unknown}': supported are ${PROFILE_PARAMETERS.join(', ')}.`,
+    );
+  }
+}
+
+/**
  * @example
  * ```ts
  * const options = parseProfileOptions({ samples: '50', format: 'svg' }, 512);
@@ -41,12 +54,7 @@ export const PROFILE_PARAMETERS = [
  * ```
  */
 export function parseProfileOptions(params: Record<string, unknown>, maxSamples: number): ProfileOptions {
-  const unknown = Object.keys(params).find((k) => !PROFILE_PARAMETERS.includes(k));
-  if (unknown !== undefined) {
-    throw new InvalidRequestError(
-      `Unknown parameter '${unknown}': supported are ${PROFILE_PARAMETERS.join(', ')}.`,
-    );
-  }
+  rejectUnknownProfileParameters(params);
   return {
     spacing: parseSpacing(params.samples, params.distance, maxSamples),
     interpolation: parseInterpolation(params.interpolation),
