@@ -17,7 +17,7 @@ import {
 import { prepareE2eDatasets, type E2eDatasets } from './support/datasets';
 import { startStack, type Stack } from './support/stack';
 import { udpDrops } from '../../stack/bridge/udp-drops';
-import { metricSum, rssMiB, sendTraces, SPANS_PER_TRACE } from './support/xray-sender';
+import { cpuSeconds, metricSum, rssMiB, sendTraces, SPANS_PER_TRACE } from './support/xray-sender';
 
 const JAEGER_BIN = path.join(REPO_ROOT, '.bin', 'jaeger');
 /** Distinct point counts, so each request's log line (and through it its trace) is identifiable. */
@@ -347,6 +347,11 @@ it(`loses at most ${MAX_TRACE_LOSS * 100}% of traces at ${LOAD_TRACES_PER_S} tra
       peak[name] = Math.max(peak[name], rssMiB(pids[name], (f) => readFileSync(f, 'utf8')) || 0);
   };
   const sampler = setInterval(sampleRss, 500);
+  const readText = (f: string) => readFileSync(f, 'utf8');
+  // The collector's CPU and the wall time of the load: a collector that used little CPU while the kernel dropped
+  // datagrams was starved (a shared host), one that used a core's worth was saturated.
+  const cpuBefore = cpuSeconds(pids.collector, readText);
+  const loadStarted = Date.now();
   let sent;
   try {
     sent = await sendTraces(obs.xrayPort, LOAD_TRACES_PER_S, LOAD_SECONDS);
@@ -361,6 +366,8 @@ it(`loses at most ${MAX_TRACE_LOSS * 100}% of traces at ${LOAD_TRACES_PER_S} tra
     clearInterval(sampler);
   }
   sampleRss();
+  const collectorCpu = cpuSeconds(pids.collector, readText) - cpuBefore;
+  const loadWall = (Date.now() - loadStarted) / 1000;
   const received = (await acceptedByJaeger()) - before;
   const lostSpans = sent.spans - received;
   const collector = await (await fetch(`${obs.collectorUrl}/metrics`)).text();
@@ -368,7 +375,9 @@ it(`loses at most ${MAX_TRACE_LOSS * 100}% of traces at ${LOAD_TRACES_PER_S} tra
     `trace load: ${sent.traces} traces (${sent.spans} spans) sent, ${received} spans in Jaeger, ${lostSpans} lost; ` +
       `collector accepted ${metricSum(collector, 'otelcol_receiver_accepted_spans')}, refused ${metricSum(collector, 'otelcol_receiver_refused_spans')}, ` +
       `export failed ${metricSum(collector, 'otelcol_exporter_send_failed_spans')}; kernel drops at the collector's socket ${udpDrops(readFileSync('/proc/net/udp', 'utf8'), obs.xrayPort)}; ` +
-      `peak RSS collector ${peak.collector.toFixed(0)} MiB, Jaeger ${peak.jaeger.toFixed(0)} MiB`,
+      `peak RSS collector ${peak.collector.toFixed(0)} MiB, Jaeger ${peak.jaeger.toFixed(0)} MiB; ` +
+      `sender: largest burst ${sent.maxBurst} traces, longest tick gap ${sent.maxTickGapMs} ms; ` +
+      `collector CPU ${collectorCpu.toFixed(1)} s in ${loadWall.toFixed(1)} s of sending and draining`,
   );
   expect(sent.sendErrors).toBe(0);
   // Every lost trace lost at least one span, so lost spans bound lost traces from above.

@@ -50,6 +50,14 @@ export interface SendResult {
   /** Every 1000th trace id (Jaeger id form), for completeness checks. */
   sampleIds: string[];
   sendErrors: number;
+  /**
+   * The most traces sent in one tick: after a stall of the sending process (a starved host) it catches up in a
+   * burst, which a UDP receive buffer of ~200 KB (Linux's default) cannot hold. Printed on failure to tell a
+   * burst from a collector that stopped reading.
+   */
+  maxBurst: number;
+  /** The longest gap between two ticks, in ms (10 when the sender is never starved). */
+  maxTickGapMs: number;
 }
 
 /** Sends `perSecond` traces per second for `seconds` s to 127.0.0.1:port, in 10 ms ticks. */
@@ -57,12 +65,24 @@ export async function sendTraces(port: number, perSecond: number, seconds: numbe
   const socket = createSocket('udp4');
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   const total = perSecond * seconds;
-  const result: SendResult = { traces: 0, spans: 0, sampleIds: [], sendErrors: 0 };
+  const result: SendResult = {
+    traces: 0,
+    spans: 0,
+    sampleIds: [],
+    sendErrors: 0,
+    maxBurst: 0,
+    maxTickGapMs: 0,
+  };
   const started = Date.now();
   let pending = 0;
+  let lastTick = started;
   while (result.traces < total) {
+    const now = Date.now();
+    result.maxTickGapMs = Math.max(result.maxTickGapMs, now - lastTick);
+    lastTick = now;
     // Catch up to where the schedule says we should be (never ahead of it).
-    const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * perSecond));
+    const due = Math.min(total, Math.floor(((now - started) / 1000) * perSecond));
+    result.maxBurst = Math.max(result.maxBurst, due - result.traces);
     while (result.traces < due) {
       const { traceId, datagrams } = traceDatagrams(Date.now());
       for (const datagram of datagrams) {
@@ -88,6 +108,20 @@ export function rssMiB(pid: number, read: (file: string) => string): number {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`))?.[1];
     return kb === undefined ? NaN : Number(kb) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat, or NaN when it is gone. Fields
+ * 14 and 15 are counted after the command name, which is in parentheses and may hold spaces.
+ */
+export function cpuSeconds(pid: number, read: (file: string) => string, ticksPerSecond = 100): number {
+  try {
+    const stat = read(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
   } catch {
     return NaN;
   }
