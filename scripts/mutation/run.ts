@@ -5,8 +5,8 @@
  * Why shards: a full run is ~6,400 mutants and, on the 2-core machine, hours. StrykerJS's incremental file holds
  * only the mutants of the run that wrote it, so each shard keeps its own (test/mutation/<shard>.json, committed):
  * a rerun after a small change retests only the mutants whose code or covering tests changed, and a shard can be
- * (re)run on its own. `--report` only prints the score of the committed results, `--survivors` lists their
- * surviving mutants. A shard never run is listed as
+ * (re)run on its own. `--report` only prints the score of the committed results, `--survivors [shard...]` lists
+ * their surviving mutants (of every shard, or of the shards named). A shard never run is listed as
  * such and counts as not tested: the total is over the shards that have results, and says how many are missing.
  *
  * `--retest-timeouts` drops the shard's Timeout results before running, so StrykerJS tests those mutants again
@@ -92,8 +92,8 @@ function pct(n: number): string {
 }
 
 /** Each surviving (or uncovered) mutant of the committed results: file:line, mutator, replacement, source line. */
-function survivors(): void {
-  for (const shard of Object.keys(SHARDS)) {
+function survivors(only: string[]): void {
+  for (const shard of only.length ? only : Object.keys(SHARDS)) {
     const { files } = loadShard(shard);
     for (const [name, result] of Object.entries(files ?? {})) {
       const lines = result.source.split('\n');
@@ -160,18 +160,18 @@ function report(): number {
 
 function main(argv: string[]): void {
   mkdirSync(RESULTS, { recursive: true });
-  if (argv.includes('--survivors')) {
-    survivors();
-    process.exit(0);
-  }
   if (argv.includes('--report')) process.exit(report());
-  const retestTimeouts = argv.includes('--retest-timeouts');
-  const shards = argv.filter((a) => a !== '--retest-timeouts');
+  const shards = argv.filter((a) => !a.startsWith('--'));
   const unknown = shards.filter((a) => !(a in SHARDS));
   if (unknown.length) {
     console.error(`unknown shard(s) ${unknown.join(', ')}; shards: ${Object.keys(SHARDS).join(', ')}`);
     process.exit(2);
   }
+  if (argv.includes('--survivors')) {
+    survivors(shards);
+    process.exit(0);
+  }
+  const retestTimeouts = argv.includes('--retest-timeouts');
   for (const shard of shards.length ? shards : Object.keys(SHARDS)) runShard(shard, retestTimeouts);
   process.exit(report());
 }
