@@ -34,6 +34,12 @@ export const PROFILE_PARAMETERS = [
 /**
  * A 400 naming the first parameter /profile does not know. Checked before the path is read, as /v1 does, so
  * `?path=…` (the Google API's name) is answered with what is wrong rather than with "no locations given".
+ *
+ * @example
+ * ```ts
+ * rejectUnknownProfileParameters({ locations: '48.65,9.05|48.85,9.25', samples: '50' }); // known names: no error
+ * assert.throws(() => rejectUnknownProfileParameters({ path: '48.65,9.05|48.85,9.25' }), /Unknown parameter 'path'/);
+ * ```
  */
 export function rejectUnknownProfileParameters(params: Record<string, unknown>): void {
   const unknown = Object.keys(params).find((k) => !PROFILE_PARAMETERS.includes(k));
