@@ -21,7 +21,6 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/raster/resumable-inflate.ts`,
     `${LIB}/raster/resumable-lzw.ts`,
     `${LIB}/raster/predictor.ts`,
-    `${LIB}/raster/zlib-decoder.ts`,
     `${LIB}/raster/lerc-block.ts`,
     `${LIB}/raster/own-buffer.ts`,
   ],

@@ -28,7 +28,6 @@ import { swapBytes, undoFloatingPointPredictor, undoHorizontalPredictor } from '
 import type { PixelArray, Raster, RasterGrid } from './raster';
 import { ResumableInflate } from './resumable-inflate';
 import { ResumableLzw } from './resumable-lzw';
-import { registerZlibDecoder } from './zlib-decoder';
 
 const PIXEL_IS_POINT = 2;
 const LZW = 5;
@@ -63,6 +62,11 @@ const VERTICAL_DATUMS: Record<number, string> = {
   5621: 'EVRF2007',
 };
 
+/** Codecs decoded whole by geotiff's decoder registry; the others have decoders of their own here. */
+function decodedByRegistry(compression: number): boolean {
+  return !DEFLATE.includes(compression) && compression !== LZW && compression !== LERC;
+}
+
 interface Decoder {
   decode(buffer: ArrayBuffer): Promise<ArrayBufferLike>;
 }
@@ -78,7 +82,6 @@ export async function openCogRaster(
   io?: ReadIo,
   options: CogOptions = { partialDecode: false },
 ): Promise<Raster> {
-  registerZlibDecoder();
   let header: Header;
   try {
     header = await readHeader(source, prefetchBytes, io);
@@ -102,13 +105,17 @@ export async function openCogRaster(
   const geoKeys = header.geoKeys;
   const pixelIsPoint = Number(geoKeys.GTRasterTypeGeoKey) === PIXEL_IS_POINT;
   const grid = readGrid(image, pixelIsPoint, source.url);
-  const decoder = (await getDecoder(compression === LERC ? 1 : compression, {
-    tileWidth: grid.blockWidth,
-    tileHeight: grid.blockHeight,
-    predictor: 1, // predictors are undone below, after byte-order fixes
-    bitsPerSample: bits,
-    planarConfiguration: planar,
-  })) as unknown as Decoder;
+  // geotiff's registry decodes only what neither the resumable decoders (DEFLATE, LZW) nor lerc-block do: none,
+  // PACKBITS and ZSTD. Asked for at open, so a decoder that cannot load (ZSTD's WebAssembly) fails the open.
+  const decoder = decodedByRegistry(compression)
+    ? ((await getDecoder(compression, {
+        tileWidth: grid.blockWidth,
+        tileHeight: grid.blockHeight,
+        predictor: 1, // predictors are undone below, after byte-order fixes
+        bitsPerSample: bits,
+        planarConfiguration: planar,
+      })) as unknown as Decoder)
+    : null;
   const blocksAcross = Math.ceil(grid.width / grid.blockWidth);
   const blocksDown = Math.ceil(grid.height / grid.blockHeight);
 
@@ -144,7 +151,7 @@ export async function openCogRaster(
           sampleFormat,
           bitsPerSample: bits[0],
         })
-      : new Uint8Array(await decoder.decode(ownBuffer(compressed)));
+      : new Uint8Array(await registryDecoder().decode(ownBuffer(compressed)));
     // A block that inflates to fewer bytes than its rows need is corrupt: never sample past its end.
     const needed = rowsOf(index) * rowBytes;
     if (bytes.byteLength < needed) {
@@ -154,6 +161,11 @@ export async function openCogRaster(
     if (!lerc) prepareRows(rows);
     else if (!tiff.littleEndian) swapBytes(rows, bytesPerSample);
     return view(rows);
+  };
+
+  const registryDecoder = (): Decoder => {
+    if (!decoder) throw new Error(`compression ${compression} has no whole-block decoder`);
+    return decoder;
   };
 
   const resumable = (compressed: Uint8Array, size: number): ResumableDecoder | null => {
