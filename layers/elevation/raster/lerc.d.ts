@@ -17,8 +17,8 @@ declare module 'lerc' {
       pixels: PixelArray[];
       /** U8/S8/U16/S16/U32/S32/F32/F64. */
       pixelType: string;
-      /** 1 = valid, 0 = invalid, per pixel; null when every pixel is valid. */
-      mask: Uint8Array | null;
+      /** 1 = valid, 0 = invalid, per pixel; absent (undefined) when the blob has no mask: every pixel valid. */
+      mask?: Uint8Array | null;
     }
     function decode(input: ArrayBuffer, options?: { inputOffset?: number }): DecodedBlock;
   }

@@ -20,6 +20,7 @@ import { FileSource } from '../../../layers/elevation/data/file-source';
 import { allRows } from '../../../layers/elevation/raster/block-rows';
 import { openCogRaster } from '../../../layers/elevation/raster/cog-raster';
 import { fromFile } from 'geotiff';
+import Lerc from 'lerc';
 import { decodeLercBlock, lercProblem } from '../../../layers/elevation/raster/lerc-block';
 import type { PixelArray, Raster } from '../../../layers/elevation/raster/raster';
 
@@ -181,5 +182,33 @@ describe('decodeLercBlock', () => {
     await expect(decodeLercBlock(blob, 0, { ...float32, width: 8 })).rejects.toThrow(
       'LERC blob holds 1 band(s) of 16x32, one of 8x32 expected',
     );
+    await expect(decodeLercBlock(blob, 0, { ...float32, height: 16 })).rejects.toThrow(
+      'LERC blob holds 1 band(s) of 16x32, one of 16x16 expected',
+    );
+  });
+  // GDAL writes no integer blob with a mask and `lerc` has no encoder, so the decoder's answer is stood in for:
+  // the refusal is ours to test, not the decoding.
+  it('refuses an integer blob with masked pixels (no value stands for them), and takes one whose mask is all valid', async () => {
+    const blob = await firstBlob('lerc-float32-p1-le-tiles.tif');
+    const int16 = { width: 4, height: 2, sampleFormat: 2, bitsPerSample: 16 };
+    const decoded = (mask: number[]): Lerc.DecodedBlock => ({
+      pixelType: 'S16',
+      width: 4,
+      height: 2,
+      pixels: [Int16Array.from([1, 2, 3, 4, 5, 6, 7, 8])],
+      mask: Uint8Array.from(mask),
+    });
+    const decode = jest.spyOn(Lerc, 'decode');
+    try {
+      decode.mockReturnValueOnce(decoded([1, 1, 1, 1, 1, 0, 1, 1]));
+      await expect(decodeLercBlock(blob, 0, int16)).rejects.toThrow(
+        'LERC blob masks pixels of an integer raster, which have no nodata value there',
+      );
+      decode.mockReturnValueOnce(decoded([1, 1, 1, 1, 1, 1, 1, 1]));
+      const bytes = await decodeLercBlock(blob, 0, int16);
+      expect(Array.from(new Int16Array(bytes.buffer, bytes.byteOffset, 8))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    } finally {
+      decode.mockRestore();
+    }
   });
 });
