@@ -17,7 +17,8 @@ import {
 import { prepareE2eDatasets, type E2eDatasets } from './support/datasets';
 import { startStack, type Stack } from './support/stack';
 import { udpDrops } from '../../stack/bridge/udp-drops';
-import { cpuSeconds, metricSum, rssMiB, sendTraces, SPANS_PER_TRACE } from './support/xray-sender';
+import { metricSum, rssMiB, sendTraces, SPANS_PER_TRACE } from './support/xray-sender';
+import { readStat, TICKS_PER_S } from '../../scripts/bench/scale/process-tree';
 
 const JAEGER_BIN = path.join(REPO_ROOT, '.bin', 'jaeger');
 /** Distinct point counts, so each request's log line (and through it its trace) is identifiable. */
@@ -347,10 +348,10 @@ it(`loses at most ${MAX_TRACE_LOSS * 100}% of traces at ${LOAD_TRACES_PER_S} tra
       peak[name] = Math.max(peak[name], rssMiB(pids[name], (f) => readFileSync(f, 'utf8')) || 0);
   };
   const sampler = setInterval(sampleRss, 500);
-  const readText = (f: string) => readFileSync(f, 'utf8');
   // The collector's CPU and the wall time of the load: a collector that used little CPU while the kernel dropped
   // datagrams was starved (a shared host), one that used a core's worth was saturated.
-  const cpuBefore = cpuSeconds(pids.collector, readText);
+  const cpuSeconds = () => (readStat(`/proc/${pids.collector}/stat`)?.cpuTicks ?? NaN) / TICKS_PER_S;
+  const cpuBefore = cpuSeconds();
   const loadStarted = Date.now();
   let sent;
   try {
@@ -366,7 +367,7 @@ it(`loses at most ${MAX_TRACE_LOSS * 100}% of traces at ${LOAD_TRACES_PER_S} tra
     clearInterval(sampler);
   }
   sampleRss();
-  const collectorCpu = cpuSeconds(pids.collector, readText) - cpuBefore;
+  const collectorCpu = cpuSeconds() - cpuBefore;
   const loadWall = (Date.now() - loadStarted) / 1000;
   const received = (await acceptedByJaeger()) - before;
   const lostSpans = sent.spans - received;

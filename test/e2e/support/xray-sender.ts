@@ -52,8 +52,8 @@ export interface SendResult {
   sendErrors: number;
   /**
    * The most traces sent in one tick: after a stall of the sending process (a starved host) it catches up in a
-   * burst, which a UDP receive buffer of ~200 KB (Linux's default) cannot hold. Printed on failure to tell a
-   * burst from a collector that stopped reading.
+   * burst, which a UDP receive buffer of ~200 KB (Linux's default) cannot hold. Printed with the test's result, to
+   * tell a burst from a collector that stopped reading.
    */
   maxBurst: number;
   /** The longest gap between two ticks, in ms (10 when the sender is never starved). */
@@ -108,20 +108,6 @@ export function rssMiB(pid: number, read: (file: string) => string): number {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`))?.[1];
     return kb === undefined ? NaN : Number(kb) / 1024;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
- * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat, or NaN when it is gone. Fields
- * 14 and 15 are counted after the command name, which is in parentheses and may hold spaces.
- */
-export function cpuSeconds(pid: number, read: (file: string) => string, ticksPerSecond = 100): number {
-  try {
-    const stat = read(`/proc/${pid}/stat`);
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
   } catch {
     return NaN;
   }
