@@ -15,6 +15,7 @@ import { FileSource } from '../../layers/elevation/data/file-source';
 import { allRows } from '../../layers/elevation/raster/block-rows';
 import { openCogRaster } from '../../layers/elevation/raster/cog-raster';
 import type { Raster } from '../../layers/elevation/raster/raster';
+import { cpuMs, median } from './decode-bench';
 
 const POLICY = { timeoutMs: 10_000, retries: 0 };
 
@@ -36,11 +37,6 @@ function parseArgs(argv: string[]): Args {
   }
   if (args.files.length === 0) throw new Error('usage: codec-decode.ts [--blocks N] [--rounds R] FILE...');
   return args;
-}
-
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
 
 /** Block indexes spread over the raster (a fixed stride, so every file of one tile reads the same blocks). */
@@ -74,11 +70,9 @@ async function main(): Promise<void> {
   console.log(`| file | MB on disk | blocks | CPU ms per block (median of ${rounds}) | rounds |`);
   console.log('| ---- | ---------: | -----: | ---------------: | ------ |');
   files.forEach((file, i) => {
-    const sorted = [...perRound[i]].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)];
     const mb = (statSync(file).size / 1e6).toFixed(1);
     const all = perRound[i].map((v) => v.toFixed(2)).join(', ');
-    console.log(`| ${file} | ${mb} | ${indexes[i].length} | ${median.toFixed(2)} | ${all} |`);
+    console.log(`| ${file} | ${mb} | ${indexes[i].length} | ${median(perRound[i]).toFixed(2)} | ${all} |`);
   });
 }
 

@@ -28,12 +28,13 @@ const POINTS = 40;
 /** The budget for a whole cold point (fetch + decode + sample) on such blocks. */
 const TARGET_COLD_POINT_CPU_MS = 12;
 
-function cpuMs(): number {
+/** CPU ms this process has used (the event loop and libuv's pool); codec-decode.ts measures with it too. */
+export function cpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
