@@ -62,11 +62,6 @@ const VERTICAL_DATUMS: Record<number, string> = {
   5621: 'EVRF2007',
 };
 
-/** Codecs decoded whole by geotiff's decoder registry; the others have decoders of their own here. */
-function decodedByRegistry(compression: number): boolean {
-  return !DEFLATE.includes(compression) && compression !== LZW && compression !== LERC;
-}
-
 interface Decoder {
   decode(buffer: ArrayBuffer): Promise<ArrayBufferLike>;
 }
@@ -105,17 +100,20 @@ export async function openCogRaster(
   const geoKeys = header.geoKeys;
   const pixelIsPoint = Number(geoKeys.GTRasterTypeGeoKey) === PIXEL_IS_POINT;
   const grid = readGrid(image, pixelIsPoint, source.url);
-  // geotiff's registry decodes only what neither the resumable decoders (DEFLATE, LZW) nor lerc-block do: none,
-  // PACKBITS and ZSTD. Asked for at open, so a decoder that cannot load (ZSTD's WebAssembly) fails the open.
-  const decoder = decodedByRegistry(compression)
-    ? ((await getDecoder(compression, {
-        tileWidth: grid.blockWidth,
-        tileHeight: grid.blockHeight,
-        predictor: 1, // predictors are undone below, after byte-order fixes
-        bitsPerSample: bits,
-        planarConfiguration: planar,
-      })) as unknown as Decoder)
-    : null;
+  /** DEFLATE and LZW blocks decode row by row (resumable-inflate, resumable-lzw); the other codecs whole. */
+  const rowByRow = DEFLATE.includes(compression) || compression === LZW;
+  // geotiff's registry decodes only what neither the resumable decoders nor lerc-block do: none, PACKBITS and
+  // ZSTD. Asked for at open, so a decoder that cannot load (ZSTD's WebAssembly) fails the open.
+  const decoder =
+    !rowByRow && compression !== LERC
+      ? ((await getDecoder(compression, {
+          tileWidth: grid.blockWidth,
+          tileHeight: grid.blockHeight,
+          predictor: 1, // predictors are undone below, after byte-order fixes
+          bitsPerSample: bits,
+          planarConfiguration: planar,
+        })) as unknown as Decoder)
+      : null;
   const blocksAcross = Math.ceil(grid.width / grid.blockWidth);
   const blocksDown = Math.ceil(grid.height / grid.blockHeight);
 
@@ -192,8 +190,7 @@ export async function openCogRaster(
     blocksDown,
     samplesPerPixel,
     blockBytes: grid.blockWidth * grid.blockHeight * samplesPerPixel * bytesPerSample,
-    partialExtraBytes: (index) =>
-      DEFLATE.includes(compression) || compression === LZW ? (byteCounts[index] ?? 0) : 0,
+    partialExtraBytes: (index) => (rowByRow ? (byteCounts[index] ?? 0) : 0),
     async readBlock(index: number, ctx: ReadContext): Promise<BlockRows> {
       const length = byteCounts[index];
       if (index < 0 || index >= blocksAcross * blocksDown)
