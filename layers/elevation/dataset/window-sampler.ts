@@ -222,6 +222,7 @@ function sampleInside(
       const nodata = raster.nodata;
       const i0 = (lr * blockWidth + lc) * spp;
       const i1 = i0 + blockWidth * spp;
+      const { scale, offset } = raster;
       let v00 = block[i0];
       let v10 = block[i0 + spp];
       let v01 = block[i1];
@@ -232,7 +233,14 @@ function sampleInside(
         if (v01 === nodata) v01 = NaN;
         if (v11 === nodata) v11 = NaN;
       }
-      return bilinear(v00, v10, v01, v11, fx, fy);
+      return bilinear(
+        v00 * scale + offset,
+        v10 * scale + offset,
+        v01 * scale + offset,
+        v11 * scale + offset,
+        fx,
+        fy,
+      );
     }
     return bilinear(
       pixel(state, c, r),
@@ -376,7 +384,10 @@ async function fetchBlocks(states: Iterable<RasterState>, ctx: ReadContext): Pro
   await Promise.all(jobs);
 }
 
-/** Value of pixel (c, r) of a raster whose block is already fetched; NaN for nodata. */
+/**
+ * Height of pixel (c, r) of a raster whose block is already fetched (its stored value scaled: each raster of a
+ * window carries its own scale); NaN for nodata.
+ */
 function pixel(state: RasterState, c: number, r: number): number {
   const { raster } = state;
   const { blockWidth, blockHeight } = raster.grid;
@@ -385,7 +396,7 @@ function pixel(state: RasterState, c: number, r: number): number {
   const block = state.blocks.get(by * raster.blocksAcross + bx) as PixelArray;
   const value = block[((r - by * blockHeight) * blockWidth + (c - bx * blockWidth)) * raster.samplesPerPixel];
   // A NaN pixel is NaN as it is; undefined is an index past the end of the block's view.
-  return value === raster.nodata || value === undefined ? NaN : value;
+  return value === raster.nodata || value === undefined ? NaN : value * raster.scale + raster.offset;
 }
 
 async function edgeValue(

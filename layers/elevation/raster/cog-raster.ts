@@ -91,7 +91,7 @@ export async function openCogRaster(
     header;
   refuseSampleType(sampleFormat, bits, source.url);
   refuseCodec(header, image.getSamplesPerPixel(), source.url);
-  refuseScaled(header.bandMetadata, source.url);
+  const { scale, offset } = readScale(header.bandMetadata, source.url);
   refuseNotMetres(header.bandMetadata, header.geoKeys, source.url);
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
   const bytesPerSample = bits[0] / 8;
@@ -183,6 +183,8 @@ export async function openCogRaster(
     grid,
     crs: crsFromGeoKeys(geoKeys),
     nodata,
+    scale,
+    offset,
     pixelType,
     pixelIsPoint,
     verticalDatum: VERTICAL_DATUMS[Number(geoKeys.VerticalCSTypeGeoKey)] ?? null,
@@ -327,16 +329,25 @@ function refuseCodec(header: Header, samplesPerPixel: number, url: string): void
 }
 
 /**
- * GDAL's band scale and offset (`<Item name="SCALE" sample="0" role="scale">`): a height is stored × scale +
- * offset. The reader answers stored values, so a scaled band would answer wrong heights; it is refused instead.
+ * GDAL's band scale and offset (`<Item name="SCALE" sample="0" role="scale">`, written by `gdal_translate
+ * -a_scale/-a_offset`): a height is the stored value × scale + offset, which gdallocationinfo prints as its
+ * "Descaled Value". Values that are no finite number, and a scale of 0 (every pixel the same height), are refused:
+ * applied, they would answer heights the file does not hold.
  */
-function refuseScaled(metadata: Record<string, unknown>, url: string): void {
-  const scale = Number(metadata.SCALE ?? 1);
-  const offset = Number(metadata.OFFSET ?? 0);
-  if (scale === 1 && offset === 0) return;
-  throw new DatasetConfigError(
-    `${url} stores its heights scaled (scale ${metadata.SCALE ?? 1}, offset ${metadata.OFFSET ?? 0}), which the reader does not apply; unscale it first (gdal_translate -unscale -ot Float32).`,
-  );
+function readScale(metadata: Record<string, unknown>, url: string): { scale: number; offset: number } {
+  const item = (name: string, identity: number): number => {
+    const text = metadata[name];
+    if (text === undefined) return identity;
+    // Number('') is 0: an empty item is no number, not zero.
+    const value = String(text).trim() === '' ? NaN : Number(text);
+    if (!Number.isFinite(value) || (name === 'SCALE' && value === 0)) {
+      throw new DatasetConfigError(
+        `${url} declares a band ${name.toLowerCase()} of '${String(text)}', which turns no stored value into a height; fix or remove it (gdal_edit.py -scale 1 -offset 0, if the values are heights as stored).`,
+      );
+    }
+    return value;
+  };
+  return { scale: item('SCALE', 1), offset: item('OFFSET', 0) };
 }
 
 /** EPSG's metre, the unit of every answered height. */

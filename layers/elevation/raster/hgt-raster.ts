@@ -90,6 +90,8 @@ function hgtRaster(
     grid,
     crs: crsFromEpsg(4326),
     nodata: HGT_NODATA,
+    scale: 1,
+    offset: 0,
     pixelType: 'Int16',
     pixelIsPoint: true,
     verticalDatum: 'EGM96',

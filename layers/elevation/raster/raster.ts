@@ -30,6 +30,12 @@ export interface Raster {
   readonly crs: Crs;
   /** The nodata value as stored (rounded to the pixel type, e.g. Math.fround for Float32); NaN is handled always. */
   readonly nodata: number | null;
+  /**
+   * GDAL's band scale and offset: a stored value v is the height v × scale + offset (1 and 0 for most files).
+   * Applied per pixel by the sampler, after the nodata test (nodata is a stored value).
+   */
+  readonly scale: number;
+  readonly offset: number;
   readonly pixelType: string;
   readonly pixelIsPoint: boolean;
   readonly verticalDatum: string | null;

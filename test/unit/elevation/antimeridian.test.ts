@@ -34,6 +34,8 @@ function tile(name: string, west: number): Raster {
     },
     crs: WGS84,
     nodata: null,
+    scale: 1,
+    offset: 0,
     pixelType: 'Float32',
     pixelIsPoint: true,
     verticalDatum: null,

@@ -100,13 +100,16 @@ beforeAll(() => {
     tiles: tilesOf(Float64Array, voidAt00(-9999.9)),
     tags: { 258: short(64), 339: short(3), 34735: WGS84_KEYS, 42113: ascii('-9999.9'), ...NORTH_UP },
   });
-  // GDAL's band scale/offset (gdal_translate -a_scale/-a_offset): stored values are not heights.
+  // GDAL's band scale/offset (gdal_translate -a_scale/-a_offset): a height is stored × scale + offset.
   const metadata = (items: string) => ascii(`<GDALMetadata>\n${items}</GDALMetadata>\n`);
   const bandItem = (name: string, role: string, value: string) =>
     `  <Item name="${name}" sample="0" role="${role}">${value}</Item>\n`;
   for (const [name, items] of [
     ['scaled', bandItem('SCALE', 'scale', '0.1') + bandItem('OFFSET', 'offset', '0')],
     ['offset', bandItem('OFFSET', 'offset', '-100')],
+    ['scale-zero', bandItem('SCALE', 'scale', '0')],
+    ['scale-text', bandItem('SCALE', 'scale', 'ten')],
+    ['offset-empty', bandItem('OFFSET', 'offset', ' ')],
     ['identity-scale', bandItem('SCALE', 'scale', '1') + bandItem('OFFSET', 'offset', '0')],
     ['feet', bandItem('UNITTYPE', 'unittype', 'ft')],
     ['metres', bandItem('UNITTYPE', 'unittype', 'metre')],
@@ -115,6 +118,16 @@ beforeAll(() => {
     write(`metadata-${name}`, {
       tags: { 258: short(16), 34735: WGS84_KEYS, 42112: metadata(items), ...NORTH_UP },
     });
+  // Stored 1 is nodata; the heights are stored × 0.5 + 10.
+  write('metadata-scaled-nodata', {
+    tags: {
+      258: short(16),
+      34735: WGS84_KEYS,
+      42112: metadata(bandItem('SCALE', 'scale', '0.5') + bandItem('OFFSET', 'offset', '10')),
+      42113: ascii('1'),
+      ...NORTH_UP,
+    },
+  });
   write('zero-no-nodata', {
     tiles: tilesOf(Float32Array, voidAt00(0)),
     tags: { 258: short(32), 339: short(3), 34735: WGS84_KEYS, ...NORTH_UP },
@@ -241,14 +254,40 @@ describe('nodata', () => {
 });
 
 describe('scale and offset', () => {
+  it('answers stored × scale (GDAL metadata SCALE), as gdallocationinfo’s "Descaled Value"', async () => {
+    const heights = await registry.get('metadata-scaled').sample([at(17, 20), at(0, 1)], 'nearest');
+    expect(heights[0]).toBeCloseTo(172, 9);
+    expect(heights[1]).toBeCloseTo(0.1, 12);
+  });
+
+  it('answers stored + offset (GDAL metadata OFFSET alone)', async () => {
+    await expect(registry.get('metadata-offset').sample([at(0, 1), at(3, 4)], 'nearest')).resolves.toEqual([
+      -99, 204,
+    ]);
+  });
+
+  it('interpolates the scaled heights', async () => {
+    // Between pixels (17, 20) and (17, 21) and the row below: the plane 100 r + c, scaled by 0.5, plus 10.
+    const point = { lat: 50 - 18 * RES, lon: 8 + 21 * RES };
+    const [bilinear] = await registry.get('metadata-scaled-nodata').sample([point], 'bilinear');
+    expect(bilinear).toBeCloseTo((100 * 17.5 + 20.5) * 0.5 + 10, 9);
+  });
+
+  it('tests nodata on the stored value: stored 1 is nodata, a height of 1 is not', async () => {
+    // Stored 1 at (0, 1) is nodata; (0, 2) stores 2, height 11.
+    await expect(
+      registry.get('metadata-scaled-nodata').sample([at(0, 1), at(0, 2)], 'nearest'),
+    ).resolves.toEqual([null, 11]);
+  });
+
   it.each([
-    ['scaled', /metadata-scaled\.tif stores its heights scaled \(scale 0\.1, offset 0\)/],
-    ['offset', /metadata-offset\.tif stores its heights scaled \(scale 1, offset -100\)/],
-  ])('refuses a band %s by GDAL metadata: its stored values are not heights', async (name, message) => {
+    ['scale-zero', /declares a band scale of '0', which turns no stored value into a height/],
+    ['scale-text', /declares a band scale of 'ten'/],
+    ['offset-empty', /declares a band offset of ' '/],
+  ])('refuses a band scale or offset that makes no height (%s)', async (name, message) => {
     const answer = registry.get(`metadata-${name}`).sample([at(0, 1)], 'nearest');
     await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
     await expect(answer).rejects.toThrow(message);
-    await expect(answer).rejects.toThrow(/gdal_translate -unscale -ot Float32/);
   });
 
   it('refuses heights in feet (band UNITTYPE), naming the unit', async () => {

@@ -36,6 +36,9 @@ interface GridOptions {
   originX?: number;
   originY?: number;
   res?: number;
+  /** GDAL's band scale/offset: value(c, r) is what is stored, the height is value × scale + offset. */
+  scale?: number;
+  offset?: number;
 }
 
 let rasters = 0;
@@ -43,7 +46,7 @@ let rasters = 0;
 /** A Float32 raster in 8x8 blocks; pixel (c, r) holds value(c, r), 1000 r + c by default (a plane). */
 function gridRaster(options: GridOptions = {}): TestRaster {
   const { width = 64, height = 64, nodata = null, crs = WGS84, originX = 10, originY = 50 } = options;
-  const { res = 1 / 64, value = (c: number, r: number) => 1000 * r + c } = options;
+  const { res = 1 / 64, value = (c: number, r: number) => 1000 * r + c, scale = 1, offset = 0 } = options;
   const across = width / BLOCK;
   const fetches: number[] = [];
   const asked = new Map<number, number[][]>();
@@ -70,6 +73,8 @@ function gridRaster(options: GridOptions = {}): TestRaster {
     grid: { width, height, originX, originY, resX: res, resY: -res, blockWidth: BLOCK, blockHeight: BLOCK },
     crs,
     nodata,
+    scale,
+    offset,
     pixelType: 'Float32',
     pixelIsPoint: false,
     verticalDatum: null,
@@ -370,5 +375,92 @@ describe('heights read from the blocks', () => {
       ctx,
     );
     expect(outside[0]).toBeNaN();
+  });
+});
+
+describe('a band with a scale and offset (GDAL metadata)', () => {
+  /** Stores half the plane: with scale 2 and offset -7 its heights are the plane 1000 r + c, less 7. */
+  const half = (c: number, r: number): number => 500 * r + c / 2;
+  const height = ([col, row]: readonly [number, number]): number => 1000 * row + col - 7;
+
+  it.each([
+    ['nearest', [[10, 11]]],
+    [
+      'bilinear',
+      [
+        [10.25, 11.5],
+        [7.5, 3.25],
+      ],
+    ], // inside a block, across blocks
+    [
+      'cubic',
+      [
+        [20.25, 30.75],
+        [7.5, 3.25],
+      ],
+    ],
+  ] as const)('%s answers stored × scale + offset', async (interpolation, positions) => {
+    const run = await sampleAt(gridRaster({ value: half, scale: 2, offset: -7 }), positions, interpolation);
+    run.heights.forEach((h, i) => expect(h).toBeCloseTo(height(positions[i]), 9));
+  });
+
+  it('an edge window scales the pixels inside the raster', async () => {
+    // On the outer edge the window weighs column 0 only (see "bilinear on the outer edge" above).
+    const run = await sampleAt(
+      gridRaster({ value: half, scale: 2, offset: -7 }),
+      [[-0.25, 10.5]],
+      'bilinear',
+    );
+    expect(run.heights[0]).toBeCloseTo(10_500 - 7, 9);
+  });
+
+  it('tests nodata on the stored value, before scaling', async () => {
+    // Stored -9999 is nodata; a height of -9999 (stored -4996) is a height.
+    const raster = gridRaster({
+      nodata: -9999,
+      scale: 2,
+      offset: -7,
+      value: (c, r) => (c === 3 && r === 3 ? -9999 : c === 5 && r === 5 ? -4996 : half(c, r)),
+    });
+    const run = await sampleAt(
+      raster,
+      [
+        [3, 3],
+        [5, 5],
+        [6, 6],
+      ],
+      'nearest',
+    );
+    expect(run.heights[0]).toBeNaN();
+    expect(run.heights.slice(1)).toEqual([-9999, 6000 - 7 + 6]);
+  });
+
+  it('scales each pixel by its own raster: a window across two rasters of different scales is seamless', async () => {
+    // West: the plane stored as is. East (the next 64 columns): the same plane stored as (plane - 10) × 4,
+    // with scale 0.25 and offset 10. A window across the seam takes pixels from both.
+    const west = gridRaster();
+    const east = gridRaster({
+      originX: 11,
+      value: (c, r) => (1000 * r + c + 64 - 10) * 4,
+      scale: 0.25,
+      offset: 10,
+    });
+    const mosaic: Mosaic = {
+      crs: WGS84,
+      candidates: (x) => (x < 11 ? ['west', 'east'] : ['east', 'west']),
+      open: (id) => Promise.resolve(id === 'west' ? west : east),
+    };
+    const positions = [
+      [63.25, 20.5],
+      [62.5, 30.75],
+      [64.5, 12.25],
+    ] as const;
+    for (const interpolation of ['bilinear', 'cubic'] as const) {
+      const xs = Float64Array.from(positions, ([c]) => 10 + (c + 0.5) / 64);
+      const ys = Float64Array.from(positions, ([, r]) => 50 - (r + 0.5) / 64);
+      const ctx: ReadContext = { stats: newReadStats(), trace: recordingTrace([]) };
+      const heights = await sampleMosaic(mosaic, xs, ys, interpolation, ctx);
+      positions.forEach(([c, r], i) => expect(heights[i]).toBeCloseTo(1000 * r + c, 6));
+    }
   });
 });
