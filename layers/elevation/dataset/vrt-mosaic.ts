@@ -6,6 +6,10 @@
  * on its grid. Anything else (resampling, windows, `ScaleRatio`, LUTs, warped or derived VRTs) is refused with
  * the reason, never read approximately.
  *
+ * The band's `<Scale>`/`<Offset>` turn the sources' stored values into heights, as GDAL's "Descaled Value" does;
+ * gdalbuildvrt copies them from the sources, so a source whose own scale/offset says otherwise contradicts the
+ * VRT and is refused when opened.
+ *
  * Ownership follows GDAL's painting order: a later source overwrites an earlier one, so candidates are returned
  * last source first. A `ComplexSource`'s `<NODATA>` (or else the band's `<NoDataValue>`) is the nodata value of
  * its pixels; where the VRT declares none, the source's own nodata still applies (a nodata sentinel such as -32768
@@ -42,6 +46,9 @@ export interface VrtSpec {
   height: number;
   /** GDAL geotransform: [originX, resX, 0, originY, 0, resY] (north-up only). */
   geoTransform: [number, number, number, number, number, number];
+  /** Band 1's `<Scale>` and `<Offset>` (1 and 0 when absent): height = stored value × scale + offset. */
+  scale: number;
+  offset: number;
   sources: VrtSource[];
 }
 
@@ -58,6 +65,8 @@ export function parseVrt(text: string, location: string): VrtSpec {
   let band: XmlElement | null = null;
   let sourceElement: XmlElement | null = null;
   let bandNodata: number | null = null;
+  let scale = 1;
+  let offset = 0;
   let current: Partial<VrtSource> & { relative?: boolean; file?: string; band?: number } = {};
   const rects: Record<string, Record<string, number>> = {};
   const pending: (typeof current & { src?: Record<string, number>; dst?: Record<string, number> })[] = [];
@@ -107,9 +116,11 @@ export function parseVrt(text: string, location: string): VrtSpec {
         } else if (inBand(e)) {
           if (e.local === 'NoDataValue')
             bandNodata = text.toLowerCase() === 'nan' ? null : number(text, 'NoDataValue');
-          // A band <Scale>/<Offset> turns stored values into heights; the sources are read as stored.
-          else if (scales(e.local, text, 'Scale', 'Offset'))
-            refuse(`band 1 is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
+          // A band <Scale>/<Offset> turns the sources' stored values into heights.
+          else if (e.local === 'Scale') {
+            scale = number(text, 'Scale');
+            if (scale === 0) refuse('band 1 has <Scale>0</Scale>, which makes every pixel the same height.');
+          } else if (e.local === 'Offset') offset = number(text, 'Offset');
         } else if (!inSource(e)) {
           return;
         } else if (e.local === 'SourceFilename') {
@@ -118,7 +129,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
           current.band = number(text, 'SourceBand');
         } else if (e.local === 'NODATA') {
           current.nodata = text.toLowerCase() === 'nan' ? null : number(text, 'NODATA');
-        } else if (scales(e.local, text, 'ScaleRatio', 'ScaleOffset')) {
+        } else if (rescales(e.local, text)) {
           refuse(`a source is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
         } else if (e.local === 'LUT' || e.local === 'Exponent') {
           refuse(`a source has a <${e.local}>; only unscaled mosaics are read.`);
@@ -157,15 +168,15 @@ export function parseVrt(text: string, location: string): VrtSpec {
       nodata: s.nodata !== undefined ? s.nodata : bandNodata,
     };
   });
-  return { width, height, geoTransform: [originX, resX, 0, originY, 0, resY], sources };
+  return { width, height, geoTransform: [originX, resX, 0, originY, 0, resY], scale, offset, sources };
 }
 
 /**
- * Whether element `name` with `text` changes stored values: a `ratio` element (`Scale`, `ScaleRatio`) other than 1
- * or an `offset` one (`Offset`, `ScaleOffset`) other than 0. Such values are not heights as stored.
+ * Whether a source's element `name` with `text` rescales its values: `<ScaleRatio>` other than 1 or
+ * `<ScaleOffset>` other than 0 (a ComplexSource's own linear scaling, applied before the band's).
  */
-function scales(name: string, text: string, ratio: string, offset: string): boolean {
-  return (name === ratio && Number(text) !== 1) || (name === offset && Number(text) !== 0);
+function rescales(name: string, text: string): boolean {
+  return (name === 'ScaleRatio' && Number(text) !== 1) || (name === 'ScaleOffset' && Number(text) !== 0);
 }
 
 function rectText(r: Record<string, number>): string {
@@ -310,9 +321,30 @@ export class VrtMosaic implements Mosaic {
       );
     }
     this.checkPlacement(raster, source);
-    return source.nodata === null || source.nodata === raster.nodata
+    this.checkScale(raster, source);
+    const { scale, offset } = this.spec;
+    const nodata =
+      source.nodata === null
+        ? raster.nodata
+        : raster.pixelType === 'Float32'
+          ? Math.fround(source.nodata)
+          : source.nodata;
+    return nodata === raster.nodata && scale === raster.scale && offset === raster.offset
       ? raster
-      : { ...raster, nodata: raster.pixelType === 'Float32' ? Math.fround(source.nodata) : source.nodata };
+      : { ...raster, nodata, scale, offset };
+  }
+
+  /**
+   * The VRT's scale/offset apply to the source's stored values (GDAL reads a source as stored). A source that
+   * declares its own, different ones is ambiguous (which makes its heights?) and refused; one without any takes
+   * the VRT's.
+   */
+  private checkScale(raster: Raster, source: VrtSource): void {
+    const own = raster.scale !== 1 || raster.offset !== 0;
+    if (!own || (raster.scale === this.spec.scale && raster.offset === this.spec.offset)) return;
+    throw new DatasetConfigError(
+      `${source.location} declares its own scale ${raster.scale} and offset ${raster.offset}, but its VRT scales band 1 by ${this.spec.scale} with offset ${this.spec.offset}; rebuild the VRT with gdalbuildvrt from files that share one scale and offset.`,
+    );
   }
 
   private checkPlacement(raster: Raster, source: VrtSource): void {

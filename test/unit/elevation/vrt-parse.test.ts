@@ -26,8 +26,15 @@ describe('parseVrt', () => {
       width: 8,
       height: 4,
       geoTransform: [10, 0.5, 0, 50, 0, -0.5],
+      scale: 1,
+      offset: 0,
       sources: [{ location: '/data/tiles/a.tif', dstX: 4, dstY: 0, width: 4, height: 4, nodata: null }],
     });
+  });
+
+  it('reads band 1’s <Scale> and <Offset> (gdalbuildvrt copies them from scaled sources)', () => {
+    const spec = parseVrt(vrt(`<Offset>-50</Offset><Scale>0.1</Scale>${source('a.tif')}`), 'm.vrt');
+    expect(spec).toMatchObject({ scale: 0.1, offset: -50 });
   });
 
   it.each([
@@ -208,12 +215,17 @@ describe('parseVrt', () => {
       /scaled \(<ScaleOffset>10<\/ScaleOffset>\)/,
     ],
     ['a lookup table', vrt(source('a.tif', '<LUT>0:0,1:10</LUT>', 'ComplexSource')), /<LUT>; only unscaled/],
-    ['a band scale', vrt(`<Scale>0.1</Scale>${source('a.tif')}`), /band 1 is scaled \(<Scale>0.1<\/Scale>\)/],
     [
-      'a band offset',
-      vrt(`<Offset>-100</Offset>${source('a.tif')}`),
-      /band 1 is scaled \(<Offset>-100<\/Offset>\)/,
+      'a band scale of 0',
+      vrt(`<Scale>0</Scale>${source('a.tif')}`),
+      /band 1 has <Scale>0<\/Scale>, which makes every pixel the same height/,
     ],
+    [
+      'a band scale that is no number',
+      vrt(`<Scale>a tenth</Scale>${source('a.tif')}`),
+      /Scale is not a number/,
+    ],
+    ['an empty band offset', vrt(`<Offset> </Offset>${source('a.tif')}`), /Offset is not a number \(''\)/],
     [
       'an exponent',
       vrt(source('a.tif', '<Exponent>2</Exponent>', 'ComplexSource')),

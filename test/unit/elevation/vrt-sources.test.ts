@@ -26,7 +26,7 @@ function threeByThree(): VrtSpec {
         height: 10,
         nodata: null,
       });
-  return { width: 30, height: 30, geoTransform: [10, 0.125, 0, 50, 0, -0.125], sources };
+  return { width: 30, height: 30, geoTransform: [10, 0.125, 0, 50, 0, -0.125], scale: 1, offset: 0, sources };
 }
 
 /** Lon/lat of VRT pixel coordinates (px, py): the point candidates() maps back to them. */
@@ -49,6 +49,8 @@ function stand(grid: Partial<RasterGrid>, extra: Partial<Raster> = {}): Raster {
     },
     crs: WGS84,
     nodata: -9999,
+    scale: 1,
+    offset: 0,
     pixelType: 'Int16',
     ...extra,
   } as Raster;
@@ -225,5 +227,43 @@ describe('opening a source of a VRT', () => {
     expect(await open(-32768, 'Int16')).toBe(-32768);
     expect(await open(-9999.9, 'Float32')).toBe(Math.fround(-9999.9));
     expect(await open(-9999.9, 'Float64')).toBe(-9999.9);
+  });
+
+  const scaled: VrtSpec = { ...spec, scale: 0.5, offset: 10 };
+
+  it('the VRT’s band scale and offset make the heights of a source that declares none', async () => {
+    const opened = await new VrtMosaic(WGS84, scaled, openerOf(stand(centre)).opener, 'm').open('4');
+    expect(opened).toMatchObject({ scale: 0.5, offset: 10, nodata: -9999 });
+  });
+
+  it('a source that declares the VRT’s scale and offset is answered as it is', async () => {
+    const raster = stand(centre, { scale: 0.5, offset: 10 });
+    expect(await new VrtMosaic(WGS84, scaled, openerOf(raster).opener, 'm').open('4')).toBe(raster);
+  });
+
+  it.each<[string, VrtSpec, Partial<Raster>, string]>([
+    [
+      'an unscaled VRT',
+      spec,
+      { scale: 0.5, offset: 10 },
+      'scale 0.5 and offset 10, but its VRT scales band 1 by 1 with offset 0',
+    ],
+    [
+      'another scale',
+      scaled,
+      { scale: 0.25, offset: 10 },
+      'scale 0.25 and offset 10, but its VRT scales band 1 by 0.5 with offset 10',
+    ],
+    [
+      'another offset',
+      scaled,
+      { scale: 0.5, offset: 0 },
+      'scale 0.5 and offset 0, but its VRT scales band 1 by 0.5 with offset 10',
+    ],
+    ['an offset alone', spec, { offset: -100 }, 'scale 1 and offset -100, but its VRT'],
+  ])('refuses a source whose own scale contradicts %s', async (_what, vrt, extra, message) => {
+    const answer = new VrtMosaic(WGS84, vrt, openerOf(stand(centre, extra)).opener, 'm').open('4');
+    await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(answer).rejects.toThrow(`tiles/r1c1.tif declares its own ${message}`);
   });
 });
