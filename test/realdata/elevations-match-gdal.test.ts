@@ -3,7 +3,8 @@
  * `gdallocationinfo` and bilinear/cubic match GDAL's resampling within 1e-3 m, at several hundred points per
  * file (pixel centres, random, within half a pixel of the edges, corners, block edges, nodata pixels).
  * Tiled datasets are compared with a GDAL VRT mosaic of their tiles: seamless across tile edges. Some files are
- * also recompressed (ZSTD, LERC bare and wrapped) and compared with GDAL reading the recompressed file.
+ * also recompressed (ZSTD, LERC bare and wrapped) and compared with GDAL reading the recompressed file; and
+ * tiles given a GDAL band scale/offset are compared with GDAL's heights of them (`gdal_translate -unscale`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -21,11 +22,33 @@ const POINTS_PER_FILE = 300;
 const COP_UPSAMPLED = 'derived/upsampled1as_N48_00_E009_00_DEM_cog.tif';
 const LA = (i: number): string => dem(`copernicus-glo30-crops/los_angeles_tile_${i}.tif`);
 const copName = (cell: string): string => `Copernicus_DSM_COG_10_${cell}_DEM.tif`;
+/** The cell of each LA crop: LA(i) is the crop of tile LA_CELLS[i]. */
+const LA_CELLS = ['N33_00_W118_00', 'N33_00_W119_00', 'N34_00_W118_00', 'N34_00_W119_00'];
 /**
  * Real files recompressed by gdal_translate (in beforeAll) with the codecs the reader decodes whole: the same
  * heights must come back as from GDAL reading the recompressed file.
  */
 const RECOMPRESSED_DIR = path.join(os.tmpdir(), `elevation-realdata-codecs-${process.pid}`);
+const recompressed = (file: string): string => path.join(RECOMPRESSED_DIR, file);
+/**
+ * The LA crops labelled with a GDAL band scale and offset (`gdal_translate -a_scale -a_offset`: the stored values
+ * stay, the heights become stored × scale + offset), then GDAL's heights of them as Float64 tiles
+ * (`-unscale`; the crops have no nodata, which -unscale would not rescale). `scales` gives each tile its own.
+ */
+function scaledLa(folder: string, scales: [number, number][]): typeof RECOMPRESSED {
+  return LA_CELLS.flatMap((cell, i) => [
+    {
+      file: `${folder}/${copName(cell)}`,
+      source: LA(i),
+      options: ['-of', 'COG', '-a_scale', String(scales[i][0]), '-a_offset', String(scales[i][1])],
+    },
+    {
+      file: `${folder}-unscaled/${copName(cell)}`,
+      source: recompressed(`${folder}/${copName(cell)}`),
+      options: ['-unscale', '-ot', 'Float64'],
+    },
+  ]);
+}
 const RECOMPRESSED: { file: string; source: string; options: string[] }[] = [
   {
     file: 'fairbanks-zstd-p3.tif',
@@ -47,8 +70,28 @@ const RECOMPRESSED: { file: string; source: string; options: string[] }[] = [
     source: dem('opentopodata/nodata/nodata.geotiff'),
     options: ['-of', 'COG', '-co', 'COMPRESS=LERC', '-co', 'MAX_Z_ERROR=0'],
   },
+  // Each tile its own scale: a window across a seam scales each pixel by its own tile's.
+  ...scaledLa('la-scaled', [
+    [0.5, -20],
+    [2, 100],
+    [0.25, 0],
+    [1, -1000],
+  ]),
+  // One scale for all, as gdalbuildvrt wants it (it skips a source of another scale or offset).
+  ...scaledLa(
+    'la-scaled-same',
+    Array.from({ length: 4 }, (): [number, number] => [0.5, -20]),
+  ),
 ];
-const recompressed = (file: string): string => path.join(RECOMPRESSED_DIR, file);
+
+/** Around the corner where the four LA crops meet: windows there take pixels from up to four tiles. */
+const LA_CORNER_POINTS: CaseSpec['extraPoints'] = [
+  { lat: 34.0, lon: -118.0, kind: 'tile-corner' },
+  { lat: 34.0001, lon: -118.0001, kind: 'tile-corner' },
+  { lat: 33.9999, lon: -117.9999, kind: 'tile-corner' },
+  { lat: 34.0002, lon: -117.9998, kind: 'tile-corner' },
+  { lat: 33.99985, lon: -118.00015, kind: 'tile-corner' },
+];
 
 interface RealCase {
   /** Dataset name in the temp config; also the reference case id. */
@@ -95,13 +138,33 @@ const CASES: RealCase[] = [
     name: 'copernicus-la-corner',
     files: [0, 1, 2, 3].map(LA),
     entry: { path: 'la-tiles/', filename_epsg: 4326, filename_tile_size: 1 },
-    extraPoints: [
-      { lat: 34.0, lon: -118.0, kind: 'tile-corner' },
-      { lat: 34.0001, lon: -118.0001, kind: 'tile-corner' },
-      { lat: 33.9999, lon: -117.9999, kind: 'tile-corner' },
-      { lat: 34.0002, lon: -117.9998, kind: 'tile-corner' },
-      { lat: 33.99985, lon: -118.00015, kind: 'tile-corner' },
-    ],
+    extraPoints: LA_CORNER_POINTS,
+  },
+  {
+    // GDAL's heights of the scaled tiles (Float64), the reference of the scaled datasets below.
+    name: 'la-scaled-reference',
+    files: LA_CELLS.map((cell) => recompressed(`la-scaled-unscaled/${copName(cell)}`)),
+    entry: { path: recompressed('la-scaled-unscaled/'), filename_epsg: 4326, filename_tile_size: 1 },
+    extraPoints: LA_CORNER_POINTS,
+  },
+  {
+    name: 'la-scaled-tiles',
+    files: [],
+    referenceOf: 'la-scaled-reference',
+    entry: { path: recompressed('la-scaled/'), filename_epsg: 4326, filename_tile_size: 1 },
+  },
+  {
+    name: 'la-scaled-same-reference',
+    files: LA_CELLS.map((cell) => recompressed(`la-scaled-same-unscaled/${copName(cell)}`)),
+    entry: { path: recompressed('la-scaled-same-unscaled/'), filename_epsg: 4326, filename_tile_size: 1 },
+    extraPoints: LA_CORNER_POINTS,
+  },
+  // gdalbuildvrt copies the sources' scale and offset to the VRT's band.
+  {
+    name: 'la-scaled-vrt',
+    files: [],
+    referenceOf: 'la-scaled-same-reference',
+    entry: { path: 'la-scaled.vrt' },
   },
   { name: 'copernicus-fairbanks', files: [dem('copernicus-glo30-crops/fairbanks_tile_0.tif')], entry: {} },
   {
@@ -174,6 +237,7 @@ const VRTS: Record<string, string[]> = {
     dem('opentopodata/eu-dem-25km-laea/N2000000E4000000.TIF'),
   ],
   'srtm-hgt.vrt': [dem('srtm3-germany/N48E009.hgt'), dem('srtm3-germany/N48E010.hgt')],
+  'la-scaled.vrt': LA_CELLS.map((cell) => recompressed(`la-scaled-same/${copName(cell)}`)),
 };
 
 const LINKS = {
@@ -205,8 +269,10 @@ describeIfAvailable(
 
     beforeAll(() => {
       mkdirSync(RECOMPRESSED_DIR, { recursive: true });
-      for (const { file, source, options } of RECOMPRESSED)
+      for (const { file, source, options } of RECOMPRESSED) {
+        mkdirSync(path.dirname(recompressed(file)), { recursive: true });
         execFileSync('gdal_translate', ['-q', ...options, source, recompressed(file)]);
+      }
       references = gdalReference(
         CASES.filter((c) => !c.referenceOf).map((c) => ({
           id: c.name,
