@@ -5,8 +5,10 @@
  *    README "Optimising tiles" has the measured 128/256/512 trade-off);
  *  - DEFLATE with a predictor (2 for integers, 3 for floats): the lossless codec both GDAL and the API's reader
  *    decode that carries a checksum (the reader also decodes ZSTD, which GDAL writes without one; README);
- *  - an integer type where every value is whole and fits (SRTM-derived Float32 tiles become Int16, half the
- *    bytes), Float32 otherwise; never scale/offset, which the reader does not apply (scripts/gdal/integer_fit.py);
+ *  - an integer type where every stored value is whole and fits (SRTM-derived Float32 tiles become Int16, half
+ *    the bytes), Float32 otherwise (scripts/gdal/integer_fit.py); a band scale/offset of the input is kept (the
+ *    reader applies it), none is added: Float32(k × 0.1) is not k × 0.1, so floats quantised into a scaled integer
+ *    type would change the heights answered;
  *  - no overviews: point queries read full resolution only.
  * IN is a tile file or a folder of tiles (searched recursively, so Copernicus' folder-per-tile layout keeps its
  * relative paths); OUT is a folder. Each tile keeps its name (extension .tif), so a folder dataset's config only

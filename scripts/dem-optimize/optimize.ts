@@ -66,11 +66,9 @@ export function planOutputs(inputs: string[], out: string): TilePlan[] {
 export function checkTile(input: string): RasterInfo {
   const info = rasterInfo(gdalPath(input), input);
   if (info.bands !== 1) throw new UsageError(`${input} has ${info.bands} bands; a DEM tile has one`);
-  if (info.scaled) {
-    throw new UsageError(
-      `${input} carries a scale/offset, which the API's reader does not apply: unscale it first ` +
-        '(gdal_translate -unscale -ot Float32)',
-    );
+  if (info.scale === 0) {
+    // Kept as it is (below), it would make every pixel one height; the API refuses such a file.
+    throw new UsageError(`${input} has a band scale of 0, which turns no stored value into a height`);
   }
   if (info.type.startsWith('C')) {
     throw new UsageError(`${input} holds complex samples (${info.type}); a DEM tile holds real heights`);
@@ -133,7 +131,12 @@ function rastersUnder(folder: string): string[] {
 export interface RasterInfo {
   bands: number;
   type: string;
-  scaled: boolean;
+  /**
+   * GDAL's band scale and offset (height = stored × scale + offset). gdal_translate copies them to the output
+   * and integer_fit.py judges the stored values, so the heights the API answers do not change.
+   */
+  scale: number;
+  offset: number;
 }
 
 function rasterInfo(gdalInput: string, input: string): RasterInfo {
@@ -152,7 +155,8 @@ function rasterInfo(gdalInput: string, input: string): RasterInfo {
   return {
     bands: bands.length,
     type: first.type,
-    scaled: (first.scale ?? 1) !== 1 || (first.offset ?? 0) !== 0,
+    scale: first.scale ?? 1,
+    offset: first.offset ?? 0,
   };
 }
 

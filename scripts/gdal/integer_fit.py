@@ -6,9 +6,11 @@ Usage: integer_fit.py RASTER
 Prints one JSON object: {"type": "Int16" | "UInt16" | "Int32" | "Float32" | "Float64"}. An integer type is chosen
 only when every value (nodata included) is a whole number inside its range and no value is NaN or infinite;
 Float32 only when every value survives the Float64 -> Float32 -> Float64 round trip unchanged. Int64/UInt64, which
-the API does not read, become the narrowest integer type that holds them, else Float64. Scale 1, offset 0:
-the API's reader does not apply GDAL scale/offset metadata, so a scaled integer type would change the heights it
-answers (and a DEM in decimetres as Int16 rarely fits anyway: 3,276.7 m is below the Alps).
+the API does not read, become the narrowest integer type that holds them, else Float64. The values judged are the
+stored ones: a band scale/offset of the input is copied unchanged by gdal_translate (and applied by the API's
+reader), so the heights stay. No scale is introduced: Float32(k * 0.1) differs from k * 0.1, so quantising floats
+into a scaled integer type would change the heights answered (and a DEM in decimetres as Int16 rarely fits
+anyway: 3,276.7 m is below the Alps).
 """
 import json
 import sys

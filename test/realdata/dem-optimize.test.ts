@@ -64,6 +64,7 @@ describeIfAvailable(
     let temp: TempDatasets;
     let integralFloat: string;
     let int64Tile: string;
+    let scaledFloat: string;
     const out = (name: string) => path.join(temp.dir, name);
 
     beforeAll(() => {
@@ -81,11 +82,20 @@ describeIfAvailable(
       int64Tile = out('int64-in/N48E009.tif');
       mkdirSync(out('int64-in'), { recursive: true });
       execFileSync('gdal_translate', ['-q', '-ot', 'Int64', path.join(SRTM3, 'N48E009.hgt'), int64Tile]);
+      // The SRTM tile as Float32 labelled with a band scale and offset: its heights are stored × 0.5 - 20.
+      scaledFloat = out('scaled-in/N48E009.tif');
+      mkdirSync(out('scaled-in'), { recursive: true });
+      execFileSync('gdal_translate', [
+        ...['-q', '-ot', 'Float32', '-a_scale', '0.5', '-a_offset', '-20'],
+        path.join(SRTM3, 'N48E009.hgt'),
+        scaledFloat,
+      ]);
       for (const [args, folder] of [
         [[COPERNICUS_LAYOUT], 'float'],
         [[int64Tile], 'int64'],
         [[path.join(SRTM3, 'N48E009.hgt'), integralFloat], 'integer'],
         [['--block', '512', COPERNICUS_LAYOUT], 'block512'],
+        [[scaledFloat], 'scaled'],
       ] as const) {
         const run = demOptimize(...args, out(folder));
         if (run.status !== 0) throw new Error(`dem:optimize ${args.join(' ')} failed: ${run.stderr}`);
@@ -193,6 +203,29 @@ describeIfAvailable(
         /complex\.tif holds complex samples \(CInt16\); a DEM tile holds real heights/,
       );
       expect(existsSync(out('complex-out'))).toBe(false);
+    });
+
+    test('keeps a band scale and offset, narrowing the stored values: the API answers the same heights', async () => {
+      const output = out('scaled/N48E009.tif');
+      const info = gdalinfo(output);
+      expect(info).toMatch(/Block=256x256 Type=Int16/);
+      expect(info).toMatch(/Offset: -20,\s+Scale:0\.5/);
+      const at = points(48, 9);
+      expect(gdalValues(output, at)).toEqual(gdalValues(scaledFloat, at)); // stored values
+      // GDAL's heights of the input ("Descaled Value"), as a plain Float64 file (SRTM has no voids here).
+      const heights = out('scaled-in/heights.tif');
+      execFileSync('gdal_translate', ['-q', '-unscale', '-ot', 'Float64', scaledFloat, heights]);
+      const expected = gdalValues(heights, at);
+      expect(expected.every((v) => v !== null)).toBe(true);
+      const config = tempDatasets([{ name: 'optimised', path: output }]);
+      try {
+        const answers = await loadDatasetRegistry({ configPath: config.configPath })
+          .get('optimised')
+          .sample(at, 'nearest');
+        expect(answers).toEqual(expected);
+      } finally {
+        config.cleanup();
+      }
     });
 
     test('states the Int64 tile became Int16', () => {
