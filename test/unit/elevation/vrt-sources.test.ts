@@ -231,10 +231,18 @@ describe('opening a source of a VRT', () => {
 
   const scaled: VrtSpec = { ...spec, scale: 0.5, offset: 10 };
 
-  it('the VRT’s band scale and offset make the heights of a source that declares none', async () => {
-    const opened = await new VrtMosaic(WGS84, scaled, openerOf(stand(centre)).opener, 'm').open('4');
-    expect(opened).toMatchObject({ scale: 0.5, offset: 10, nodata: -9999 });
-  });
+  it.each([
+    [0.5, 10],
+    [0.5, 0],
+    [1, 10],
+  ])(
+    'the VRT’s band scale %d and offset %d make the heights of a source that declares none',
+    async (k, d) => {
+      const vrt = { ...spec, scale: k, offset: d };
+      const opened = await new VrtMosaic(WGS84, vrt, openerOf(stand(centre)).opener, 'm').open('4');
+      expect(opened).toMatchObject({ scale: k, offset: d, nodata: -9999 });
+    },
+  );
 
   it('a source that declares the VRT’s scale and offset is answered as it is', async () => {
     const raster = stand(centre, { scale: 0.5, offset: 10 });

@@ -178,6 +178,7 @@ describe('a request within its block budget', () => {
     expect(batchesOf(run)).toBe(3);
     const twoRows = await sampleAt(gridRaster(), [[3.25, 7.25]], 'bilinear', BLOCK_BYTES);
     expect(twoRows.heights).toEqual([7253.25]); // blocks 0 and 8: one point always fits, whatever the budget
+    expect(batchesOf(twoRows)).toBe(1); // in one batch: no empty batch flushed before it
   });
 
   it('charges a window over a block the batch holds and a new one for the new block only', async () => {
