@@ -395,8 +395,8 @@ function pixel(state: RasterState, c: number, r: number): number {
   const by = (r / blockHeight) | 0;
   const block = state.blocks.get(by * raster.blocksAcross + bx) as PixelArray;
   const value = block[((r - by * blockHeight) * blockWidth + (c - bx * blockWidth)) * raster.samplesPerPixel];
-  // A NaN pixel is NaN as it is; undefined is an index past the end of the block's view.
-  return value === raster.nodata || value === undefined ? NaN : value * raster.scale + raster.offset;
+  // A NaN pixel is NaN as it is, and so is undefined (an index past the end of the block's view) once scaled.
+  return value === raster.nodata ? NaN : value * raster.scale + raster.offset;
 }
 
 async function edgeValue(

@@ -415,6 +415,32 @@ describe('a band with a scale and offset (GDAL metadata)', () => {
     expect(run.heights[0]).toBeCloseTo(10_500 - 7, 9);
   });
 
+  it('a block view shorter than its rows reads nodata past its end, not a scaled height', async () => {
+    const raster = gridRaster({ scale: 2, offset: -7 });
+    const readBlock = raster.readBlock.bind(raster);
+    const short: TestRaster = {
+      ...raster,
+      readBlock: async (index, ctx) => {
+        const block = await readBlock(index, ctx);
+        // Half the block's rows: what a corrupt or truncated block could leave (the reader refuses those first).
+        return {
+          ...block,
+          rows: async (rows, c) => (await block.rows(rows, c)).subarray(0, (BLOCK * BLOCK) / 2),
+        };
+      },
+    };
+    const run = await sampleAt(
+      short,
+      [
+        [3, 2],
+        [3, 6],
+      ],
+      'nearest',
+    );
+    expect(run.heights[0]).toBe(2 * (1000 * 2 + 3) - 7);
+    expect(run.heights[1]).toBeNaN();
+  });
+
   it('tests nodata on the stored value, before scaling', async () => {
     // Stored -9999 is nodata; a height of -9999 (stored -4996) is a height.
     const raster = gridRaster({
