@@ -18,7 +18,7 @@ import { inflateSync } from 'node:zlib';
 import { fromArrayBuffer, getDecoder } from 'geotiff';
 import { configureBlockCache, loadDatasetRegistry, newReadStats, type LatLon } from '../../layers/elevation';
 import { spawn } from 'node:child_process';
-import { decodeBenches } from './decode-bench';
+import { decodeBenches, median } from './decode-bench';
 import { buildTiles, measureRequestMemory } from './request-memory';
 
 const SHARED = path.resolve(__dirname, '../../../shared/dem/derived');
@@ -40,11 +40,6 @@ const report = (name: string, value: string, target?: string, pass?: boolean) =>
     `${name.padEnd(66)} ${value.padStart(12)}${target ? `   ${pass ? '✔' : '✘'} target ${target}` : ''}`,
   );
 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 function randomPoints(n: number, box: [number, number, number, number], seed: number): LatLon[] {
   let s = seed;

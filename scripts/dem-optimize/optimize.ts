@@ -132,11 +132,10 @@ export interface RasterInfo {
   bands: number;
   type: string;
   /**
-   * GDAL's band scale and offset (height = stored × scale + offset). gdal_translate copies them to the output
+   * GDAL's band scale (height = stored × scale + offset). gdal_translate copies scale and offset to the output
    * and integer_fit.py judges the stored values, so the heights the API answers do not change.
    */
   scale: number;
-  offset: number;
 }
 
 function rasterInfo(gdalInput: string, input: string): RasterInfo {
@@ -149,14 +148,13 @@ function rasterInfo(gdalInput: string, input: string): RasterInfo {
   } catch (error) {
     throw new UsageError(`${input} is not a raster GDAL can read: ${firstLine(error)}`);
   }
-  const json = JSON.parse(text) as { bands?: { type: string; scale?: number; offset?: number }[] };
+  const json = JSON.parse(text) as { bands?: { type: string; scale?: number }[] };
   const bands = json.bands ?? [];
   const first = bands[0] ?? { type: 'unknown' };
   return {
     bands: bands.length,
     type: first.type,
     scale: first.scale ?? 1,
-    offset: first.offset ?? 0,
   };
 }
 

@@ -229,9 +229,7 @@ const CASES: RealCase[] = [
 
 /** GDAL VRT mosaics written by gdalbuildvrt in the temp folder (sources relative to it, or absolute). */
 const VRTS: Record<string, string[]> = {
-  'la.vrt': [0, 1, 2, 3].map(
-    (i) => `la-tiles/${copName(['N33_00_W118_00', 'N33_00_W119_00', 'N34_00_W118_00', 'N34_00_W119_00'][i])}`,
-  ),
+  'la.vrt': LA_CELLS.map((cell) => `la-tiles/${copName(cell)}`),
   'eu-dem.vrt': [
     dem('opentopodata/eu-dem-25km-laea/N2000000E3000000.TIF'),
     dem('opentopodata/eu-dem-25km-laea/N2000000E4000000.TIF'),
@@ -242,12 +240,7 @@ const VRTS: Record<string, string[]> = {
 
 const LINKS = {
   'cop-tiles': { [copName('N48_00_E009_00')]: dem(COP_UPSAMPLED) },
-  'la-tiles': {
-    [copName('N33_00_W118_00')]: LA(0),
-    [copName('N33_00_W119_00')]: LA(1),
-    [copName('N34_00_W118_00')]: LA(2),
-    [copName('N34_00_W119_00')]: LA(3),
-  },
+  'la-tiles': Object.fromEntries(LA_CELLS.map((cell, i) => [copName(cell), LA(i)])),
 };
 
 const METHODS: Interpolation[] = ['nearest', 'bilinear', 'cubic'];
