@@ -22,14 +22,26 @@ export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint
       `The file is ${size} bytes; the limit is ${maxBytes} bytes (MAX_FILE_BYTES). Split the track into smaller files.`,
     );
   }
-  if (!event.isBase64Encoded && event.body.startsWith('PK\u0003\u0004') && event.body.includes('\uFFFD')) {
-    // A zip decoded as UTF-8 text on the way in has lost bytes: serverless-offline base64-encodes a body only
-    // for application/octet-stream or multipart (API Gateway for any non-text type).
+  if (event.isBase64Encoded) return Buffer.from(event.body, 'base64');
+  const bytes = Buffer.from(event.body, 'utf8');
+  if (textDamagedZip(bytes)) {
+    // serverless-offline base64-encodes a body only for application/octet-stream or multipart (API Gateway for
+    // any non-text type).
     throw new InvalidRequestError(
       'The KMZ arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
     );
   }
-  return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  return bytes;
+}
+
+const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1');
+/** U+FFFD in UTF-8: what a byte that is not UTF-8 becomes when binary is decoded as text. */
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+
+/** A zip that was decoded as UTF-8 text on the way in (and back): its bytes that were not UTF-8 are lost. */
+export function textDamagedZip(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC) && buffer.includes(REPLACEMENT);
 }
 
 /** The counts clients read without parsing the file; exposed to browsers through CORS. */

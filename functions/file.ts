@@ -6,14 +6,19 @@ import { fillFileHeights, parseFileOptions } from '../layers/elevation';
 import { route } from './route';
 import { decodePathParameter, jsonResponse } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
+import { attachmentHeader, formOptions, formUpload, formContentType } from './file-form';
 import { heightConversion } from './geoids';
 import { datasetFields } from './dataset-fields';
 
 export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
-  const options = parseFileOptions(event.queryStringParameters ?? {});
+  // A form upload (multipart/form-data) carries the file in a part, and may carry the options as fields.
+  const formType = formContentType(event);
+  const form = formType === null ? null : await formUpload(event, formType, app.settings.maxFileBytes);
+  const query = event.queryStringParameters ?? {};
+  const options = parseFileOptions(form ? formOptions(query, form.fields) : query);
   const dataset = app.registry.resolve(datasetSpec);
-  const bytes = fileBytes(event, app.settings.maxFileBytes);
+  const bytes = form ? form.bytes : fileBytes(event, app.settings.maxFileBytes);
   t.set({
     ...datasetFields(app.registry.names(), dataset.name),
     interpolation: options.interpolation,
@@ -37,5 +42,8 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
       reportHeaders(report),
     );
   }
-  return fileResponse(filled.bytes, report, app.corsOrigin);
+  const response = fileResponse(filled.bytes, report, app.corsOrigin);
+  if (form?.filename)
+    response.headers = { ...response.headers, 'content-disposition': attachmentHeader(form.filename) };
+  return response;
 });

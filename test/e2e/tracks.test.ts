@@ -80,6 +80,31 @@ describe('track files through serverless-offline', () => {
     expect(await response.text()).toBe(await expected('garmin.expected.gpx'));
   });
 
+  it('answers a KMZ uploaded as a form (curl -F) as the raw upload, under its own name', async () => {
+    const kmz = zipSync({ 'doc.kml': readFileSync(path.join(FIXTURES, 'google-earth.kml')) });
+    const form = new FormData();
+    form.append('interpolation', 'cubic');
+    form.append('file', new Blob([kmz]), 'trip.kmz');
+    const [viaForm, raw] = await Promise.all([
+      fetch(`${stack.baseUrl}/v1/sample/file`, { method: 'POST', body: form }),
+      fetch(`${stack.baseUrl}/v1/sample/file?interpolation=cubic`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: kmz,
+      }),
+    ]);
+    expect(viaForm.status).toBe(200);
+    expect(raw.status).toBe(200);
+    expect(viaForm.headers.get('content-disposition')).toBe(
+      `attachment; filename="trip.kmz"; filename*=UTF-8''trip.kmz`,
+    );
+    const docOf = async (response: Response) =>
+      Buffer.from(unzipSync(new Uint8Array(await response.arrayBuffer()))['doc.kml']).toString('utf8');
+    const [fromForm, fromRaw] = await Promise.all([docOf(viaForm), docOf(raw)]);
+    expect(fromForm).toBe(fromRaw);
+    expect(fromForm).not.toBe(readFileSync(path.join(FIXTURES, 'google-earth.kml'), 'utf8'));
+  });
+
   it("answers Google's client library for points and paths", async () => {
     const client = new Client({});
     const url = `${stack.baseUrl}/maps/api/elevation/json`;

@@ -1,7 +1,8 @@
 /**
  * Property: no file a client can send makes `POST /v1/{dataset}/file` answer 5xx or throw. Inputs: arbitrary
  * bytes, and the committed fixtures cut short or with arbitrary text spliced in anywhere (inside tags,
- * coordinates, numbers, entities), plus arbitrary option values.
+ * coordinates, numbers, entities), plus arbitrary option values; and the same files in multipart forms, whole
+ * or cut anywhere or with bytes spliced in (into boundaries and part headers too).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,6 +57,58 @@ describe('file endpoint robustness', () => {
           path: '/v1/sample/file',
           pathParameters: { dataset: 'sample' },
           query,
+          body: base64 ? bytes.toString('base64') : bytes.toString('utf8'),
+          isBase64Encoded: base64,
+        });
+        const result = await handlers.file(event, lambdaContext());
+        const status = result.statusCode ?? 0;
+        expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
+        const errorStatus = status === 200 ? 'INVALID_REQUEST' : JSON.parse(String(result.body)).status;
+        expect(errorStatus).toBe('INVALID_REQUEST');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never answers 5xx to a form upload, whatever the form', async () => {
+    const BOUNDARY = '----elevation-test-boundary';
+    const part = (name: string, value: Buffer, filename?: string) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"` +
+            (filename === undefined ? '' : `; filename="${filename}"`) +
+            '\r\n\r\n',
+        ),
+        value,
+        Buffer.from('\r\n'),
+      ]);
+    const form = fc
+      .tuple(
+        fc.array(fc.tuple(fc.constantFrom('interpolation', 'report', 'x', 'file'), fc.string()), {
+          maxLength: 3,
+        }),
+        fc.array(body, { minLength: 0, maxLength: 2 }),
+      )
+      .map(([fields, files]) =>
+        Buffer.concat([
+          ...fields.map(([name, value]) => part(name, Buffer.from(value))),
+          ...files.map((bytes, i) => part(`file${i}`, bytes, `track${i}.kml`)),
+          Buffer.from(`--${BOUNDARY}--\r\n`),
+        ]),
+      );
+    const damaged = fc
+      .tuple(form, fc.nat(), fc.nat(), fc.uint8Array({ maxLength: 8 }))
+      .map(([bytes, at, cut, insert]) => {
+        const i = at % (bytes.length + 1);
+        return Buffer.concat([bytes.subarray(0, i), insert, bytes.subarray(i + (cut % 8))]);
+      });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(form, damaged), fc.boolean(), async (bytes, base64) => {
+        const event = httpEvent({
+          method: 'POST',
+          path: '/v1/sample/file',
+          pathParameters: { dataset: 'sample' },
+          headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
           body: base64 ? bytes.toString('base64') : bytes.toString('utf8'),
           isBase64Encoded: base64,
         });

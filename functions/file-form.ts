@@ -1,0 +1,172 @@
+/**
+ * A track file uploaded as an HTML form (`multipart/form-data`: `curl -F file=@walk.kml`, a browser form,
+ * Postman's form-data, Python's `requests.post(files=…)`): the one file part, its name, and the form's other
+ * fields, which may carry the request's options. Parsed with busboy (the parser behind multer), held to the same
+ * byte limit as a raw body. A form that ends before its closing boundary is refused, never read as a shorter file.
+ */
+import busboy from 'busboy';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
+import { headerValue } from './http';
+import { base64DecodedBytes, textDamagedZip } from './file-http';
+
+export interface FormUpload {
+  bytes: Uint8Array;
+  /** The file's name as the client gave it (path stripped), or null if it gave none. */
+  filename: string | null;
+  /** The form's text fields (request options), each given once. */
+  fields: Record<string, string>;
+}
+
+/** Boundaries, part headers and option fields around the file: a form may exceed MAX_FILE_BYTES by this much. */
+export const FORM_OVERHEAD_BYTES = 16 * 1024;
+/** Text fields a form may carry besides its file (the file options are five), and the longest value. */
+const MAX_FIELDS = 16;
+const MAX_FIELD_BYTES = 1024;
+
+/** The request's content type if it is a form upload (multipart/form-data), else null. */
+export function formContentType(event: APIGatewayProxyEventV2): string | null {
+  const type = headerValue(event, 'content-type');
+  return type !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(type) ? type : null;
+}
+
+/** The uploaded file of a multipart/form-data request; a 400 or 413 saying what is wrong with the form. */
+export async function formUpload(
+  event: APIGatewayProxyEventV2,
+  contentType: string,
+  maxFileBytes: number,
+): Promise<FormUpload> {
+  const text = event.body ?? '';
+  const size = event.isBase64Encoded ? base64DecodedBytes(text) : Buffer.byteLength(text);
+  if (size > maxFileBytes + FORM_OVERHEAD_BYTES) {
+    throw new PayloadTooLargeError(
+      `The form is ${size} bytes; the limit is ${maxFileBytes} bytes for its file (MAX_FILE_BYTES) plus ` +
+        `${FORM_OVERHEAD_BYTES} for the rest. Split the track into smaller files.`,
+    );
+  }
+  const body = Buffer.from(text, event.isBase64Encoded ? 'base64' : 'utf8');
+  const parsed = await parseForm(body, contentType, maxFileBytes);
+  if (parsed.files.length === 0) {
+    throw new InvalidRequestError(
+      'The form has no file: add the track as a file field (curl -F file=@track.kml), or send the file itself ' +
+        'as the request body (curl --data-binary @track.kml).',
+    );
+  }
+  const [file] = parsed.files;
+  if (file.bytes.byteLength === 0) {
+    throw new InvalidRequestError(
+      `The form's file${file.filename ? ` '${file.filename}'` : ''} is empty: choose a KML, KMZ, GPX or GeoJSON file.`,
+    );
+  }
+  if (!event.isBase64Encoded && textDamagedZip(file.bytes)) {
+    throw new InvalidRequestError(
+      'The KMZ arrived as text and lost bytes on the way: send the form as binary (multipart/form-data bodies ' +
+        'are), or the file itself with Content-Type: application/octet-stream.',
+    );
+  }
+  return { bytes: file.bytes, filename: file.filename, fields: parsed.fields };
+}
+
+interface ParsedForm {
+  files: { bytes: Uint8Array; filename: string | null }[];
+  fields: Record<string, string>;
+}
+
+function parseForm(body: Buffer, contentType: string, maxFileBytes: number): Promise<ParsedForm> {
+  return new Promise<ParsedForm>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        // Browsers send file names as UTF-8 (busboy's default reads them as Latin-1).
+        defParamCharset: 'utf8',
+        // One byte more than allowed: busboy reports a size limit when it is reached, not passed. A file past
+        // the first, or a field past the last, is reported (and refused), never silently dropped.
+        limits: {
+          files: 1,
+          fileSize: maxFileBytes + 1,
+          fields: MAX_FIELDS,
+          fieldSize: MAX_FIELD_BYTES + 1,
+          headerPairs: 16,
+        },
+      });
+    } catch (error) {
+      // busboy throws on a multipart type without a boundary.
+      reject(new InvalidRequestError(`Invalid multipart/form-data request: ${(error as Error).message}.`));
+      return;
+    }
+    const form: ParsedForm = { files: [], fields: {} };
+    let failure: Error | null = null;
+    const fail = (error: Error) => {
+      failure ??= error;
+    };
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A form cut short errs on the file being read as well as on the parser (answered there).
+      stream.on('error', () => undefined);
+      stream.on('limit', () =>
+        fail(
+          new PayloadTooLargeError(
+            `The form's file '${name}' is larger than ${maxFileBytes} bytes (MAX_FILE_BYTES). Split the track into smaller files.`,
+          ),
+        ),
+      );
+      stream.on('end', () => {
+        form.files.push({ bytes: Buffer.concat(chunks), filename: info.filename || null });
+      });
+    });
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) {
+        fail(new InvalidRequestError(`The form field '${name}' is longer than ${MAX_FIELD_BYTES} bytes.`));
+      } else if (Object.hasOwn(form.fields, name)) {
+        fail(new InvalidRequestError(`The form field '${name}' is given more than once; give it once.`));
+      } else {
+        form.fields[name] = value;
+      }
+    });
+    parser.on('filesLimit', () =>
+      fail(new InvalidRequestError('The form has more than one file: send one track file per request.')),
+    );
+    parser.on('fieldsLimit', () =>
+      fail(
+        new InvalidRequestError(`The form has too many fields: one file and at most ${MAX_FIELDS} fields.`),
+      ),
+    );
+    parser.on('error', (error: Error) =>
+      reject(new InvalidRequestError(`Invalid multipart/form-data request: ${error.message}.`)),
+    );
+    parser.on('close', () => (failure ? reject(failure) : resolve(form)));
+    parser.end(body);
+  });
+}
+
+/** Request options from the query string and the form's fields; one given in both is a 400, not a guess. */
+export function formOptions(
+  query: Readonly<Record<string, string | undefined>>,
+  fields: Readonly<Record<string, string>>,
+): Record<string, string | undefined> {
+  const both = Object.keys(fields).find((name) => query[name] !== undefined);
+  if (both !== undefined) {
+    throw new InvalidRequestError(
+      `Parameter '${both}' is given both in the query string and as a form field; give it once.`,
+    );
+  }
+  return { ...query, ...fields };
+}
+
+/**
+ * `Content-Disposition` for an answer to a named upload, so a browser or `curl -OJ` saves it under the same
+ * name: an ASCII fallback (RFC 6266) and the exact name as UTF-8 (RFC 8187).
+ */
+export function attachmentHeader(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRFC8187(filename)}`;
+}
+
+function encodeRFC8187(value: string): string {
+  return encodeURIComponent(value).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
