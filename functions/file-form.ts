@@ -1,7 +1,7 @@
 /**
  * A track file uploaded as an HTML form (`multipart/form-data`: `curl -F file=@walk.kml`, a browser form,
  * Postman's form-data, Python's `requests.post(files=…)`): the one file part, its name, and the form's other
- * fields, which may carry the request's options. Parsed with busboy (the parser behind multer), held to the same
+ * fields, which may carry the request's options (or a profile's `locations`). Parsed with busboy (the parser behind multer), held to the same
  * byte limit as a raw body. A form that ends before its closing boundary is refused, never read as a shorter file.
  */
 import busboy from 'busboy';
@@ -10,19 +10,32 @@ import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
 import { headerValue } from './http';
 import { base64DecodedBytes, textDamagedZip } from './file-http';
 
-export interface FormUpload {
+export interface FormFile {
   bytes: Uint8Array;
   /** The file's name as the client gave it (path stripped), or null if it gave none. */
   filename: string | null;
-  /** The form's text fields (request options), each given once. */
+}
+
+export interface Form {
+  /** The one file part, or null if the form has none. */
+  file: FormFile | null;
+  /** The form's text fields (request options, or a profile's `locations`), each given once. */
   fields: Record<string, string>;
 }
 
-/** Boundaries, part headers and option fields around the file: a form may exceed MAX_FILE_BYTES by this much. */
+export interface FormLimits {
+  /** MAX_FILE_BYTES. */
+  maxFileBytes: number;
+  /** The longest text field: an option is short, a profile's `locations` may be long. */
+  maxFieldBytes: number;
+}
+
+/** Boundaries and part headers around the file and fields: what a form may add to its file and longest field. */
 export const FORM_OVERHEAD_BYTES = 16 * 1024;
-/** Text fields a form may carry besides its file (the file options are five), and the longest value. */
+/** Text fields a form may carry besides its file (the file options are five). */
 const MAX_FIELDS = 16;
-const MAX_FIELD_BYTES = 1024;
+/** Options' values are short: `POST /file`'s field limit. */
+export const OPTION_FIELD_BYTES = 1024;
 
 /** The request's content type if it is a form upload (multipart/form-data), else null. */
 export function formContentType(event: APIGatewayProxyEventV2): string | null {
@@ -30,41 +43,45 @@ export function formContentType(event: APIGatewayProxyEventV2): string | null {
   return type !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(type) ? type : null;
 }
 
-/** The uploaded file of a multipart/form-data request; a 400 or 413 saying what is wrong with the form. */
-export async function formUpload(
+/** A multipart/form-data request's file (if any) and fields; a 400 or 413 saying what is wrong with the form. */
+export async function readForm(
   event: APIGatewayProxyEventV2,
   contentType: string,
-  maxFileBytes: number,
-): Promise<FormUpload> {
+  limits: FormLimits,
+): Promise<Form> {
   const text = event.body ?? '';
   const size = event.isBase64Encoded ? base64DecodedBytes(text) : Buffer.byteLength(text);
-  if (size > maxFileBytes + FORM_OVERHEAD_BYTES) {
+  const rest = limits.maxFieldBytes + FORM_OVERHEAD_BYTES;
+  if (size > limits.maxFileBytes + rest) {
     throw new PayloadTooLargeError(
-      `The form is ${size} bytes; the limit is ${maxFileBytes} bytes for its file (MAX_FILE_BYTES) plus ` +
-        `${FORM_OVERHEAD_BYTES} for the rest. Split the track into smaller files.`,
+      `The form is ${size} bytes; the limit is ${limits.maxFileBytes} bytes for its file (MAX_FILE_BYTES) plus ` +
+        `${rest} for the rest. Split the track into smaller files.`,
     );
   }
   const body = Buffer.from(text, event.isBase64Encoded ? 'base64' : 'utf8');
-  const parsed = await parseForm(body, contentType, maxFileBytes);
-  if (parsed.files.length === 0) {
-    throw new InvalidRequestError(
-      'The form has no file: add the track as a file field (curl -F file=@track.kml), or send the file itself ' +
-        'as the request body (curl --data-binary @track.kml).',
-    );
-  }
-  const [file] = parsed.files;
-  if (file.bytes.byteLength === 0) {
+  const { files, fields } = await parseForm(body, contentType, limits);
+  const file = files.length === 0 ? null : files[0];
+  if (file && file.bytes.byteLength === 0) {
     throw new InvalidRequestError(
       `The form's file${file.filename ? ` '${file.filename}'` : ''} is empty: choose a KML, KMZ, GPX or GeoJSON file.`,
     );
   }
-  if (!event.isBase64Encoded && textDamagedZip(file.bytes)) {
+  if (file && !event.isBase64Encoded && textDamagedZip(file.bytes)) {
     throw new InvalidRequestError(
       'The KMZ arrived as text and lost bytes on the way: send the form as binary (multipart/form-data bodies ' +
         'are), or the file itself with Content-Type: application/octet-stream.',
     );
   }
-  return { bytes: file.bytes, filename: file.filename, fields: parsed.fields };
+  return { file, fields };
+}
+
+/** The form's file, which `POST /file` needs. */
+export function formFile(form: Form): FormFile {
+  if (form.file) return form.file;
+  throw new InvalidRequestError(
+    'The form has no file: add the track as a file field (curl -F file=@track.kml), or send the file itself ' +
+      'as the request body (curl --data-binary @track.kml).',
+  );
 }
 
 interface ParsedForm {
@@ -72,7 +89,8 @@ interface ParsedForm {
   fields: Record<string, string>;
 }
 
-function parseForm(body: Buffer, contentType: string, maxFileBytes: number): Promise<ParsedForm> {
+function parseForm(body: Buffer, contentType: string, limits: FormLimits): Promise<ParsedForm> {
+  const { maxFileBytes, maxFieldBytes } = limits;
   return new Promise<ParsedForm>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -86,7 +104,7 @@ function parseForm(body: Buffer, contentType: string, maxFileBytes: number): Pro
           files: 1,
           fileSize: maxFileBytes + 1,
           fields: MAX_FIELDS,
-          fieldSize: MAX_FIELD_BYTES + 1,
+          fieldSize: maxFieldBytes + 1,
           headerPairs: 16,
         },
       });
@@ -118,7 +136,7 @@ function parseForm(body: Buffer, contentType: string, maxFileBytes: number): Pro
     });
     parser.on('field', (name, value, info) => {
       if (info.nameTruncated || info.valueTruncated) {
-        fail(new InvalidRequestError(`The form field '${name}' is longer than ${MAX_FIELD_BYTES} bytes.`));
+        fail(new InvalidRequestError(`The form field '${name}' is longer than ${maxFieldBytes} bytes.`));
       } else if (Object.hasOwn(form.fields, name)) {
         fail(new InvalidRequestError(`The form field '${name}' is given more than once; give it once.`));
       } else {

@@ -6,7 +6,14 @@ import { fillFileHeights, parseFileOptions } from '../layers/elevation';
 import { route } from './route';
 import { decodePathParameter, jsonResponse } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
-import { attachmentHeader, formOptions, formUpload, formContentType } from './file-form';
+import {
+  attachmentHeader,
+  formContentType,
+  formFile,
+  formOptions,
+  OPTION_FIELD_BYTES,
+  readForm,
+} from './file-form';
 import { heightConversion } from './geoids';
 import { datasetFields } from './dataset-fields';
 
@@ -14,11 +21,18 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
   // A form upload (multipart/form-data) carries the file in a part, and may carry the options as fields.
   const formType = formContentType(event);
-  const form = formType === null ? null : await formUpload(event, formType, app.settings.maxFileBytes);
+  const form =
+    formType === null
+      ? null
+      : await readForm(event, formType, {
+          maxFileBytes: app.settings.maxFileBytes,
+          maxFieldBytes: OPTION_FIELD_BYTES,
+        });
   const query = event.queryStringParameters ?? {};
   const options = parseFileOptions(form ? formOptions(query, form.fields) : query);
   const dataset = app.registry.resolve(datasetSpec);
-  const bytes = form ? form.bytes : fileBytes(event, app.settings.maxFileBytes);
+  const upload = form ? formFile(form) : null;
+  const bytes = upload ? upload.bytes : fileBytes(event, app.settings.maxFileBytes);
   t.set({
     ...datasetFields(app.registry.names(), dataset.name),
     interpolation: options.interpolation,
@@ -43,7 +57,7 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
     );
   }
   const response = fileResponse(filled.bytes, report, app.corsOrigin);
-  if (form?.filename)
-    response.headers = { ...response.headers, 'content-disposition': attachmentHeader(form.filename) };
+  if (upload?.filename)
+    response.headers = { ...response.headers, 'content-disposition': attachmentHeader(upload.filename) };
   return response;
 });

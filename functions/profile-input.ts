@@ -1,6 +1,6 @@
 /**
  * Where a profile's path comes from: `locations` (query, JSON or form body, as on /v1), or an uploaded track
- * file (KML, KMZ, GPX, GeoJSON) as the POST body, whose coordinates in document order are the path.
+ * file (KML, KMZ, GPX, GeoJSON) as the POST body or a form's file, whose coordinates in document order are the path.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
@@ -12,7 +12,8 @@ import {
 } from '../layers/elevation';
 import type { App } from './app';
 import { fileBytes } from './file-http';
-import { method, requestParams } from './http';
+import { method, rejectRepeatedParameters, requestParams } from './http';
+import { formContentType, formOptions, readForm } from './file-form';
 
 export interface ProfileInput {
   params: Record<string, unknown>;
@@ -21,23 +22,44 @@ export interface ProfileInput {
   source: string;
 }
 
-export function profileInput(event: APIGatewayProxyEventV2, app: App): ProfileInput {
+export async function profileInput(event: APIGatewayProxyEventV2, app: App): Promise<ProfileInput> {
+  const formType = method(event) === 'POST' ? formContentType(event) : null;
+  if (formType !== null) return formInput(event, formType, app);
   if (method(event) === 'POST' && event.body) {
     const bytes = fileBytes(event, app.settings.maxFileBytes);
     const format = tryDetectTrackFormat(bytes);
     if (format !== null && !(format === 'geojson' && isLocationsObject(bytes))) {
-      const track = readTrackLocations(bytes, {
-        maxCoordinates: app.settings.maxFileCoordinates,
-        maxUnzippedBytes: app.settings.maxKmzUnzippedBytes,
-      });
-      return {
-        params: { ...(event.queryStringParameters ?? {}) },
-        path: track.locations,
-        source: track.format,
-      };
+      return trackInput(bytes, { ...(event.queryStringParameters ?? {}) }, app);
     }
   }
   const params = requestParams(event, app.settings.maxBodyBytes);
+  return locationsInput(params, app);
+}
+
+/** A form: its file is the path (options in the query or fields), or without one its fields are the request. */
+async function formInput(
+  event: APIGatewayProxyEventV2,
+  contentType: string,
+  app: App,
+): Promise<ProfileInput> {
+  rejectRepeatedParameters(event.rawQueryString);
+  const form = await readForm(event, contentType, {
+    maxFileBytes: app.settings.maxFileBytes,
+    maxFieldBytes: app.settings.maxBodyBytes,
+  });
+  const params = formOptions(event.queryStringParameters ?? {}, form.fields);
+  return form.file ? trackInput(form.file.bytes, params, app) : locationsInput(params, app);
+}
+
+function trackInput(bytes: Uint8Array, params: Record<string, unknown>, app: App): ProfileInput {
+  const track = readTrackLocations(bytes, {
+    maxCoordinates: app.settings.maxFileCoordinates,
+    maxUnzippedBytes: app.settings.maxKmzUnzippedBytes,
+  });
+  return { params, path: track.locations, source: track.format };
+}
+
+function locationsInput(params: Record<string, unknown>, app: App): ProfileInput {
   rejectUnknownProfileParameters(params);
   return { params, path: parseLocations(params.locations, app.limits.maxLocations), source: 'locations' };
 }

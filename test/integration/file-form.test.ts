@@ -293,6 +293,65 @@ describe('a form that cannot be answered is a 4xx saying why', () => {
   });
 });
 
+describe('a profile from a form', () => {
+  const postProfile = (body: Buffer, contentType: string, query: Record<string, string> = {}) =>
+    invoke(handlers.profile, {
+      method: 'POST',
+      path: '/v1/sample/profile',
+      pathParameters: { dataset: 'sample' },
+      query,
+      body: body.toString('base64'),
+      isBase64Encoded: true,
+      headers: { 'content-type': contentType },
+    });
+
+  it("takes the form's file as the path, as the raw upload, with options from fields", async () => {
+    const viaForm = await form([{ name: 'samples', value: '7' }, ...gpxPart()]);
+    const [a, raw] = await Promise.all([
+      postProfile(viaForm.body, viaForm.contentType),
+      postProfile(fixture('garmin.gpx'), 'application/gpx+xml', { samples: '7' }),
+    ]);
+    expect(raw.status).toBe(200);
+    expect(a.status).toBe(200);
+    expect(a.json).toEqual(raw.json);
+    expect((a.json as { points: unknown[] }).points).toHaveLength(7);
+  });
+
+  it("takes a form without a file as the request's fields, as GET does", async () => {
+    const locations = '48.65,9.05|48.85,9.25';
+    const viaForm = await form([
+      { name: 'locations', value: locations },
+      { name: 'samples', value: '5' },
+    ]);
+    const [a, get] = await Promise.all([
+      postProfile(viaForm.body, viaForm.contentType),
+      invoke(handlers.profile, {
+        path: '/v1/sample/profile',
+        pathParameters: { dataset: 'sample' },
+        query: { locations, samples: '5' },
+      }),
+    ]);
+    expect(get.status).toBe(200);
+    expect(a.status).toBe(200);
+    expect(a.json).toEqual(get.json);
+  });
+
+  it('refuses an unknown field and a field also in the query string', async () => {
+    const unknown = await form([
+      { name: 'colour', value: 'red' },
+      { name: 'locations', value: '48.7,9.1' },
+    ]);
+    const both = await form([{ name: 'samples', value: '5' }, ...gpxPart()]);
+    const [a, b] = await Promise.all([
+      postProfile(unknown.body, unknown.contentType),
+      postProfile(both.body, both.contentType, { samples: '5' }),
+    ]);
+    expect([a.status, b.status]).toEqual([400, 400]);
+    expect(errorOf(a)).toMatch(/colour/);
+    expect(errorOf(b)).toMatch(/'samples' is given both in the query string and as a form field/);
+  });
+});
+
 describe('attachmentHeader', () => {
   it('keeps quotes, backslashes and control characters out of the quoted name, and the exact name in filename*', () => {
     expect(attachmentHeader('a"b\\c\u0007d é.kml')).toBe(
