@@ -12,9 +12,9 @@ import { datasetFields } from './dataset-fields';
 
 export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
-  const { query, datum } = await t.phase('parse', () => {
+  const { query, datum } = await t.phase('parse', async () => {
     // `datum` (issue 13) is taken out first: OpenTopoData's option parser rejects names it does not know.
-    const { datum: raw, ...params } = requestParams(event, app.settings.maxBodyBytes);
+    const { datum: raw, ...params } = await requestParams(event, app.settings.maxBodyBytes);
     return { query: parseElevationQuery(datasetSpec, params, app.limits), datum: parseDatumParam(raw) };
   });
   const dataset = app.registry.resolve(datasetSpec); // 400 before any work: only configured names get further

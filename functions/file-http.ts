@@ -7,6 +7,7 @@ import {
   CONTENT_TYPES,
 } from '../layers/elevation';
 import { corsHeaders, type Response } from './http';
+import { base64DecodedBytes, textDamagedZip } from './body-bytes';
 
 export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint8Array {
   if (!event.body) {
@@ -32,16 +33,6 @@ export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint
     );
   }
   return bytes;
-}
-
-const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1');
-/** U+FFFD in UTF-8: what a byte that is not UTF-8 becomes when binary is decoded as text. */
-const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
-
-/** A zip that was decoded as UTF-8 text on the way in (and back): its bytes that were not UTF-8 are lost. */
-export function textDamagedZip(bytes: Uint8Array): boolean {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return buffer.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC) && buffer.includes(REPLACEMENT);
 }
 
 /** The counts clients read without parsing the file; exposed to browsers through CORS. */
@@ -70,10 +61,4 @@ export function fileResponse(bytes: Uint8Array, report: FillReport, corsOrigin: 
     body: binary ? buffer.toString('base64') : buffer.toString('utf8'),
     isBase64Encoded: binary,
   };
-}
-
-/** The bytes base64 text decodes to (whitespace-free, as API Gateway sends it), without decoding it. */
-export function base64DecodedBytes(text: string): number {
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  return Math.floor((text.length * 3) / 4) - padding;
 }

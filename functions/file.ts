@@ -4,16 +4,9 @@
  */
 import { fillFileHeights, parseFileOptions } from '../layers/elevation';
 import { route } from './route';
-import { decodePathParameter, jsonResponse } from './http';
+import { decodePathParameter, formContentType, jsonResponse } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
-import {
-  attachmentHeader,
-  formContentType,
-  formFile,
-  formOptions,
-  OPTION_FIELD_BYTES,
-  readForm,
-} from './file-form';
+import { attachmentHeader, formFile, formOptions, OPTION_FIELD_BYTES, readForm } from './form';
 import { heightConversion } from './geoids';
 import { datasetFields } from './dataset-fields';
 

@@ -14,6 +14,7 @@ import {
   PayloadTooLargeError,
 } from '../layers/elevation';
 import type { RequestTelemetry } from '../layers/telemetry';
+import { readForm } from './form';
 
 export type Response = APIGatewayProxyStructuredResultV2;
 
@@ -30,10 +31,21 @@ export function body(event: APIGatewayProxyEventV2, maxBodyBytes: number): strin
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/** Query-string parameters merged with a JSON object or form body (body wins); a JSON array body is the locations. */
-export function requestParams(event: APIGatewayProxyEventV2, maxBodyBytes: number): Record<string, unknown> {
+/**
+ * Query-string parameters merged with a JSON object or form body (urlencoded or multipart; body wins); a JSON array
+ * body is the locations.
+ */
+export async function requestParams(
+  event: APIGatewayProxyEventV2,
+  maxBodyBytes: number,
+): Promise<Record<string, unknown>> {
   rejectRepeatedParameters(event.rawQueryString);
   const params: Record<string, unknown> = { ...(event.queryStringParameters ?? {}) };
+  const formType = formContentType(event);
+  if (formType !== null && event.body) {
+    const form = await readForm(event, formType, { maxFileBytes: null, maxFieldBytes: maxBodyBytes });
+    return { ...params, ...form.fields };
+  }
   const text = body(event, maxBodyBytes);
   if (text === null || text.trim() === '') return params;
   const contentType = headerValue(event, 'content-type') ?? '';
@@ -117,6 +129,12 @@ export function headerValue(event: APIGatewayProxyEventV2, name: string): string
   const headers = event.headers ?? {};
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : headers[key];
+}
+
+/** The request's content type if it is a form (multipart/form-data), else null. */
+export function formContentType(event: APIGatewayProxyEventV2): string | null {
+  const type = headerValue(event, 'content-type');
+  return type !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(type) ? type : null;
 }
 
 export function method(event: APIGatewayProxyEventV2): string {

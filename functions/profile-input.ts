@@ -12,8 +12,8 @@ import {
 } from '../layers/elevation';
 import type { App } from './app';
 import { fileBytes } from './file-http';
-import { method, rejectRepeatedParameters, requestParams } from './http';
-import { formContentType, formOptions, readForm } from './file-form';
+import { formContentType, method, rejectRepeatedParameters, requestParams } from './http';
+import { formOptions, readForm } from './form';
 
 export interface ProfileInput {
   params: Record<string, unknown>;
@@ -32,7 +32,7 @@ export async function profileInput(event: APIGatewayProxyEventV2, app: App): Pro
       return trackInput(bytes, { ...(event.queryStringParameters ?? {}) }, app);
     }
   }
-  const params = requestParams(event, app.settings.maxBodyBytes);
+  const params = await requestParams(event, app.settings.maxBodyBytes);
   return locationsInput(params, app);
 }
 
@@ -47,8 +47,9 @@ async function formInput(
     maxFileBytes: app.settings.maxFileBytes,
     maxFieldBytes: app.settings.maxBodyBytes,
   });
-  const params = formOptions(event.queryStringParameters ?? {}, form.fields);
-  return form.file ? trackInput(form.file.bytes, params, app) : locationsInput(params, app);
+  const query = event.queryStringParameters ?? {};
+  if (form.file) return trackInput(form.file.bytes, formOptions(query, form.fields), app);
+  return locationsInput({ ...query, ...form.fields }, app); // as from a urlencoded form: the body wins
 }
 
 function trackInput(bytes: Uint8Array, params: Record<string, unknown>, app: App): ProfileInput {

@@ -72,11 +72,16 @@ export class DatasetRegistry {
 
   /** "a" or "a,b,c" (fallback order). */
   resolve(spec: string): Dataset {
-    // A trailing comma ("srtm,etopo,") is accepted as OpenTopoData does; empty names elsewhere are not.
+    // Empty names ("srtm,etopo,", "srtm,,etopo") are dropped, as OpenTopoData drops them.
     const names = spec
-      .replace(/,\s*$/, '')
       .split(',')
-      .map((n) => n.trim());
+      .map((n) => n.trim())
+      .filter((n) => n !== '');
+    if (names.length === 0) {
+      throw new InvalidDatasetChainError(
+        `No dataset named in '${spec.slice(0, 100)}': name one, or several with commas.`,
+      );
+    }
     if (names.length > MAX_CHAIN) {
       throw new InvalidDatasetChainError(
         `At most ${MAX_CHAIN} datasets may be chained with commas, got ${names.length}.`,

@@ -358,8 +358,18 @@ describe('multi-dataset fallback', () => {
     expect(() => registry.get(long)).toThrow(`Dataset '${long.slice(0, 100)}' not in config.`);
   });
 
-  it('accepts a trailing comma in a chain, as OpenTopoData does', () => {
+  it('drops empty names in a chain (a trailing, leading or double comma), as OpenTopoData does', () => {
     expect(registry.resolve('plane-point,plane-area,').name).toBe('plane-point,plane-area');
+    expect(registry.resolve(',plane-point,, plane-area').name).toBe('plane-point,plane-area');
+    expect(registry.resolve('plane-point,').name).toBe('plane-point');
+    expect(registry.resolve('plane-point,')).toBe(registry.get('plane-point'));
+  });
+
+  it('rejects a chain of no names as a bad request (400)', () => {
+    for (const spec of ['', ',', ' , ,']) {
+      expect(() => registry.resolve(spec)).toThrow(InvalidRequestError);
+      expect(() => registry.resolve(spec)).toThrow(`No dataset named in '${spec}'`);
+    }
   });
 
   it('rejects a chain that names a dataset twice as a bad request (400)', () => {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
-import { attachmentHeader } from '../../functions/file-form';
+import { attachmentHeader } from '../../functions/form';
 import { invoke } from './support/api-gateway';
 import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
 
@@ -349,6 +349,74 @@ describe('a profile from a form', () => {
     expect([a.status, b.status]).toEqual([400, 400]);
     expect(errorOf(a)).toMatch(/colour/);
     expect(errorOf(b)).toMatch(/'samples' is given both in the query string and as a form field/);
+  });
+});
+
+describe('/v1 from a form, as OpenTopoData reads a POST form', () => {
+  const postV1 = (body: Buffer, contentType: string, query: Record<string, string> = {}) =>
+    invoke(handlers.elevation, {
+      method: 'POST',
+      path: '/v1/sample',
+      pathParameters: { dataset: 'sample' },
+      query,
+      body: body.toString('base64'),
+      isBase64Encoded: true,
+      headers: { 'content-type': contentType },
+    });
+  const get = (query: Record<string, string>) =>
+    invoke(handlers.elevation, { path: '/v1/sample', pathParameters: { dataset: 'sample' }, query });
+
+  it('answers the fields as GET answers the same query, the form winning over the query string', async () => {
+    const query = { locations: '48.742275,9.101177|48.8,9.2', interpolation: 'cubic' };
+    const viaForm = await form(Object.entries(query).map(([name, value]) => ({ name, value })));
+    const [a, b, expected, bilinear] = await Promise.all([
+      postV1(viaForm.body, viaForm.contentType),
+      postV1(viaForm.body, viaForm.contentType, { interpolation: 'nearest' }),
+      get(query),
+      get({ locations: query.locations }),
+    ]);
+    expect(expected.status).toBe(200);
+    expect(a.status).toBe(200);
+    expect(a.json).toEqual(expected.json);
+    expect(b.json).toEqual(expected.json);
+    expect(a.json).not.toEqual(bilinear.json);
+  });
+
+  it('refuses a file part, naming the routes that take one', async () => {
+    const viaForm = await form([{ name: 'locations', value: '48.7,9.1' }, ...gpxPart()]);
+    const response = await postV1(viaForm.body, viaForm.contentType);
+    expect(response.status).toBe(400);
+    expect(errorOf(response)).toBe(
+      'The form has a file, which this route does not take: send track files to /v1/{dataset}/file or /v1/{dataset}/profile.',
+    );
+  });
+
+  it('refuses a form over MAX_BODY_BYTES plus its boundaries (413), a field over MAX_BODY_BYTES (400)', async () => {
+    const limited = await loadTrackHandlers({ MAX_BODY_BYTES: '1024' });
+    const call = (body: Buffer, contentType: string) =>
+      invoke(limited.elevation, {
+        method: 'POST',
+        path: '/v1/sample',
+        pathParameters: { dataset: 'sample' },
+        body: body.toString('base64'),
+        isBase64Encoded: true,
+        headers: { 'content-type': contentType },
+      });
+    const long = await form([{ name: 'locations', value: '48.7,9.1|'.repeat(120) }]);
+    const huge = await form(
+      Array.from({ length: 3 }, (_, i) => ({ name: `f${i}`, value: 'x'.repeat(6000) })),
+    );
+    const fine = await form([{ name: 'locations', value: '48.7,9.1|'.repeat(100) }]);
+    const [a, b, c] = [
+      await call(long.body, long.contentType),
+      await call(huge.body, huge.contentType),
+      await call(fine.body, fine.contentType),
+    ];
+    expect(a.status).toBe(400);
+    expect(errorOf(a)).toBe("The form field 'locations' is longer than 1024 bytes.");
+    expect(b.status).toBe(413);
+    expect(errorOf(b)).toMatch(/^The form is \d+ bytes; the limit is 17408 bytes\.$/);
+    expect(c.status).toBe(200);
   });
 });
 

@@ -1,14 +1,14 @@
 /**
- * A track file uploaded as an HTML form (`multipart/form-data`: `curl -F file=@walk.kml`, a browser form,
- * Postman's form-data, Python's `requests.post(files=…)`): the one file part, its name, and the form's other
- * fields, which may carry the request's options (or a profile's `locations`). Parsed with busboy (the parser behind multer), held to the same
- * byte limit as a raw body. A form that ends before its closing boundary is refused, never read as a shorter file.
+ * Requests sent as HTML forms (`multipart/form-data`: `curl -F`, a browser form, Postman's form-data, Python's
+ * `requests.post(files=…)`): a track file uploaded to `/file` or `/profile` (its one file part and its name), and
+ * the form's text fields, which carry the request's parameters (OpenTopoData reads a POST's form fields, so a
+ * `/v1` form is one). Parsed with busboy (the parser behind multer), held to byte limits. A form that ends before
+ * its closing boundary is refused, never read as a shorter file.
  */
 import busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
-import { headerValue } from './http';
-import { base64DecodedBytes, textDamagedZip } from './file-http';
+import { base64DecodedBytes, textDamagedZip } from './body-bytes';
 
 export interface FormFile {
   bytes: Uint8Array;
@@ -24,8 +24,8 @@ export interface Form {
 }
 
 export interface FormLimits {
-  /** MAX_FILE_BYTES. */
-  maxFileBytes: number;
+  /** MAX_FILE_BYTES; null where the route takes no file (a file part is then refused, not ignored). */
+  maxFileBytes: number | null;
   /** The longest text field: an option is short, a profile's `locations` may be long. */
   maxFieldBytes: number;
 }
@@ -37,12 +37,6 @@ const MAX_FIELDS = 16;
 /** Options' values are short: `POST /file`'s field limit. */
 export const OPTION_FIELD_BYTES = 1024;
 
-/** The request's content type if it is a form upload (multipart/form-data), else null. */
-export function formContentType(event: APIGatewayProxyEventV2): string | null {
-  const type = headerValue(event, 'content-type');
-  return type !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(type) ? type : null;
-}
-
 /** A multipart/form-data request's file (if any) and fields; a 400 or 413 saying what is wrong with the form. */
 export async function readForm(
   event: APIGatewayProxyEventV2,
@@ -52,7 +46,10 @@ export async function readForm(
   const text = event.body ?? '';
   const size = event.isBase64Encoded ? base64DecodedBytes(text) : Buffer.byteLength(text);
   const rest = limits.maxFieldBytes + FORM_OVERHEAD_BYTES;
-  if (size > limits.maxFileBytes + rest) {
+  if (limits.maxFileBytes === null && size > rest) {
+    throw new PayloadTooLargeError(`The form is ${size} bytes; the limit is ${rest} bytes.`);
+  }
+  if (limits.maxFileBytes !== null && size > limits.maxFileBytes + rest) {
     throw new PayloadTooLargeError(
       `The form is ${size} bytes; the limit is ${limits.maxFileBytes} bytes for its file (MAX_FILE_BYTES) plus ` +
         `${rest} for the rest. Split the track into smaller files.`,
@@ -101,8 +98,8 @@ function parseForm(body: Buffer, contentType: string, limits: FormLimits): Promi
         // One byte more than allowed: busboy reports a size limit when it is reached, not passed. A file past
         // the first, or a field past the last, is reported (and refused), never silently dropped.
         limits: {
-          files: 1,
-          fileSize: maxFileBytes + 1,
+          files: maxFileBytes === null ? 0 : 1,
+          fileSize: (maxFileBytes ?? 0) + 1,
           fields: MAX_FIELDS,
           fieldSize: maxFieldBytes + 1,
           headerPairs: 16,
@@ -144,7 +141,13 @@ function parseForm(body: Buffer, contentType: string, limits: FormLimits): Promi
       }
     });
     parser.on('filesLimit', () =>
-      fail(new InvalidRequestError('The form has more than one file: send one track file per request.')),
+      fail(
+        new InvalidRequestError(
+          maxFileBytes === null
+            ? 'The form has a file, which this route does not take: send track files to /v1/{dataset}/file or /v1/{dataset}/profile.'
+            : 'The form has more than one file: send one track file per request.',
+        ),
+      ),
     );
     parser.on('fieldsLimit', () =>
       fail(

@@ -1,0 +1,17 @@
+/** Facts about a request body's bytes, told without decoding or parsing it. */
+
+const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1');
+/** U+FFFD in UTF-8: what a byte that is not UTF-8 becomes when binary is decoded as text. */
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+
+/** A zip that was decoded as UTF-8 text on the way in (and back): its bytes that were not UTF-8 are lost. */
+export function textDamagedZip(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC) && buffer.includes(REPLACEMENT);
+}
+
+/** The bytes base64 text decodes to (whitespace-free, as API Gateway sends it), without decoding it. */
+export function base64DecodedBytes(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return Math.floor((text.length * 3) / 4) - padding;
+}
