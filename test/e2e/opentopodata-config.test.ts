@@ -175,6 +175,23 @@ describeIfAvailable(
         expect(r.elevation).toBeCloseTo(gdalNearest(ETOPO, 90, -180) ?? NaN, 3);
       });
 
+      test("a multipart form body too (Flask's request.form holds both kinds)", async () => {
+        const form = new FormData();
+        form.append('locations', '90,-180');
+        form.append('interpolation', 'nearest');
+        const response = await fetch(`${stack.baseUrl}/v1/etopo1deg`, { method: 'POST', body: form });
+        expect(response.status).toBe(200);
+        const [r] = ((await response.json()) as Results).results;
+        expect(r.elevation).toBeCloseTo(gdalNearest(ETOPO, 90, -180) ?? NaN, 3);
+      });
+
+      test('chains drop empty names as OpenTopoData does', async () => {
+        const chain = await get('/v1/,etopo1deg,,?locations=90,-180');
+        const single = await get('/v1/etopo1deg?locations=90,-180');
+        expect(chain.status).toBe(200);
+        expect(chain.json).toEqual(single.json);
+      });
+
       test('test_repeated_locations: the same point twice gives the same result twice', async () => {
         const { json } = await get('/v1/etopo1deg?locations=1.5,0.1|1.5,0.1&interpolation=cubic');
         const { results } = json as unknown as Results;
