@@ -21,7 +21,8 @@ const isPoint = (e: XmlElement) => POINTS.has(e.local) && isGpx(e);
 
 interface PointState {
   element: XmlElement;
-  ele: XmlContent | null;
+  /** The point's own <ele>: the element (a self-closed `<ele/>` is rewritten whole) and its content. */
+  ele: { element: XmlElement; content: XmlContent } | null;
   firstChildStart: number | null;
 }
 
@@ -40,7 +41,7 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
       if (isPoint(e)) point = { element: e, ele: null, firstChildStart: null };
     },
     close(e, _end, content) {
-      if (point && content) point.ele = content;
+      if (point && content) point.ele = { element: e, content };
       if (point && e === point.element) {
         slots.add(pointSlot(text, point));
         point = null;
@@ -50,7 +51,8 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
   return { slots: slots.slots, extraEdits: [] };
 }
 
-function pointSlot(text: string, { element, ele, firstChildStart }: PointState): HeightSlot {
+function pointSlot(text: string, { element, ele: own, firstChildStart }: PointState): HeightSlot {
+  const ele = own?.content ?? null;
   const where = () => `<${element.name}> at line ${lineAt(text, element.start)}`;
   const lat = attributeNumber(element, 'lat', where);
   const lon = attributeNumber(element, 'lon', where);
@@ -64,6 +66,15 @@ function pointSlot(text: string, { element, ele, firstChildStart }: PointState):
     location,
     height: Number.isFinite(existing) ? existing : null,
     write: (height: string): TextEdit => {
+      if (own?.element.selfClosing) {
+        // `<ele/>`: its (empty) content has no room between tags, so the element is written whole.
+        const name = own.element.name;
+        return {
+          start: own.element.start,
+          end: own.element.openEnd,
+          replacement: `<${name}>${height}</${name}>`,
+        };
+      }
       if (ele) return { start: ele.start, end: ele.end, replacement: height };
       const element_ = `<${tag}>${height}</${tag}>`;
       if (element.selfClosing) {

@@ -87,11 +87,12 @@ function altitudeModeEdits(geometry: GeometryState, closeStart: number): TextEdi
   const { element, modes } = geometry;
   const tag = `${element.prefix && element.local !== 'Track' ? `${element.prefix}:` : ''}altitudeMode`;
   const plain = modes.filter((m) => !m.gx);
-  const edits: TextEdit[] = plain.map((m) => ({
-    start: m.content.start,
-    end: m.content.end,
-    replacement: 'absolute',
-  }));
+  const edits: TextEdit[] = plain.map((m) =>
+    // A self-closed `<altitudeMode/>` has no room between tags: it is written whole.
+    m.element.selfClosing
+      ? { start: m.element.start, end: m.end, replacement: `<${m.element.name}>absolute</${m.element.name}>` }
+      : { start: m.content.start, end: m.content.end, replacement: 'absolute' },
+  );
   modes
     .filter((m) => m.gx)
     .forEach((m, i) => {

@@ -41,6 +41,17 @@ describe('readGpx', () => {
     );
   });
 
+  it('writes into a self-closed <ele/> by writing the element whole (it has no room between tags)', () => {
+    const text =
+      '<gpx><wpt lat="50" lon="10"><ele/></wpt><wpt lat="51" lon="11"><name>A</name><ele  /></wpt>' +
+      '<g:wpt xmlns:g="http://www.topografix.com/GPX/1/1" lat="52" lon="12"><g:ele/></g:wpt></gpx>';
+    expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([null, null, null]);
+    expect(filled(text)).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt><wpt lat="51" lon="11"><name>A</name><ele>123.4</ele></wpt>' +
+        '<g:wpt xmlns:g="http://www.topografix.com/GPX/1/1" lat="52" lon="12"><g:ele>123.4</g:ele></g:wpt></gpx>',
+    );
+  });
+
   it.each([
     ['a root that is not <gpx>', '<kml/>', /its root element is <kml>, not <gpx>/],
     ['a point without lon', '<gpx><wpt lat="50"/></gpx>', /<wpt> at line 1 has no 'lon' attribute/],

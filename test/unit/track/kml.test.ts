@@ -36,6 +36,17 @@ describe('readKml', () => {
     ).toBe(KML('<Point><altitudeMode>absolute</altitudeMode><coordinates>10,50</coordinates></Point>'));
   });
 
+  it('sets a self-closed <altitudeMode/> to absolute by writing it whole', () => {
+    expect(absolute(KML('<Point><altitudeMode/><coordinates>10,50</coordinates></Point>'))).toBe(
+      KML('<Point><altitudeMode>absolute</altitudeMode><coordinates>10,50</coordinates></Point>'),
+    );
+    const prefixed =
+      '<k:kml xmlns:k="http://www.opengis.net/kml/2.2"><k:Placemark><k:Point><k:altitudeMode /><k:coordinates>10,50</k:coordinates></k:Point></k:Placemark></k:kml>';
+    expect(absolute(prefixed)).toBe(
+      prefixed.replace('<k:altitudeMode />', '<k:altitudeMode>absolute</k:altitudeMode>'),
+    );
+  });
+
   it('turns gx:altitudeMode (which has no absolute) into a plain altitudeMode', () => {
     expect(
       absolute(
