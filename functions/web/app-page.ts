@@ -28,7 +28,7 @@ textarea { width: 100%; font-family: monospace; }
 
 <h2>A track file with heights</h2>
 <div id="drop">
-  <p>Drop a KML, KMZ, GPX or GeoJSON file here, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.geojson,.json"></p>
+  <p>Drop a KML, KMZ, GPX, TCX or GeoJSON file here, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json"></p>
   <label><input type="checkbox" id="absolute"> KML: altitude mode absolute (Google Earth draws the heights)</label>
 </div>
 <p id="file-status" class="muted"></p>

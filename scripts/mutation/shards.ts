@@ -60,6 +60,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/track/kmz.ts`,
     `${LIB}/track/zip-directory.ts`,
     `${LIB}/track/gpx.ts`,
+    `${LIB}/track/tcx.ts`,
     `${LIB}/track/geojson.ts`,
     `${LIB}/track/xml-scan.ts`,
   ],

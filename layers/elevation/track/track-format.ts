@@ -1,7 +1,7 @@
 /** Which kind of track file a request carries, told from its first bytes (content types are often wrong). */
 import { InvalidRequestError } from '../errors';
 
-export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'geojson';
+export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'tcx' | 'geojson';
 
 /**
  * @example
@@ -13,6 +13,7 @@ export const CONTENT_TYPES: Readonly<Record<TrackFormat, string>> = {
   kml: 'application/vnd.google-earth.kml+xml',
   kmz: 'application/vnd.google-earth.kmz',
   gpx: 'application/gpx+xml',
+  tcx: 'application/vnd.garmin.tcx+xml',
   geojson: 'application/geo+json',
 };
 
@@ -36,6 +37,7 @@ export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
   const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(head.replace(/<[?!][^>]*>/g, ''));
   if (root?.[2] === 'kml') return 'kml';
   if (root?.[2] === 'gpx') return 'gpx';
+  if (root?.[2] === 'TrainingCenterDatabase') return 'tcx';
   return null;
 }
 
@@ -43,6 +45,6 @@ export function detectTrackFormat(bytes: Uint8Array): TrackFormat {
   const format = tryDetectTrackFormat(bytes);
   if (format) return format;
   throw new InvalidRequestError(
-    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root) or GeoJSON (JSON object) document as the request body.',
+    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document as the request body.',
   );
 }

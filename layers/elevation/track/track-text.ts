@@ -1,9 +1,10 @@
-/** A text track document (KML, GPX, GeoJSON) decoded and read: its text without BOM, the BOM, its slots. */
+/** A text track document (KML, GPX, TCX, GeoJSON) decoded and read: its text without BOM, the BOM, its slots. */
 import type { LatLon } from '../types';
 import { readGeoJson } from './geojson';
 import { readGpx } from './gpx';
 import { readKml } from './kml';
 import { readKmz } from './kmz';
+import { readTcx } from './tcx';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import { detectTrackFormat, type TrackFormat } from './track-format';
 import { decodeUtf8 } from './xml-scan';
@@ -13,6 +14,7 @@ export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
 const READERS: Record<TextTrackFormat, (text: string, o: TrackReadOptions) => ParsedTrack> = {
   kml: readKml,
   gpx: readGpx,
+  tcx: readTcx,
   geojson: readGeoJson,
 };
 
@@ -34,7 +36,7 @@ export function readTrackText(
 }
 
 /**
- * Every coordinate of a track file (any of the four formats), in document order: a path for profiles.
+ * Every coordinate of a track file (any of the five formats), in document order: a path for profiles.
  *
  * @example
  * ```ts

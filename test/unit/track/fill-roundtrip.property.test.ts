@@ -1,5 +1,5 @@
 /**
- * Property: a height written into a track file is the height read back from it. Documents are generated in the
+ * Property: a height written into a track file (GPX, KML, TCX) is the height read back from it. Documents are generated in the
  * shapes exporters write (self-closed points and heights, empty, zero and padded heights, names, comments,
  * extensions holding their own <ele>, indentation, namespace prefixes); each slot gets a height, and reading the
  * result again must find the same points, each with exactly that height. Written as a test after `<ele/>` came
@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { readGpx } from '../../../layers/elevation/track/gpx';
 import { readKml } from '../../../layers/elevation/track/kml';
+import { readTcx } from '../../../layers/elevation/track/tcx';
 import type { ParsedTrack, TrackReadOptions } from '../../../layers/elevation/track/parsed-track';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
 
@@ -75,6 +76,57 @@ describe('filled heights read back', () => {
         expect(before).toHaveLength(points.length);
         expect(after.map((s) => s.location)).toEqual(before.map((s) => s.location));
         expect(after.map((s) => s.height)).toEqual(before.map((_, i) => 100 + i));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('TCX: every point with a position has the height written for it, whatever shape its AltitudeMeters had', () => {
+    const altitude = fc.constantFrom(
+      null,
+      '<P:AltitudeMeters/>',
+      '<P:AltitudeMeters></P:AltitudeMeters>',
+      '<P:AltitudeMeters>0.0</P:AltitudeMeters>',
+      '<P:AltitudeMeters> 12.5 </P:AltitudeMeters>',
+    );
+    const after = fc.constantFrom(
+      '<P:DistanceMeters>1.5</P:DistanceMeters>',
+      '<P:HeartRateBpm><P:Value>120</P:Value></P:HeartRateBpm>',
+      '<P:Extensions><P:AltitudeMeters>5</P:AltitudeMeters></P:Extensions>',
+      '<!-- c -->',
+    );
+    const point = fc.record({
+      tag: fc.constantFrom('Trackpoint', 'CoursePoint'),
+      position: fc.option(fc.tuple(lat, lon)),
+      altitude,
+      after: fc.array(after, { maxLength: 2 }),
+      space,
+    });
+    const doc = fc.record({ prefix: fc.constantFrom('', 't'), points: fc.array(point, { maxLength: 6 }) });
+    fc.assert(
+      fc.property(doc, ({ prefix, points }) => {
+        const P = prefix ? `${prefix}:` : '';
+        const body = points
+          .map((p) => {
+            const children = ['<P:Time>2026-01-01T00:00:00Z</P:Time>'];
+            if (p.position) {
+              const [la, lo] = p.position;
+              children.push(
+                `<P:Position>${p.space}<P:LatitudeDegrees>${la}</P:LatitudeDegrees><P:LongitudeDegrees>${lo}</P:LongitudeDegrees></P:Position>`,
+              );
+            }
+            if (p.altitude) children.push(p.altitude);
+            children.push(...p.after);
+            return `<P:${p.tag}>${children.map((c) => p.space + c).join('')}</P:${p.tag}>`;
+          })
+          .join('')
+          .replace(/P:/g, P);
+        const ns = `xmlns${prefix ? `:${prefix}` : ''}="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"`;
+        const text = `<${P}TrainingCenterDatabase ${ns}><${P}Courses><${P}Course><${P}Track>${body}</${P}Track></${P}Course></${P}Courses></${P}TrainingCenterDatabase>`;
+        const { before, after: read } = roundTrip(text, readTcx);
+        expect(before).toHaveLength(points.filter((p) => p.position).length);
+        expect(read.map((s) => s.location)).toEqual(before.map((s) => s.location));
+        expect(read.map((s) => s.height)).toEqual(before.map((_, i) => 100 + i));
       }),
       { numRuns: RUNS },
     );

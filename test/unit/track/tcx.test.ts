@@ -1,0 +1,136 @@
+/**
+ * The TCX reader: Trackpoints and CoursePoints with a Position are slots; a height is written into their own
+ * <AltitudeMeters>, or a new one right after </Position> (the schema's order), indented as the Position is.
+ */
+import { InvalidRequestError } from '../../../layers/elevation';
+import { readTcx } from '../../../layers/elevation/track/tcx';
+import { applyEdits } from '../../../layers/elevation/track/text-edits';
+import { readTrackLocations } from '../../../layers/elevation/track/track-text';
+import { tryDetectTrackFormat } from '../../../layers/elevation/track/track-format';
+
+const options = { maxCoordinates: 100, absoluteAltitude: false };
+const NS = 'http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2';
+const TCX = (body: string, root = `xmlns="${NS}"`) =>
+  `<TrainingCenterDatabase ${root}><Activities><Activity Sport="Biking"><Lap><Track>${body}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+const pos = (lat: number | string, lon: number | string, p = '') =>
+  `<${p}Position><${p}LatitudeDegrees>${lat}</${p}LatitudeDegrees><${p}LongitudeDegrees>${lon}</${p}LongitudeDegrees></${p}Position>`;
+const filled = (text: string) => {
+  const { slots } = readTcx(text, options);
+  return applyEdits(
+    text,
+    slots.map((s) => s.write('123.4')),
+  );
+};
+
+describe('readTcx', () => {
+  it('reads every track and course point with a position, with its existing height', () => {
+    const text =
+      `<TrainingCenterDatabase xmlns="${NS}"><Activities><Activity><Lap><Track>` +
+      `<Trackpoint><Time>t</Time>${pos(50, 10)}<AltitudeMeters>7.5</AltitudeMeters></Trackpoint>` +
+      `<Trackpoint><Time>t</Time><DistanceMeters>3</DistanceMeters></Trackpoint>` +
+      `<Trackpoint><Time>t</Time>${pos(51, 11)}<AltitudeMeters> </AltitudeMeters></Trackpoint>` +
+      `</Track></Lap></Activity></Activities><Courses><Course><Track><Trackpoint>${pos(52, 12)}</Trackpoint></Track>` +
+      `<CoursePoint><Name>A</Name>${pos(53, 13)}<AltitudeMeters>0</AltitudeMeters><PointType>Generic</PointType></CoursePoint>` +
+      `</Course></Courses></TrainingCenterDatabase>`;
+    expect(readTcx(text, options).slots.map((s) => [s.location.lat, s.location.lon, s.height])).toEqual([
+      [50, 10, 7.5],
+      [51, 11, null],
+      [52, 12, null],
+      [53, 13, 0],
+    ]);
+  });
+
+  it('writes into <AltitudeMeters>, or inserts it right after </Position> with the Position’s indentation', () => {
+    expect(filled(TCX(`<Trackpoint>${pos(50, 10)}<AltitudeMeters>0</AltitudeMeters></Trackpoint>`))).toBe(
+      TCX(`<Trackpoint>${pos(50, 10)}<AltitudeMeters>123.4</AltitudeMeters></Trackpoint>`),
+    );
+    expect(
+      filled(
+        TCX(
+          `<Trackpoint>\n  <Time>t</Time>\n  ${pos(50, 10)}\n  <DistanceMeters>1</DistanceMeters>\n</Trackpoint>`,
+        ),
+      ),
+    ).toBe(
+      TCX(
+        `<Trackpoint>\n  <Time>t</Time>\n  ${pos(50, 10)}\n  <AltitudeMeters>123.4</AltitudeMeters>\n  <DistanceMeters>1</DistanceMeters>\n</Trackpoint>`,
+      ),
+    );
+    expect(filled(TCX(`<Trackpoint>${pos(50, 10)}<AltitudeMeters/></Trackpoint>`))).toBe(
+      TCX(`<Trackpoint>${pos(50, 10)}<AltitudeMeters>123.4</AltitudeMeters></Trackpoint>`),
+    );
+  });
+
+  it('keeps a namespace prefix, and reads TCX v1 and files without a namespace', () => {
+    const prefixed = `<t:TrainingCenterDatabase xmlns:t="${NS}"><t:Courses><t:Course><t:Track><t:Trackpoint>${pos(50, 10, 't:')}</t:Trackpoint></t:Track></t:Course></t:Courses></t:TrainingCenterDatabase>`;
+    expect(filled(prefixed)).toBe(
+      prefixed.replace('</t:Position>', '</t:Position><t:AltitudeMeters>123.4</t:AltitudeMeters>'),
+    );
+    const v1 = TCX(`<Trackpoint>${pos(50, 10)}</Trackpoint>`, `xmlns="${NS.replace('v2', 'v1')}"`);
+    const bare = TCX(`<Trackpoint>${pos(50, 10)}</Trackpoint>`, '');
+    expect(readTcx(v1, options).slots).toHaveLength(1);
+    expect(readTcx(bare, options).slots).toHaveLength(1);
+  });
+
+  it('takes only a point’s own AltitudeMeters, and no point or position of another namespace', () => {
+    const text = TCX(
+      `<Trackpoint>${pos(50, 10)}<Extensions><AltitudeMeters>5</AltitudeMeters></Extensions></Trackpoint>` +
+        `<Trackpoint xmlns="urn:other">${pos(51, 11)}</Trackpoint>` +
+        `<Trackpoint><Position xmlns="urn:other"><LatitudeDegrees>52</LatitudeDegrees><LongitudeDegrees>12</LongitudeDegrees></Position></Trackpoint>`,
+    );
+    const { slots } = readTcx(text, options);
+    expect(slots.map((s) => [s.location.lat, s.height])).toEqual([[50, null]]);
+    expect(filled(text)).toBe(
+      text.replace(
+        '</Position><Extensions>',
+        '</Position><AltitudeMeters>123.4</AltitudeMeters><Extensions>',
+      ),
+    );
+  });
+
+  it.each([
+    [
+      'a root that is not <TrainingCenterDatabase>',
+      '<gpx/>',
+      /its root element is <gpx>, not <TrainingCenterDatabase>/,
+    ],
+    [
+      'a position without longitude',
+      TCX('<Trackpoint><Position><LatitudeDegrees>50</LatitudeDegrees></Position></Trackpoint>'),
+      /<Trackpoint> at line 1 has no <LongitudeDegrees> in its <Position>/,
+    ],
+    [
+      'a bad latitude',
+      TCX(`\n<Trackpoint>${pos('north', 10)}</Trackpoint>`),
+      /<Trackpoint> at line 2 has an invalid <LatitudeDegrees> 'north'/,
+    ],
+    ['a latitude out of range', TCX(`<Trackpoint>${pos(91, 10)}</Trackpoint>`), /Invalid latitude 91/],
+    [
+      'markup in AltitudeMeters',
+      TCX(`<Trackpoint>${pos(50, 10)}<AltitudeMeters>1<!--x--></AltitudeMeters></Trackpoint>`),
+      /<AltitudeMeters> of <Trackpoint> at line 1 contains markup/,
+    ],
+  ])('refuses %s with a 400 saying what', (_what, text, message) => {
+    expect(() => readTcx(text, options)).toThrow(InvalidRequestError);
+    expect(() => readTcx(text, options)).toThrow(message);
+  });
+
+  it('is told from its root element, and gives a profile its positions in document order', () => {
+    const text = TCX(`<Trackpoint>${pos(50, 10)}</Trackpoint><Trackpoint>${pos(50.1, 10.2)}</Trackpoint>`);
+    const bytes = new TextEncoder().encode(`<?xml version="1.0"?>\n${text}`);
+    expect(tryDetectTrackFormat(bytes)).toBe('tcx');
+    expect(readTrackLocations(bytes, { maxCoordinates: 10, maxUnzippedBytes: 1e6 })).toEqual({
+      format: 'tcx',
+      locations: [
+        { lat: 50, lon: 10 },
+        { lat: 50.1, lon: 10.2 },
+      ],
+    });
+  });
+
+  it('stops at the coordinate limit', () => {
+    const text = TCX(`<Trackpoint>${pos(50, 10)}</Trackpoint>`.repeat(3));
+    expect(() => readTcx(text, { maxCoordinates: 2, absoluteAltitude: false })).toThrow(
+      /more than 2 coordinates/,
+    );
+  });
+});
