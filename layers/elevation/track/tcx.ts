@@ -21,48 +21,56 @@ const DEGREES = new Set(['LatitudeDegrees', 'LongitudeDegrees']);
 
 const isTcx = (e: XmlElement) => TCX_NAMESPACES.has(e.uri);
 
+interface PositionState {
+  element: XmlElement;
+  /** The whitespace before `<Position>`: a new AltitudeMeters after it is indented the same. */
+  indent: string;
+  /** Offset just past `</Position>`, where a new AltitudeMeters goes (null until it closes). */
+  end: number | null;
+  degrees: Partial<Record<string, XmlContent>>;
+}
+
 interface PointState {
   element: XmlElement;
-  position: XmlElement | null;
-  /** Offset just past `</Position>` (where a new AltitudeMeters goes), and the whitespace before `<Position>`. */
-  positionEnd: number | null;
-  indent: string;
-  degrees: Partial<Record<string, XmlContent>>;
+  position: PositionState | null;
   altitude: { element: XmlElement; content: XmlContent } | null;
 }
 
 export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   let point: PointState | null = null;
+  const ownAltitude = (e: XmlElement, p: PointState) =>
+    e.local === 'AltitudeMeters' && e.parent === p.element && isTcx(e);
+  const positionDegrees = (e: XmlElement, p: PointState) =>
+    DEGREES.has(e.local) && e.parent === p.position?.element && isTcx(e);
   scanXml(text, {
-    // Only a point's own AltitudeMeters and its Position's degrees have their text collected.
-    wantsText: (e) =>
-      point !== null &&
-      isTcx(e) &&
-      ((e.parent === point.element && e.local === 'AltitudeMeters') ||
-        (point.position !== null && e.parent === point.position && DEGREES.has(e.local))),
+    // Only a point's own AltitudeMeters and its Position's degrees have their text collected, so content in
+    // close() is always one of those.
+    wantsText: (e) => point !== null && (ownAltitude(e, point) || positionDegrees(e, point)),
     open(e) {
       if (e.parent === null && e.local !== 'TrainingCenterDatabase') {
         throw new InvalidRequestError(
           `The file is not TCX: its root element is <${e.name}>, not <TrainingCenterDatabase>.`,
         );
       }
-      if (point && e.parent === point.element && e.local === 'Position' && isTcx(e)) {
+      if (point && e.local === 'Position' && e.parent === point.element && isTcx(e)) {
         const before = text.slice(0, e.start);
-        point.position = e;
-        point.indent = before.slice(before.trimEnd().length);
+        point.position = {
+          element: e,
+          indent: before.slice(before.trimEnd().length),
+          end: null,
+          degrees: {},
+        };
       }
-      if (POINTS.has(e.local) && isTcx(e)) {
-        point = { element: e, position: null, positionEnd: null, indent: '', degrees: {}, altitude: null };
-      }
+      if (POINTS.has(e.local) && isTcx(e)) point = { element: e, position: null, altitude: null };
     },
     close(e, end, content) {
       if (!point) return;
       if (content && e.local === 'AltitudeMeters') point.altitude = { element: e, content };
-      else if (content) point.degrees[e.local] = content;
-      if (e === point.position) point.positionEnd = end;
+      else if (content && point.position) point.position.degrees[e.local] = content;
+      if (e === point.position?.element) point.position.end = end;
       if (e === point.element) {
-        if (point.position) slots.add(pointSlot(text, point));
+        if (point.position) slots.add(pointSlot(text, point.element, point.position, point.altitude));
         point = null;
       }
     },
@@ -70,11 +78,15 @@ export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
   return { slots: slots.slots, extraEdits: [] };
 }
 
-function pointSlot(text: string, point: PointState): HeightSlot {
-  const { element, altitude, positionEnd, indent } = point;
+function pointSlot(
+  text: string,
+  element: XmlElement,
+  position: PositionState,
+  altitude: PointState['altitude'],
+): HeightSlot {
   const where = () => `<${element.name}> at line ${lineAt(text, element.start)}`;
-  const lat = degrees(point, 'LatitudeDegrees', where);
-  const lon = degrees(point, 'LongitudeDegrees', where);
+  const lat = degrees(position, 'LatitudeDegrees', where);
+  const lon = degrees(position, 'LongitudeDegrees', where);
   const location = checkedLocation(lat, lon, where);
   const own = altitude?.content ?? null;
   if (own && /[<&]/.test(text.slice(own.start, own.end))) {
@@ -83,7 +95,7 @@ function pointSlot(text: string, point: PointState): HeightSlot {
     );
   }
   const existing = own === null || own.text.trim() === '' ? NaN : Number(own.text);
-  const prefix = point.position?.prefix ? `${point.position.prefix}:` : '';
+  const tag = `${position.element.prefix ? `${position.element.prefix}:` : ''}AltitudeMeters`;
   return {
     location,
     height: Number.isFinite(existing) ? existing : null,
@@ -98,21 +110,16 @@ function pointSlot(text: string, point: PointState): HeightSlot {
         };
       }
       if (own) return { start: own.start, end: own.end, replacement: height };
-      const at = positionEnd as number; // a slot is made only for a point whose Position closed
-      return {
-        start: at,
-        end: at,
-        replacement: `${indent}<${prefix}AltitudeMeters>${height}</${prefix}AltitudeMeters>`,
-      };
+      const at = position.end as number; // the point closed after its Position did
+      return { start: at, end: at, replacement: `${position.indent}<${tag}>${height}</${tag}>` };
     },
     clear: () => null,
   };
 }
 
-function degrees(point: PointState, name: string, where: () => string): number {
-  const content = point.degrees[name];
-  const raw = content?.text.trim();
-  const value = raw === undefined || raw === '' ? NaN : Number(raw);
+function degrees(position: PositionState, name: string, where: () => string): number {
+  const raw = position.degrees[name]?.text.trim();
+  const value = raw ? Number(raw) : NaN;
   if (Number.isFinite(value)) return value;
   throw new InvalidRequestError(
     `${where()} has ${raw === undefined ? `no <${name}>` : `an invalid <${name}> '${raw}'`} in its <Position>: every TCX position needs decimal-degree LatitudeDegrees and LongitudeDegrees.`,

@@ -87,6 +87,20 @@ describe('readTcx', () => {
     );
   });
 
+  it('reads the point’s own Position only: not degrees, positions or heights nested elsewhere in it', () => {
+    const text = TCX(
+      `<Trackpoint>${pos(50, 10)}` +
+        '<x:AltitudeMeters xmlns:x="urn:other">9</x:AltitudeMeters>' +
+        `<Extensions><LatitudeDegrees>1</LatitudeDegrees>${pos(2, 3)}<LongitudeDegrees>4</LongitudeDegrees></Extensions>` +
+        '</Trackpoint>',
+    );
+    const { slots } = readTcx(text, options);
+    expect(slots.map((s) => [s.location.lat, s.location.lon, s.height])).toEqual([[50, 10, null]]);
+    expect(filled(text)).toBe(
+      text.replace(`${pos(50, 10)}<x:`, `${pos(50, 10)}<AltitudeMeters>123.4</AltitudeMeters><x:`),
+    );
+  });
+
   it.each([
     [
       'a root that is not <TrainingCenterDatabase>',
@@ -102,6 +116,16 @@ describe('readTcx', () => {
       'a bad latitude',
       TCX(`\n<Trackpoint>${pos('north', 10)}</Trackpoint>`),
       /<Trackpoint> at line 2 has an invalid <LatitudeDegrees> 'north'/,
+    ],
+    [
+      'an empty latitude',
+      TCX(`<Trackpoint>${pos('', 10)}</Trackpoint>`),
+      /has an invalid <LatitudeDegrees> '' in its <Position>/,
+    ],
+    [
+      'a blank longitude',
+      TCX(`<Trackpoint>${pos(50, ' ')}</Trackpoint>`),
+      /has an invalid <LongitudeDegrees> '' in its <Position>/,
     ],
     ['a latitude out of range', TCX(`<Trackpoint>${pos(91, 10)}</Trackpoint>`), /Invalid latitude 91/],
     [
