@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { zipSync } from 'fflate';
-import { httpEvent, lambdaContext } from './support/api-gateway';
+import { httpEvent, lambdaContext, type EventOptions } from './support/api-gateway';
 import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
 
 /** Bounded for a 2-core machine: each run is one in-process invocation over a small file. */
@@ -48,23 +48,28 @@ const options = fc.dictionary(
   fc.oneof(fc.string(), fc.constantFrom('absolute', 'json', 'false', 'true', 'cubic', 'nearest')),
 );
 
+/** POSTs the bytes (as base64 or text) and expects a 200 or a 4xx INVALID_REQUEST, never a 5xx or a throw. */
+async function expectNo5xx(bytes: Buffer, base64: boolean, extra: Partial<EventOptions>): Promise<void> {
+  const event = httpEvent({
+    method: 'POST',
+    path: '/v1/sample/file',
+    pathParameters: { dataset: 'sample' },
+    body: base64 ? bytes.toString('base64') : bytes.toString('utf8'),
+    isBase64Encoded: base64,
+    ...extra,
+  });
+  const result = await handlers.file(event, lambdaContext());
+  const status = result.statusCode ?? 0;
+  expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
+  const errorStatus = status === 200 ? 'INVALID_REQUEST' : JSON.parse(String(result.body)).status;
+  expect(errorStatus).toBe('INVALID_REQUEST');
+}
+
 describe('file endpoint robustness', () => {
   it('never answers 5xx, whatever the file and options', async () => {
     await fc.assert(
       fc.asyncProperty(body, options, fc.boolean(), async (bytes, query, base64) => {
-        const event = httpEvent({
-          method: 'POST',
-          path: '/v1/sample/file',
-          pathParameters: { dataset: 'sample' },
-          query,
-          body: base64 ? bytes.toString('base64') : bytes.toString('utf8'),
-          isBase64Encoded: base64,
-        });
-        const result = await handlers.file(event, lambdaContext());
-        const status = result.statusCode ?? 0;
-        expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
-        const errorStatus = status === 200 ? 'INVALID_REQUEST' : JSON.parse(String(result.body)).status;
-        expect(errorStatus).toBe('INVALID_REQUEST');
+        await expectNo5xx(bytes, base64, { query });
       }),
       { numRuns: RUNS },
     );
@@ -104,19 +109,9 @@ describe('file endpoint robustness', () => {
       });
     await fc.assert(
       fc.asyncProperty(fc.oneof(form, damaged), fc.boolean(), async (bytes, base64) => {
-        const event = httpEvent({
-          method: 'POST',
-          path: '/v1/sample/file',
-          pathParameters: { dataset: 'sample' },
+        await expectNo5xx(bytes, base64, {
           headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-          body: base64 ? bytes.toString('base64') : bytes.toString('utf8'),
-          isBase64Encoded: base64,
         });
-        const result = await handlers.file(event, lambdaContext());
-        const status = result.statusCode ?? 0;
-        expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
-        const errorStatus = status === 200 ? 'INVALID_REQUEST' : JSON.parse(String(result.body)).status;
-        expect(errorStatus).toBe('INVALID_REQUEST');
       }),
       { numRuns: RUNS },
     );

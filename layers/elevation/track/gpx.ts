@@ -7,7 +7,7 @@ import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, type XmlContent, type XmlElement } from './xml-scan';
+import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
 const GPX_NAMESPACES = new Set([
   '',
@@ -66,16 +66,7 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
     location,
     height: Number.isFinite(existing) ? existing : null,
     write: (height: string): TextEdit => {
-      if (own?.element.selfClosing) {
-        // `<ele/>`: its (empty) content has no room between tags, so the element is written whole.
-        const name = own.element.name;
-        return {
-          start: own.element.start,
-          end: own.element.openEnd,
-          replacement: `<${name}>${height}</${name}>`,
-        };
-      }
-      if (ele) return { start: ele.start, end: ele.end, replacement: height };
+      if (own) return setContent(own.element, own.content, height);
       const element_ = `<${tag}>${height}</${tag}>`;
       if (element.selfClosing) {
         const open = text.slice(element.start, element.openEnd).replace(/\s*\/>$/, '>');

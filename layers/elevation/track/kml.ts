@@ -8,7 +8,7 @@ import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from '.
 import { SlotCollector, checkedLocation } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, type XmlContent, type XmlElement } from './xml-scan';
+import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
 const KML_NAMESPACES = new Set([
   '',
@@ -87,12 +87,7 @@ function altitudeModeEdits(geometry: GeometryState, closeStart: number): TextEdi
   const { element, modes } = geometry;
   const tag = `${element.prefix && element.local !== 'Track' ? `${element.prefix}:` : ''}altitudeMode`;
   const plain = modes.filter((m) => !m.gx);
-  const edits: TextEdit[] = plain.map((m) =>
-    // A self-closed `<altitudeMode/>` has no room between tags: it is written whole.
-    m.element.selfClosing
-      ? { start: m.element.start, end: m.end, replacement: `<${m.element.name}>absolute</${m.element.name}>` }
-      : { start: m.content.start, end: m.content.end, replacement: 'absolute' },
-  );
+  const edits: TextEdit[] = plain.map((m) => setContent(m.element, m.content, 'absolute'));
   modes
     .filter((m) => m.gx)
     .forEach((m, i) => {

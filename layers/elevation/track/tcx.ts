@@ -9,7 +9,7 @@ import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, type XmlContent, type XmlElement } from './xml-scan';
+import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
 const TCX_NAMESPACES = new Set([
   '',
@@ -100,16 +100,7 @@ function pointSlot(
     location,
     height: Number.isFinite(existing) ? existing : null,
     write: (height: string): TextEdit => {
-      if (altitude?.element.selfClosing) {
-        // `<AltitudeMeters/>`: no room between tags, so the element is written whole.
-        const name = altitude.element.name;
-        return {
-          start: altitude.element.start,
-          end: altitude.element.openEnd,
-          replacement: `<${name}>${height}</${name}>`,
-        };
-      }
-      if (own) return { start: own.start, end: own.end, replacement: height };
+      if (altitude) return setContent(altitude.element, altitude.content, height);
       const at = position.end as number; // the point closed after its Position did
       return { start: at, end: at, replacement: `${position.indent}<${tag}>${height}</${tag}>` };
     },

@@ -7,6 +7,7 @@
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidRequestError } from '../errors';
+import type { TextEdit } from './text-edits';
 
 /** Deeper than any real KML/GPX (folders in folders); bounds the parser's stack and ours. */
 export const MAX_XML_DEPTH = 100;
@@ -126,4 +127,17 @@ export function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
   return line;
+}
+
+/**
+ * The edit that makes an element's content `text`: its content replaced, or a self-closed element (`<ele/>`,
+ * whose empty content has no room between tags) written whole, its name and prefix kept.
+ */
+export function setContent(element: XmlElement, content: XmlContent, text: string): TextEdit {
+  if (!element.selfClosing) return { start: content.start, end: content.end, replacement: text };
+  return {
+    start: element.start,
+    end: element.openEnd,
+    replacement: `<${element.name}>${text}</${element.name}>`,
+  };
 }
