@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
-import { invoke, type EventOptions } from './support/api-gateway';
-import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+import { invoke } from './support/api-gateway';
+import { loadTrackHandlers, postFile, type TrackHandlers } from './support/track-handlers';
 
 const FIXTURES = path.resolve('test/fixtures/tracks');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
@@ -16,23 +16,6 @@ let handlers: TrackHandlers;
 beforeAll(async () => {
   handlers = await loadTrackHandlers();
 });
-
-const postFile = (
-  h: TrackHandlers,
-  body: Buffer,
-  query: Record<string, string> = {},
-  extra: Partial<EventOptions> = {},
-) =>
-  invoke(h.file, {
-    method: 'POST',
-    path: '/v1/sample/file',
-    pathParameters: { dataset: 'sample' },
-    query,
-    body: body.toString('base64'),
-    isBase64Encoded: true,
-    headers: { 'content-type': 'application/octet-stream' },
-    ...extra,
-  });
 
 /** The expected file: every `{{lat,lon}}` replaced by /v1's elevation there (same interpolation). */
 async function expectedFile(template: string, query: Record<string, string> = {}): Promise<string> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { attachmentHeader } from '../../functions/form';
 import { invoke } from './support/api-gateway';
-import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
+import { loadTrackHandlers, postFile, type TrackHandlers } from './support/track-handlers';
 
 const FIXTURES = path.resolve('test/fixtures/tracks');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
@@ -19,10 +19,10 @@ let small: TrackHandlers;
 beforeAll(async () => {
   // Each set of handlers reads its settings on its first invocation, so each is invoked before the next loads.
   handlers = await loadTrackHandlers();
-  if ((await postRaw(handlers, fixture('garmin.gpx'))).status !== 200)
+  if ((await postFile(handlers, fixture('garmin.gpx'))).status !== 200)
     throw new Error('default handlers refused');
   small = await loadTrackHandlers({ MAX_FILE_BYTES: '1024' });
-  if ((await postRaw(small, fixture('garmin.gpx'))).status !== 413)
+  if ((await postFile(small, fixture('garmin.gpx'))).status !== 413)
     throw new Error('MAX_FILE_BYTES not applied');
 });
 
@@ -65,18 +65,6 @@ function postForm(
   });
 }
 
-function postRaw(h: TrackHandlers, body: Buffer, query: Record<string, string> = {}) {
-  return invoke(h.file, {
-    method: 'POST',
-    path: '/v1/sample/file',
-    pathParameters: { dataset: 'sample' },
-    query,
-    body: body.toString('base64'),
-    isBase64Encoded: true,
-    headers: { 'content-type': 'application/octet-stream' },
-  });
-}
-
 const errorOf = (response: { json: unknown }) => (response.json as { error: string }).error;
 
 describe('a track uploaded as a form', () => {
@@ -88,7 +76,7 @@ describe('a track uploaded as a form', () => {
     const { body, contentType: type } = await form([{ name: 'file', value: fixture(name), filename: name }]);
     const [viaForm, raw] = await Promise.all([
       postForm(handlers, body, type),
-      postRaw(handlers, fixture(name)),
+      postFile(handlers, fixture(name)),
     ]);
     expect(raw.status).toBe(200);
     expect(viaForm.status).toBe(200);
@@ -105,7 +93,10 @@ describe('a track uploaded as a form', () => {
   it('answers a KMZ part as a KMZ, whatever the file field is called', async () => {
     const kmz = Buffer.from(zipSync({ 'doc.kml': fixture('google-earth.kml') }));
     const { body, contentType } = await form([{ name: 'track', value: kmz, filename: 'trip.kmz' }]);
-    const [viaForm, raw] = await Promise.all([postForm(handlers, body, contentType), postRaw(handlers, kmz)]);
+    const [viaForm, raw] = await Promise.all([
+      postForm(handlers, body, contentType),
+      postFile(handlers, kmz),
+    ]);
     expect(viaForm.status).toBe(200);
     expect(viaForm.headers['content-type']).toBe('application/vnd.google-earth.kmz');
     const filled = unzipSync(Buffer.from(viaForm.body, 'base64'))['doc.kml'];
@@ -122,7 +113,7 @@ describe('a track uploaded as a form', () => {
     ]);
     const [viaForm, raw] = await Promise.all([
       postForm(handlers, body, contentType),
-      postRaw(handlers, fixture('garmin.gpx'), { interpolation: 'cubic', report: 'json' }),
+      postFile(handlers, fixture('garmin.gpx'), { interpolation: 'cubic', report: 'json' }),
     ]);
     expect(viaForm.status).toBe(200);
     expect(viaForm.json).toEqual(raw.json);
@@ -134,8 +125,8 @@ describe('a track uploaded as a form', () => {
     const cubicForm = await form([{ name: 'interpolation', value: 'cubic' }, ...gpxPart()]);
     const [viaForm, cubic, bilinear] = await Promise.all([
       postForm(handlers, cubicForm.body, cubicForm.contentType),
-      postRaw(handlers, fixture('garmin.gpx'), { interpolation: 'cubic' }),
-      postRaw(handlers, fixture('garmin.gpx')),
+      postFile(handlers, fixture('garmin.gpx'), { interpolation: 'cubic' }),
+      postFile(handlers, fixture('garmin.gpx')),
     ]);
     expect(viaForm.body).toBe(cubic.body);
     expect(viaForm.body).not.toBe(bilinear.body);

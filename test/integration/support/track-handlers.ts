@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import type { Handler } from './api-gateway';
+import { invoke, type EventOptions, type Handler } from './api-gateway';
 import { resetAppEnvironment } from './handlers';
 
 /** The bundled Stuttgart SRTM3 sample: real terrain, so filled heights differ from point to point. */
@@ -43,3 +43,21 @@ export async function loadTrackHandlers(
   if (!handlers) throw new Error('handlers did not load');
   return handlers;
 }
+
+/** POSTs a track file's bytes to `/v1/sample/file` as a client sends a binary body (base64, octet-stream). */
+export const postFile = (
+  h: TrackHandlers,
+  body: Buffer,
+  query: Record<string, string> = {},
+  extra: Partial<EventOptions> = {},
+) =>
+  invoke(h.file, {
+    method: 'POST',
+    path: '/v1/sample/file',
+    pathParameters: { dataset: 'sample' },
+    query,
+    body: body.toString('base64'),
+    isBase64Encoded: true,
+    headers: { 'content-type': 'application/octet-stream' },
+    ...extra,
+  });
