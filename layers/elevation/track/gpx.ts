@@ -7,7 +7,7 @@ import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
+import { lineAt, scanXml, setContent, textHeight, type XmlContent, type XmlElement } from './xml-scan';
 
 const GPX_NAMESPACES = new Set([
   '',
@@ -52,19 +52,15 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
 }
 
 function pointSlot(text: string, { element, ele: own, firstChildStart }: PointState): HeightSlot {
-  const ele = own?.content ?? null;
   const where = () => `<${element.name}> at line ${lineAt(text, element.start)}`;
   const lat = attributeNumber(element, 'lat', where);
   const lon = attributeNumber(element, 'lon', where);
   const location = checkedLocation(lat, lon, where);
-  if (ele && /[<&]/.test(text.slice(ele.start, ele.end))) {
-    throw new InvalidRequestError(`The <ele> of ${where()} contains markup: write the height as plain text.`);
-  }
-  const existing = ele === null || ele.text.trim() === '' ? NaN : Number(ele.text);
+  const existing = textHeight(text, own?.content ?? null, () => `<ele> of ${where()}`);
   const tag = `${element.prefix ? `${element.prefix}:` : ''}ele`;
   return {
     location,
-    height: Number.isFinite(existing) ? existing : null,
+    height: existing,
     write: (height: string): TextEdit => {
       if (own) return setContent(own.element, own.content, height);
       const element_ = `<${tag}>${height}</${tag}>`;

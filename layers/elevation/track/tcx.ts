@@ -9,7 +9,7 @@ import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
+import { lineAt, scanXml, setContent, textHeight, type XmlContent, type XmlElement } from './xml-scan';
 
 const TCX_NAMESPACES = new Set([
   '',
@@ -88,17 +88,11 @@ function pointSlot(
   const lat = degrees(position, 'LatitudeDegrees', where);
   const lon = degrees(position, 'LongitudeDegrees', where);
   const location = checkedLocation(lat, lon, where);
-  const own = altitude?.content ?? null;
-  if (own && /[<&]/.test(text.slice(own.start, own.end))) {
-    throw new InvalidRequestError(
-      `The <AltitudeMeters> of ${where()} contains markup: write the height as plain text.`,
-    );
-  }
-  const existing = own === null || own.text.trim() === '' ? NaN : Number(own.text);
+  const existing = textHeight(text, altitude?.content ?? null, () => `<AltitudeMeters> of ${where()}`);
   const tag = `${position.element.prefix ? `${position.element.prefix}:` : ''}AltitudeMeters`;
   return {
     location,
-    height: Number.isFinite(existing) ? existing : null,
+    height: existing,
     write: (height: string): TextEdit => {
       if (altitude) return setContent(altitude.element, altitude.content, height);
       const at = position.end as number; // the point closed after its Position did

@@ -141,3 +141,16 @@ export function setContent(element: XmlElement, content: XmlContent, text: strin
     replacement: `<${element.name}>${text}</${element.name}>`,
   };
 }
+
+/**
+ * The height an element's text holds (GPX `<ele>`, TCX `<AltitudeMeters>`): a number, or null when empty or not
+ * a number. Markup inside is a 400 (`what` names the element for the message): its text is rewritten whole.
+ */
+export function textHeight(text: string, content: XmlContent | null, what: () => string): number | null {
+  if (content === null) return null;
+  if (/[<&]/.test(text.slice(content.start, content.end))) {
+    throw new InvalidRequestError(`The ${what()} contains markup: write the height as plain text.`);
+  }
+  const value = content.text.trim() === '' ? NaN : Number(content.text);
+  return Number.isFinite(value) ? value : null;
+}
