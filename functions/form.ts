@@ -31,7 +31,7 @@ export interface FormLimits {
 }
 
 /** Boundaries and part headers around the file and fields: what a form may add to its file and longest field. */
-export const FORM_OVERHEAD_BYTES = 16 * 1024;
+const FORM_OVERHEAD_BYTES = 16 * 1024;
 /** Text fields a form may carry besides its file (the file options are five). */
 const MAX_FIELDS = 16;
 /** Options' values are short: `POST /file`'s field limit. */
@@ -46,13 +46,12 @@ export async function readForm(
   const text = event.body ?? '';
   const size = event.isBase64Encoded ? base64DecodedBytes(text) : Buffer.byteLength(text);
   const rest = limits.maxFieldBytes + FORM_OVERHEAD_BYTES;
-  if (limits.maxFileBytes === null && size > rest) {
-    throw new PayloadTooLargeError(`The form is ${size} bytes; the limit is ${rest} bytes.`);
-  }
-  if (limits.maxFileBytes !== null && size > limits.maxFileBytes + rest) {
+  if (size > (limits.maxFileBytes ?? 0) + rest) {
     throw new PayloadTooLargeError(
-      `The form is ${size} bytes; the limit is ${limits.maxFileBytes} bytes for its file (MAX_FILE_BYTES) plus ` +
-        `${rest} for the rest. Split the track into smaller files.`,
+      limits.maxFileBytes === null
+        ? `The form is ${size} bytes; the limit is ${rest} bytes.`
+        : `The form is ${size} bytes; the limit is ${limits.maxFileBytes} bytes for its file (MAX_FILE_BYTES) plus ` +
+            `${rest} for the rest. Split the track into smaller files.`,
     );
   }
   const body = Buffer.from(text, event.isBase64Encoded ? 'base64' : 'utf8');
@@ -82,7 +81,7 @@ export function formFile(form: Form): FormFile {
 }
 
 interface ParsedForm {
-  files: { bytes: Uint8Array; filename: string | null }[];
+  files: FormFile[];
   fields: Record<string, string>;
 }
 
