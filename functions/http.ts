@@ -41,8 +41,9 @@ export async function requestParams(
 ): Promise<Record<string, unknown>> {
   rejectRepeatedParameters(event.rawQueryString);
   const params: Record<string, unknown> = { ...(event.queryStringParameters ?? {}) };
-  const formType = formContentType(event);
-  if (formType !== null && event.body) {
+  // A GET has no body: no header is looked at on the hot path.
+  const formType = event.body ? formContentType(event) : null;
+  if (formType !== null) {
     const form = await readForm(event, formType, { maxFileBytes: null, maxFieldBytes: maxBodyBytes });
     return { ...params, ...form.fields };
   }
