@@ -4,10 +4,16 @@ const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1');
 /** U+FFFD in UTF-8: what a byte that is not UTF-8 becomes when binary is decoded as text. */
 const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
 
-/** A zip that was decoded as UTF-8 text on the way in (and back): its bytes that were not UTF-8 are lost. */
-export function textDamagedZip(bytes: Uint8Array): boolean {
+/**
+ * A binary body that was decoded as UTF-8 text on the way in (and back), so its bytes that were not UTF-8 are
+ * lost: a zip (a KMZ), or UTF-16 text, whose zero bytes no UTF-8 document has (XML and JSON never hold NUL).
+ * Names what it was, for the message; null for a body that arrived whole.
+ */
+export function textDamage(bytes: Uint8Array): 'KMZ' | 'UTF-16 file' | null {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return buffer.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC) && buffer.includes(REPLACEMENT);
+  if (!buffer.includes(REPLACEMENT)) return null;
+  if (buffer.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC)) return 'KMZ';
+  return buffer.includes(0) ? 'UTF-16 file' : null;
 }
 
 /** The bytes base64 text decodes to (whitespace-free, as API Gateway sends it), without decoding it. */

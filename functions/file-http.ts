@@ -4,10 +4,11 @@ import {
   InvalidRequestError,
   PayloadTooLargeError,
   type FillReport,
+  type FilledFile,
   CONTENT_TYPES,
 } from '../layers/elevation';
 import { corsHeaders, type Response } from './http';
-import { base64DecodedBytes, textDamagedZip } from './body-bytes';
+import { base64DecodedBytes, textDamage } from './body-bytes';
 
 export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint8Array {
   if (!event.body) {
@@ -25,11 +26,12 @@ export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint
   }
   if (event.isBase64Encoded) return Buffer.from(event.body, 'base64');
   const bytes = Buffer.from(event.body, 'utf8');
-  if (textDamagedZip(bytes)) {
+  const damaged = textDamage(bytes);
+  if (damaged) {
     // serverless-offline base64-encodes a body only for application/octet-stream or multipart (API Gateway for
     // any non-text type).
     throw new InvalidRequestError(
-      'The KMZ arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+      `The ${damaged} arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.`,
     );
   }
   return bytes;
@@ -48,13 +50,20 @@ export function reportHeaders(report: FillReport): Record<string, string> {
   };
 }
 
-export function fileResponse(bytes: Uint8Array, report: FillReport, corsOrigin: string | null): Response {
-  const binary = report.format === 'kmz';
+/**
+ * The filled file as the response: a KMZ, or text in another encoding than UTF-8, goes base64-encoded (a
+ * Lambda response body is a JS string, which would carry it as UTF-8). UTF-16 is labelled with its charset:
+ * `utf-16` beside a byte-order mark (which tells the order), `utf-16le`/`utf-16be` without one.
+ */
+export function fileResponse(filled: FilledFile, corsOrigin: string | null): Response {
+  const { bytes, report, encoding } = filled;
+  const binary = report.format === 'kmz' || encoding !== 'utf-8';
+  const charset = report.format === 'kmz' || encoding === 'utf-8' ? '' : filled.bom ? 'utf-16' : encoding;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
     statusCode: 200,
     headers: {
-      'content-type': CONTENT_TYPES[report.format],
+      'content-type': CONTENT_TYPES[report.format] + (charset ? `; charset=${charset}` : ''),
       ...corsHeaders(corsOrigin),
       ...reportHeaders(report),
     },

@@ -49,7 +49,7 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
       reportHeaders(report),
     );
   }
-  const response = fileResponse(filled.bytes, report, app.corsOrigin);
+  const response = fileResponse(filled, app.corsOrigin);
   if (upload?.filename)
     response.headers = { ...response.headers, 'content-disposition': attachmentHeader(upload.filename) };
   return response;

@@ -8,7 +8,7 @@
 import busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
-import { base64DecodedBytes, textDamagedZip } from './body-bytes';
+import { base64DecodedBytes, textDamage } from './body-bytes';
 
 export interface FormFile {
   bytes: Uint8Array;
@@ -62,10 +62,11 @@ export async function readForm(
       `The form's file${file.filename ? ` '${file.filename}'` : ''} is empty: choose a KML, KMZ, GPX, TCX or GeoJSON file.`,
     );
   }
-  if (file && !event.isBase64Encoded && textDamagedZip(file.bytes)) {
+  const damaged = file && !event.isBase64Encoded ? textDamage(file.bytes) : null;
+  if (damaged) {
     throw new InvalidRequestError(
-      'The KMZ arrived as text and lost bytes on the way: send the form as binary (multipart/form-data bodies ' +
-        'are), or the file itself with Content-Type: application/octet-stream.',
+      `The ${damaged} arrived as text and lost bytes on the way: send the form as binary (multipart/form-data ` +
+        'bodies are), or the file itself with Content-Type: application/octet-stream.',
     );
   }
   return { file, fields };

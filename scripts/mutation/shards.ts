@@ -72,6 +72,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/track/coordinate-text.ts`,
     `${LIB}/track/file-options.ts`,
     `${LIB}/track/track-format.ts`,
+    `${LIB}/track/text-encoding.ts`,
     `${LIB}/track/parsed-track.ts`,
   ],
   profile: [`${LIB}/profile/**/*.ts`, `${LIB}/google/**/*.ts`],

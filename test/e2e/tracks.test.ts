@@ -1,8 +1,8 @@
 /**
  * Issue 13's endpoints over real HTTP through serverless-offline (esbuild bundles, worker threads) and the
- * data-layer server: a KMZ and a GPX uploaded and answered (binary bodies survive the offline gateway), Google's
- * client library against `/maps/api/elevation/json`, and a profile's `format=svg` rendered by Debian's headless
- * Chromium. Without Chromium the SVG test skips with a message locally and fails under CI=true.
+ * data-layer server: a KMZ, a GPX and a UTF-16 GPX uploaded and answered (binary bodies survive the offline
+ * gateway), Google's client library against `/maps/api/elevation/json`, and a profile's `format=svg` rendered by
+ * Debian's headless Chromium. Without Chromium the SVG test skips with a message locally and fails under CI=true.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -78,6 +78,27 @@ describe('track files through serverless-offline', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(await expected('garmin.expected.gpx'));
+  });
+
+  it('answers a UTF-16 GPX (as PowerShell writes it) in UTF-16; sent as text it is refused with the fix', async () => {
+    const utf16 = Buffer.from(`\uFEFF${readFileSync(path.join(FIXTURES, 'garmin.gpx'), 'utf8')}`, 'utf16le');
+    const send = (contentType: string) =>
+      fetch(`${stack.baseUrl}/v1/sample/file`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: utf16,
+      });
+    const [binary, text] = await Promise.all([send('application/octet-stream'), send('application/gpx+xml')]);
+    expect(binary.status).toBe(200);
+    expect(binary.headers.get('content-type')).toBe('application/gpx+xml; charset=utf-16');
+    const answered = Buffer.from(await binary.arrayBuffer());
+    expect(answered.equals(Buffer.from(`\uFEFF${await expected('garmin.expected.gpx')}`, 'utf16le'))).toBe(
+      true,
+    );
+    expect(text.status).toBe(400);
+    expect(((await text.json()) as { error: string }).error).toBe(
+      'The UTF-16 file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    );
   });
 
   it('answers a KMZ uploaded as a form (curl -F) as the raw upload, under its own name', async () => {

@@ -211,6 +211,73 @@ describe('POST /v1/{dataset}/file keeps encoding details', () => {
   });
 });
 
+describe.each([
+  ['google-earth.kml', 'google-earth.expected.kml', 'application/vnd.google-earth.kml+xml'],
+  ['garmin.gpx', 'garmin.expected.gpx', 'application/gpx+xml'],
+  ['garmin.tcx', 'garmin.expected.tcx', 'application/vnd.garmin.tcx+xml'],
+  ['collection.geojson', 'collection.expected.geojson', 'application/geo+json'],
+])('POST /v1/{dataset}/file with %s in UTF-16', (input, expected, contentType) => {
+  // What PowerShell 5 writes (`Get-Content … > out`, Out-File): UTF-16LE with a BOM, the declaration left saying
+  // UTF-8; Notepad's "Unicode big endian"; and UTF-16 without any mark.
+  it.each<[string, 'utf-16le' | 'utf-16be', string, string]>([
+    ['UTF-16LE with a BOM', 'utf-16le', '\uFEFF', 'utf-16'],
+    ['UTF-16BE with a BOM', 'utf-16be', '\uFEFF', 'utf-16'],
+    ['UTF-16LE without one', 'utf-16le', '', 'utf-16le'],
+    ['UTF-16BE without one', 'utf-16be', '', 'utf-16be'],
+  ])('answers %s in its own encoding, changed only in its heights', async (_, encoding, bom, charset) => {
+    const utf16 = (text: string) => {
+      const le = Buffer.from(bom + text, 'utf16le');
+      return encoding === 'utf-16le' ? le : le.swap16();
+    };
+    const response = await postFile(handlers, utf16(fixture(input).toString('utf8')));
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe(`${contentType}; charset=${charset}`);
+    const answered = Buffer.from(response.body, 'base64');
+    expect(answered.equals(utf16(await expectedFile(fixture(expected).toString('utf8'))))).toBe(true);
+  });
+});
+
+describe('POST /v1/{dataset}/file with a UTF-16 file sent as text', () => {
+  const utf16 = (name: string) => Buffer.from(`\uFEFF${fixture(name).toString('utf8')}`, 'utf16le');
+
+  it('answers 400 when it lost bytes on the way (its BOM, any non-ASCII letter), saying how to send it', async () => {
+    const text = utf16('google-earth.kml').toString('utf8'); // what a gateway makes of it with a text type
+    expect(text.startsWith('\uFFFD\uFFFD<\0')).toBe(true);
+    const response = await postFile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error:
+        'The UTF-16 file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    });
+  });
+
+  it('is read when it arrived whole (ASCII without a BOM: every byte survives UTF-8 decoding)', async () => {
+    const bytes = utf16('garmin.gpx').subarray(2);
+    const text = bytes.toString('utf8');
+    expect(Buffer.from(text, 'utf8').equals(bytes)).toBe(true);
+    const response = await postFile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/gpx+xml; charset=utf-16le');
+    const expected = Buffer.from(
+      await expectedFile(fixture('garmin.expected.gpx').toString('utf8')),
+      'utf16le',
+    );
+    expect(Buffer.from(response.body, 'base64').equals(expected)).toBe(true);
+  });
+});
+
+describe('POST /v1/{dataset}/file with a UTF-8 file labelled UTF-16 (as .NET writes through a StringWriter)', () => {
+  it('reads it as the UTF-8 it is and keeps the label', async () => {
+    const relabel = (text: string) => text.replace('encoding="UTF-8"', 'encoding="utf-16"');
+    const input = relabel(fixture('garmin.gpx').toString('utf8'));
+    expect(input).toContain('encoding="utf-16"');
+    const response = await postFile(handlers, Buffer.from(input));
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/gpx+xml');
+    expect(response.body).toBe(relabel(await expectedFile(fixture('garmin.expected.gpx').toString('utf8'))));
+  });
+});
+
 describe('POST /v1/{dataset}/file with a KMZ', () => {
   const icon = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
   const kmz = (kmlName = 'doc.kml') =>

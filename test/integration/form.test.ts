@@ -275,6 +275,33 @@ describe('a form that cannot be answered is a 4xx saying why', () => {
     expect(errorOf(response)).toMatch(/'interpolation' is longer than 1024 bytes/);
   });
 
+  it('answers a UTF-16 file (as PowerShell writes it) in UTF-16, as the raw upload does', async () => {
+    const utf16 = Buffer.from(`\uFEFF${fixture('garmin.gpx').toString('utf8')}`, 'utf16le');
+    const { body, contentType } = await form([{ name: 'file', value: utf16, filename: 'run.gpx' }]);
+    const [viaForm, raw, utf8] = await Promise.all([
+      postForm(handlers, body, contentType),
+      postFile(handlers, utf16),
+      postFile(handlers, fixture('garmin.gpx')),
+    ]);
+    expect(viaForm.status).toBe(200);
+    expect(viaForm.headers['content-type']).toBe('application/gpx+xml; charset=utf-16');
+    expect(viaForm.body).toBe(raw.body);
+    expect(Buffer.from(viaForm.body, 'base64').equals(Buffer.from(`\uFEFF${utf8.body}`, 'utf16le'))).toBe(
+      true,
+    );
+  });
+
+  it('refuses a UTF-16 file whose form arrived as text (bytes lost), saying how to send it', async () => {
+    const utf16 = Buffer.from(`\uFEFF${fixture('garmin.gpx').toString('utf8')}`, 'utf16le');
+    const { body, contentType } = await form([{ name: 'file', value: utf16, filename: 'run.gpx' }]);
+    const response = await postForm(handlers, body, contentType, {}, false);
+    expect(response.status).toBe(400);
+    expect(errorOf(response)).toBe(
+      'The UTF-16 file arrived as text and lost bytes on the way: send the form as binary (multipart/form-data ' +
+        'bodies are), or the file itself with Content-Type: application/octet-stream.',
+    );
+  });
+
   it('refuses a KMZ whose form arrived as text (bytes lost), saying how to send it', async () => {
     const kmz = Buffer.from(zipSync({ 'doc.kml': fixture('google-earth.kml') }));
     const { body, contentType } = await form([{ name: 'file', value: kmz, filename: 'trip.kmz' }]);
@@ -306,6 +333,18 @@ describe('a profile from a form', () => {
     expect(a.status).toBe(200);
     expect(a.json).toEqual(raw.json);
     expect((a.json as { points: unknown[] }).points).toHaveLength(7);
+  });
+
+  it('takes a UTF-16 file as the path, as the same file in UTF-8', async () => {
+    const utf16 = Buffer.from(`\uFEFF${fixture('garmin.gpx').toString('utf8')}`, 'utf16le').swap16();
+    const viaForm = await form([{ name: 'file', value: utf16, filename: 'run.gpx' }]);
+    const [a, raw] = await Promise.all([
+      postProfile(viaForm.body, viaForm.contentType),
+      postProfile(fixture('garmin.gpx'), 'application/gpx+xml'),
+    ]);
+    expect(raw.status).toBe(200);
+    expect(a.status).toBe(200);
+    expect(a.json).toEqual(raw.json);
   });
 
   it("takes a form without a file as the request's fields, as GET does", async () => {

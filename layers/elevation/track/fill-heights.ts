@@ -10,6 +10,7 @@ import type { HeightSlot } from './height-slot';
 import { readKmz, writeKmz } from './kmz';
 import type { TrackReadOptions } from './parsed-track';
 import { readTrackText } from './track-text';
+import { encodeText, type TextEncodingName } from './text-encoding';
 import { applyEdits, type TextEdit } from './text-edits';
 import { detectTrackFormat, type TrackFormat } from './track-format';
 
@@ -41,6 +42,9 @@ export interface FillReport {
 export interface FilledFile {
   format: TrackFormat;
   bytes: Uint8Array;
+  /** The text's encoding (a KMZ's: its KML's), the one it came in; `bom`: whether the text starts with one. */
+  encoding: TextEncodingName;
+  bom: boolean;
   report: FillReport;
 }
 
@@ -76,7 +80,7 @@ export async function fillFileHeights(
       ctx,
       convert,
     );
-    return { format, bytes: writeKmz(archive, kml.bytes), report: { ...kml.report, format } };
+    return { ...kml, format, bytes: writeKmz(archive, kml.bytes), report: { ...kml.report, format } };
   }
   return fillText(bytes, format, readOptions, dataset, options, ctx, convert);
 }
@@ -90,13 +94,13 @@ async function fillText(
   ctx: Partial<ReadContext>,
   convert: HeightConversion | undefined,
 ): Promise<FilledFile> {
-  const { bom, text, track } = readTrackText(bytes, format, readOptions);
+  const { encoding, bom, text, track } = readTrackText(bytes, format, readOptions);
   const locations = track.slots.map((s) => s.location);
   const { elevations, datasets } = await heightsOf(locations, dataset, options, ctx, convert);
   const { edits, report } = heightEdits(track.slots, elevations, options);
   const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
-  const out = bom + applyEdits(text, [...edits, ...track.extraEdits]);
-  return { format, bytes: Buffer.from(out), report: { format, ...report, datasets: answered } };
+  const out = encodeText(bom + applyEdits(text, [...edits, ...track.extraEdits]), encoding);
+  return { format, bytes: out, encoding, bom: bom !== '', report: { format, ...report, datasets: answered } };
 }
 
 /** The heights of the locations (converted when asked), and the dataset that answered each; none for none. */

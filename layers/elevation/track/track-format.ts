@@ -1,5 +1,6 @@
 /** Which kind of track file a request carries, told from its first bytes (content types are often wrong). */
 import { InvalidRequestError } from '../errors';
+import { textHead } from './text-encoding';
 
 export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'tcx' | 'geojson';
 
@@ -18,7 +19,7 @@ export const CONTENT_TYPES: Readonly<Record<TrackFormat, string>> = {
 };
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
-/** Enough to get past an XML declaration, comments and a long namespace list to the root element's name. */
+/** Enough to get past an XML declaration, comments and a long namespace list to the root element's name (even: UTF-16). */
 const SNIFF_BYTES = 4096;
 
 /**
@@ -30,8 +31,7 @@ const SNIFF_BYTES = 4096;
  */
 export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
   if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return 'kmz';
-  // TextDecoder drops a leading byte-order mark itself (ignoreBOM is false by default).
-  const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_BYTES)).trimStart();
+  const head = textHead(bytes, SNIFF_BYTES).trimStart();
   if (head.startsWith('{')) return 'geojson';
   if (!head.startsWith('<')) return null;
   const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(head.replace(/<[?!][^>]*>/g, ''));

@@ -1,4 +1,7 @@
-/** A text track document (KML, GPX, TCX, GeoJSON) decoded and read: its text without BOM, the BOM, its slots. */
+/**
+ * A text track document (KML, GPX, TCX, GeoJSON) decoded and read: its encoding, the BOM, its text without it,
+ * and its slots.
+ */
 import type { LatLon } from '../types';
 import { readGeoJson } from './geojson';
 import { readGpx } from './gpx';
@@ -7,7 +10,7 @@ import { readKmz } from './kmz';
 import { readTcx } from './tcx';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import { detectTrackFormat, type TrackFormat } from './track-format';
-import { decodeUtf8 } from './xml-scan';
+import { decodeText, type TextEncodingName } from './text-encoding';
 
 export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
 
@@ -19,6 +22,8 @@ const READERS: Record<TextTrackFormat, (text: string, o: TrackReadOptions) => Pa
 };
 
 export interface TrackText {
+  /** What the document is written back in: the encoding it came in. */
+  encoding: TextEncodingName;
   bom: string;
   text: string;
   track: ParsedTrack;
@@ -29,10 +34,8 @@ export function readTrackText(
   format: TextTrackFormat,
   options: TrackReadOptions,
 ): TrackText {
-  const decoded = decodeUtf8(bytes, `${format.toUpperCase()} file`);
-  const bom = decoded.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const text = decoded.slice(bom.length);
-  return { bom, text, track: READERS[format](text, options) };
+  const { encoding, bom, text } = decodeText(bytes, `${format.toUpperCase()} file`);
+  return { encoding, bom, text, track: READERS[format](text, options) };
 }
 
 /**

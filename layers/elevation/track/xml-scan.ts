@@ -1,7 +1,7 @@
 /**
  * Safe, position-reporting XML reading on top of saxes (a strict, non-validating XML 1.0 parser). Safe means:
  * no DOCTYPE at all (so no external entities and no entity-expansion bombs: saxes only knows the five
- * predefined entities, and KML/GPX never need a DTD), a bounded element depth, UTF-8 only, and every
+ * predefined entities, and KML/GPX never need a DTD), a bounded element depth, UTF-8 or UTF-16 only, and every
  * well-formedness error reported as a 400 with its line and column. Positions are UTF-16 offsets into the
  * decoded text, so callers can rewrite exactly the spans they care about.
  */
@@ -106,20 +106,18 @@ export function scanXml(text: string, visitor: XmlVisitor): void {
   }
 }
 
+/**
+ * The declaration must name an encoding the text can have been decoded from (text-encoding.ts tells UTF-8 from
+ * UTF-16 by the bytes). A UTF-16 label on UTF-8 bytes (what .NET writes through a StringWriter, which libxml2
+ * refuses as "Document labelled UTF-16 but has UTF-8 content") or a UTF-8 label on UTF-16 bytes (a file
+ * re-saved by PowerShell) is read as the bytes are: they can be read no other way, and the label is left as it
+ * is. Any other encoding would need a decoder for it.
+ */
 function checkEncoding(encoding: string | undefined): void {
-  if (encoding === undefined || /^(utf-?8|us-ascii)$/i.test(encoding)) return;
+  if (encoding === undefined || /^(utf-?8|us-ascii|utf-?16(le|be)?)$/i.test(encoding)) return;
   throw new XmlSyntaxError(
-    `The file declares encoding '${encoding}': only UTF-8 is accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
+    `The file declares encoding '${encoding}': only UTF-8 and UTF-16 are accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
   );
-}
-
-/** Bytes to text, refusing anything that is not valid UTF-8 (a lossy decode would change bytes elsewhere). */
-export function decodeUtf8(bytes: Uint8Array, what: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new InvalidRequestError(`The ${what} is not valid UTF-8 text.`);
-  }
 }
 
 /** 1-based line of an offset, for messages only (a linear scan, run once per error). */

@@ -130,6 +130,10 @@ describe('track format and text', () => {
     expect(tryDetectTrackFormat(strToU8('<?xml version="1.0"?><kml/>'))).toBe('kml');
     expect(tryDetectTrackFormat(strToU8('<?xml version="1.0"?><!-- was <kml> --><gpx/>'))).toBe('gpx');
     expect(tryDetectTrackFormat(strToU8('\uFEFF{"type": "Point"}'))).toBe('geojson');
+    const utf16le = (text: string) => Buffer.from(text, 'utf16le');
+    expect(tryDetectTrackFormat(utf16le('\uFEFF<?xml version="1.0"?>\r\n<gpx/>'))).toBe('gpx');
+    expect(tryDetectTrackFormat(utf16le('<TrainingCenterDatabase/>').swap16())).toBe('tcx');
+    expect(tryDetectTrackFormat(utf16le('\uFEFF{"type": "Point"}').swap16())).toBe('geojson');
     expect(tryDetectTrackFormat(strToU8('<gpxfile/>'))).toBeNull();
     expect(tryDetectTrackFormat(strToU8('kml <kml/>'))).toBeNull();
     expect(() => detectTrackFormat(strToU8('hello'))).toThrow(
