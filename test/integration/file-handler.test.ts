@@ -35,7 +35,7 @@ async function expectedFile(template: string, query: Record<string, string> = {}
 describe.each([
   ['google-earth.kml', 'google-earth.expected.kml', 'application/vnd.google-earth.kml+xml', 7, 1],
   ['garmin.gpx', 'garmin.expected.gpx', 'application/gpx+xml', 6, 1],
-  ['garmin.tcx', 'garmin.expected.tcx', 'application/vnd.garmin.tcx+xml', 6, 1],
+  ['garmin.tcx', 'garmin.expected.tcx', 'application/vnd.garmin.tcx+xml', 8, 1],
   ['collection.geojson', 'collection.expected.geojson', 'application/geo+json', 9, 1],
 ])('POST /v1/{dataset}/file with %s', (input, expected, contentType, coordinates, nodata) => {
   it('answers the same bytes except the heights, which equal /v1 for the same points', async () => {

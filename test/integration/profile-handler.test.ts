@@ -166,8 +166,9 @@ describe('POST /v1/{dataset}/profile', () => {
     expect(response.status).toBe(200);
     const body = response.json as ProfileBody;
     expect(body.points).toHaveLength(10);
-    // The file's first point (the waypoint) starts the path, its last (the route point) ends it.
-    expect(body.points[0].location).toEqual({ lat: 48.8017, lng: 9.1645 });
+    // The track's first point starts the path and the route's point ends it; the waypoint before them (a place,
+    // not a vertex of the path) is left out.
+    expect(body.points[0].location).toEqual({ lat: 48.742275, lng: 9.101177 });
     expect(body.points[9].location).toEqual({ lat: 48.8, lng: 9.18 });
   });
 

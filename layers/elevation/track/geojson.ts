@@ -61,23 +61,30 @@ function visitObject(text: string, node: Node, slots: SlotCollector, depth: numb
     children('geometries').forEach((g) => visitObject(text, g, slots, depth + 1));
   else {
     const coordinates = property(node, 'coordinates');
-    if (coordinates) visitCoordinates(text, coordinates, slots, 0);
+    // A Point's or MultiPoint's positions are places on their own; a line's or polygon's are a path.
+    const onPath = type !== 'Point' && type !== 'MultiPoint';
+    if (coordinates) visitCoordinates(text, coordinates, { slots, onPath }, 0);
   }
 }
 
-function visitCoordinates(text: string, node: Node, slots: SlotCollector, depth: number): void {
+function visitCoordinates(
+  text: string,
+  node: Node,
+  into: { slots: SlotCollector; onPath: boolean },
+  depth: number,
+): void {
   if (node.type !== 'array') throw invalidCoordinates(node, 'is not an array');
   const items = node.children ?? [];
   if (items.length > 0 && items[0].type !== 'array') {
-    slots.add(positionSlot(text, node, items));
+    into.slots.add(positionSlot(text, node, items, into.onPath));
     return;
   }
   if (depth >= MAX_COORDINATE_DEPTH)
     throw invalidCoordinates(node, 'is nested deeper than any geometry allows');
-  for (const item of items) visitCoordinates(text, item, slots, depth + 1);
+  for (const item of items) visitCoordinates(text, item, into, depth + 1);
 }
 
-function positionSlot(text: string, node: Node, items: Node[]): HeightSlot {
+function positionSlot(text: string, node: Node, items: Node[], onPath: boolean): HeightSlot {
   if (items.length < 2 || items.some((n) => n.type !== 'number')) {
     throw invalidCoordinates(
       node,
@@ -97,6 +104,7 @@ function positionSlot(text: string, node: Node, items: Node[]): HeightSlot {
   return {
     location,
     height: zNode ? (zNode.value as number) : null,
+    onPath,
     write: (height: string): TextEdit =>
       zNode
         ? { start: zNode.offset, end: zNode.offset + zNode.length, replacement: height }

@@ -1,5 +1,5 @@
 /**
- * GPX 1.0/1.1: every `<wpt>`, `<trkpt>` and `<rtept>` is a height slot. An existing `<ele>` gets its text
+ * GPX 1.0/1.1: every `<wpt>`, `<trkpt>` and `<rtept>` is a height slot (a waypoint off the path, the others on it). An existing `<ele>` gets its text
  * replaced; a point without one gets `<ele>` inserted as its first child, where the GPX schema puts it.
  * Extensions, times and other namespaces are never touched.
  */
@@ -61,6 +61,7 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
   return {
     location,
     height: existing,
+    onPath: element.local !== 'wpt',
     write: (height: string): TextEdit => {
       if (own) return setContent(own.element, own.content, height);
       const element_ = `<${tag}>${height}</${tag}>`;

@@ -10,6 +10,12 @@ export interface HeightSlot {
   readonly location: LatLon;
   /** The height the file already holds there, or null when it holds none. */
   readonly height: number | null;
+  /**
+   * Whether the coordinate is a vertex of a line (a GPX track or route, a KML LineString or ring, a GeoJSON
+   * LineString or Polygon, a TCX track): the path a profile follows. False for a place on its own (a GPX
+   * waypoint, a KML or GeoJSON Point, a TCX course point or lap end), which a profile leaves out.
+   */
+  readonly onPath: boolean;
   /** The edit that writes a height (already formatted) into the document. */
   write(height: string): TextEdit;
   /** The edit for a point without data, or null to leave the point as it is. */

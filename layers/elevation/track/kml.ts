@@ -1,11 +1,11 @@
 /**
  * KML: every `<coordinates>` tuple ("lon,lat[,alt]") and every `<gx:coord>` ("lon lat [alt]") is a height
- * slot. With `absoluteAltitude`, each geometry's altitudeMode becomes `absolute` (inserted where the schema
+ * slot (a Point's off the path, the others on it). With `absoluteAltitude`, each geometry's altitudeMode becomes `absolute` (inserted where the schema
  * puts it when missing), because Google Earth clamps to the ground otherwise and never shows the heights.
  */
 import { InvalidRequestError } from '../errors';
 import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';
-import { SlotCollector, checkedLocation } from './height-slot';
+import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
@@ -63,7 +63,9 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
     },
     close(e, end, content) {
       const syntax = slotSyntax(e);
-      if (syntax && content) addTuples(text, content, syntax, slots);
+      // A Point's coordinates are a place on their own; a line's, a ring's and a gx:Track's are a path.
+      if (syntax && content)
+        addTuples(text, content, syntax, slots, !(e.parent?.local === 'Point' && isKml(e.parent)));
       const geometry = geometries[geometries.length - 1];
       if (geometry && isMode(e) && content && e.parent === geometry.element) {
         geometry.modes.push({ element: e, end, content, gx: isGx(e) });
@@ -102,7 +104,13 @@ function altitudeModeEdits(geometry: GeometryState, closeStart: number): TextEdi
   return edits;
 }
 
-function addTuples(text: string, content: XmlContent, syntax: TupleSyntax, slots: SlotCollector): void {
+function addTuples(
+  text: string,
+  content: XmlContent,
+  syntax: TupleSyntax,
+  slots: SlotCollector,
+  onPath: boolean,
+): void {
   const raw = text.slice(content.start, content.end);
   const where = () => `line ${lineAt(text, content.start)}`; // computed only for an error message
   if (/[<&]/.test(raw)) {
@@ -113,16 +121,23 @@ function addTuples(text: string, content: XmlContent, syntax: TupleSyntax, slots
   const tuples = parseCoordinateTuples(raw, syntax, where());
   const separator = syntax === 'kml' ? ',' : ' ';
   tuples.forEach((tuple, i) =>
-    slots.add(tupleSlot(tuple, content.start, separator, () => `coordinate ${i + 1} at ${where()}`)),
+    slots.add(tupleSlot(tuple, content.start, separator, onPath, () => `coordinate ${i + 1} at ${where()}`)),
   );
 }
 
-function tupleSlot(tuple: CoordinateTuple, base: number, separator: string, where: () => string) {
+function tupleSlot(
+  tuple: CoordinateTuple,
+  base: number,
+  separator: string,
+  onPath: boolean,
+  where: () => string,
+): HeightSlot {
   const location = checkedLocation(tuple.lat, tuple.lon, where);
   const { alt } = tuple;
   return {
     location,
     height: alt?.value ?? null,
+    onPath,
     write: (height: string): TextEdit =>
       alt
         ? { start: base + alt.start, end: base + alt.end, replacement: height }

@@ -1,9 +1,12 @@
 /**
  * Garmin TCX (Training Center XML, v1 and v2: what Garmin Connect, Strava and TrainingPeaks export): every
- * `<Trackpoint>` and `<CoursePoint>` with a `<Position>` is a height slot. An existing `<AltitudeMeters>` gets its
- * text replaced; a point without one gets it inserted right after `</Position>`, where the TCX schema's sequence
- * puts it (Time, Position, AltitudeMeters, DistanceMeters, …). A track point without a position (a pause, an
- * indoor ride) is no slot and is left as it is; times, heart rate, cadence and extensions are never touched.
+ * `<Trackpoint>` and `<CoursePoint>` with a `<Position>` is a height slot, and so are a course lap's
+ * `<BeginPosition>` and `<EndPosition>`. An existing `<AltitudeMeters>` (`<BeginAltitudeMeters>`,
+ * `<EndAltitudeMeters>`) gets its text replaced; a position without one gets it inserted right after the
+ * position's end tag, where the TCX schema's sequence puts it (Time, Position, AltitudeMeters, DistanceMeters, …;
+ * BeginPosition, BeginAltitudeMeters, EndPosition, EndAltitudeMeters, …). A track point without a position (a
+ * pause, an indoor ride) is no slot and is left as it is; times, heart rate, cadence and extensions are never
+ * touched.
  */
 import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
@@ -16,86 +19,106 @@ const TCX_NAMESPACES = new Set([
   'http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2',
   'http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v1',
 ]);
-const POINTS = new Set(['Trackpoint', 'CoursePoint']);
+/**
+ * The elements that hold heights, and for each its position elements and the height element that follows each
+ * one in the schema's sequence. A course's `<Lap>` (CourseLap_t) has a begin and an end position, each with its
+ * own height; an activity's `<Lap>` has neither.
+ */
+const HOLDERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  Trackpoint: { Position: 'AltitudeMeters' },
+  CoursePoint: { Position: 'AltitudeMeters' },
+  Lap: { BeginPosition: 'BeginAltitudeMeters', EndPosition: 'EndAltitudeMeters' },
+};
 const DEGREES = new Set(['LatitudeDegrees', 'LongitudeDegrees']);
 
 const isTcx = (e: XmlElement) => TCX_NAMESPACES.has(e.uri);
+const isHolder = (e: XmlElement) =>
+  Object.hasOwn(HOLDERS, e.local) && isTcx(e) && (e.local !== 'Lap' || e.parent?.local === 'Course');
 
 interface PositionState {
   element: XmlElement;
-  /** The whitespace before `<Position>`: a new AltitudeMeters after it is indented the same. */
+  /** The whitespace before the position: a new height element after it is indented the same. */
   indent: string;
-  /** Offset just past `</Position>`, where a new AltitudeMeters goes (null until it closes). */
+  /** Offset just past its end tag, where a new height element goes (null until it closes). */
   end: number | null;
   degrees: Partial<Record<string, XmlContent>>;
 }
 
-interface PointState {
+interface HolderState {
   element: XmlElement;
-  position: PositionState | null;
-  altitude: { element: XmlElement; content: XmlContent } | null;
+  /** Its positions in document order (the last is the one open, if any). */
+  positions: PositionState[];
+  /** Its own height elements by name. */
+  heights: Map<string, { element: XmlElement; content: XmlContent }>;
 }
 
 export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
-  let point: PointState | null = null;
-  const ownAltitude = (e: XmlElement, p: PointState) =>
-    e.local === 'AltitudeMeters' && e.parent === p.element && isTcx(e);
-  const positionDegrees = (e: XmlElement, p: PointState) =>
-    DEGREES.has(e.local) && e.parent === p.position?.element && isTcx(e);
+  let holder: HolderState | null = null;
+  const heightNames = (h: HolderState) => Object.values(HOLDERS[h.element.local]);
+  const ownHeight = (e: XmlElement, h: HolderState) =>
+    e.parent === h.element && heightNames(h).includes(e.local) && isTcx(e);
+  const positionDegrees = (e: XmlElement, h: HolderState) =>
+    DEGREES.has(e.local) && e.parent === h.positions[h.positions.length - 1]?.element && isTcx(e);
   scanXml(text, {
-    // Only a point's own AltitudeMeters and its Position's degrees have their text collected, so content in
+    // Only a holder's own height elements and its positions' degrees have their text collected, so content in
     // close() is always one of those.
-    wantsText: (e) => point !== null && (ownAltitude(e, point) || positionDegrees(e, point)),
+    wantsText: (e) => holder !== null && (ownHeight(e, holder) || positionDegrees(e, holder)),
     open(e) {
       if (e.parent === null && e.local !== 'TrainingCenterDatabase') {
         throw new InvalidRequestError(
           `The file is not TCX: its root element is <${e.name}>, not <TrainingCenterDatabase>.`,
         );
       }
-      if (point && e.local === 'Position' && e.parent === point.element && isTcx(e)) {
+      if (
+        holder &&
+        e.parent === holder.element &&
+        Object.hasOwn(HOLDERS[holder.element.local], e.local) &&
+        isTcx(e)
+      ) {
         const before = text.slice(0, e.start);
-        point.position = {
+        holder.positions.push({
           element: e,
           indent: before.slice(before.trimEnd().length),
           end: null,
           degrees: {},
-        };
+        });
       }
-      if (POINTS.has(e.local) && isTcx(e)) point = { element: e, position: null, altitude: null };
+      if (isHolder(e)) holder = { element: e, positions: [], heights: new Map() };
     },
     close(e, end, content) {
-      if (!point) return;
-      if (content && e.local === 'AltitudeMeters') point.altitude = { element: e, content };
-      else if (content && point.position) point.position.degrees[e.local] = content;
-      if (e === point.position?.element) point.position.end = end;
-      if (e === point.element) {
-        if (point.position) slots.add(pointSlot(text, point.element, point.position, point.altitude));
-        point = null;
+      if (!holder) return;
+      const position = holder.positions[holder.positions.length - 1];
+      if (content && ownHeight(e, holder)) holder.heights.set(e.local, { element: e, content });
+      else if (content && position) position.degrees[e.local] = content;
+      if (e === position?.element) position.end = end;
+      if (e === holder.element) {
+        for (const p of holder.positions) slots.add(heightSlot(text, holder, p));
+        holder = null;
       }
     },
   });
   return { slots: slots.slots, extraEdits: [] };
 }
 
-function pointSlot(
-  text: string,
-  element: XmlElement,
-  position: PositionState,
-  altitude: PointState['altitude'],
-): HeightSlot {
+function heightSlot(text: string, holder: HolderState, position: PositionState): HeightSlot {
+  const { element } = holder;
   const where = () => `<${element.name}> at line ${lineAt(text, element.start)}`;
   const lat = degrees(position, 'LatitudeDegrees', where);
   const lon = degrees(position, 'LongitudeDegrees', where);
   const location = checkedLocation(lat, lon, where);
-  const existing = textHeight(text, altitude?.content ?? null, () => `<AltitudeMeters> of ${where()}`);
-  const tag = `${position.element.prefix ? `${position.element.prefix}:` : ''}AltitudeMeters`;
+  const name = HOLDERS[element.local][position.element.local];
+  const own = holder.heights.get(name) ?? null;
+  const existing = textHeight(text, own?.content ?? null, () => `<${name}> of ${where()}`);
+  const tag = `${position.element.prefix ? `${position.element.prefix}:` : ''}${name}`;
   return {
     location,
     height: existing,
+    // A track point is on the path; a course point (a summit, a water stop) and a lap's ends are places on it.
+    onPath: element.local === 'Trackpoint',
     write: (height: string): TextEdit => {
-      if (altitude) return setContent(altitude.element, altitude.content, height);
-      const at = position.end as number; // the point closed after its Position did
+      if (own) return setContent(own.element, own.content, height);
+      const at = position.end as number; // the holder closed after its position did
       return { start: at, end: at, replacement: `${position.indent}<${tag}>${height}</${tag}>` };
     },
     clear: () => null,
@@ -106,7 +129,8 @@ function degrees(position: PositionState, name: string, where: () => string): nu
   const raw = position.degrees[name]?.text.trim();
   const value = raw ? Number(raw) : NaN;
   if (Number.isFinite(value)) return value;
+  const of = position.element.local;
   throw new InvalidRequestError(
-    `${where()} has ${raw === undefined ? `no <${name}>` : `an invalid <${name}> '${raw}'`} in its <Position>: every TCX position needs decimal-degree LatitudeDegrees and LongitudeDegrees.`,
+    `${where()} has ${raw === undefined ? `no <${name}>` : `an invalid <${name}> '${raw}'`} in its <${of}>: every TCX position needs decimal-degree LatitudeDegrees and LongitudeDegrees.`,
   );
 }

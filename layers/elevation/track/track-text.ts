@@ -39,7 +39,10 @@ export function readTrackText(
 }
 
 /**
- * Every coordinate of a track file (any of the five formats), in document order: a path for profiles.
+ * The path of a track file (any of the five formats) for a profile: the vertices of its lines (tracks, routes,
+ * LineStrings, rings) in document order, lines one after another. Places on their own (waypoints, Points,
+ * course points, lap ends) are left out, unless the file has no line: then its places in document order are
+ * the path (a route given as waypoints).
  *
  * @example
  * ```ts
@@ -59,7 +62,9 @@ export function readTrackLocations(
     format === 'kmz'
       ? readTrackText(mainDocument(bytes, limits.maxUnzippedBytes), 'kml', options)
       : readTrackText(bytes, format, options);
-  return { format, locations: text.track.slots.map((s) => s.location) };
+  const { slots } = text.track;
+  const path = slots.some((s) => s.onPath) ? slots.filter((s) => s.onPath) : slots;
+  return { format, locations: path.map((s) => s.location) };
 }
 
 function mainDocument(bytes: Uint8Array, maxUnzippedBytes: number): Uint8Array {

@@ -81,7 +81,7 @@ describe('filled heights read back', () => {
     );
   });
 
-  it('TCX: every point with a position has the height written for it, whatever shape its AltitudeMeters had', () => {
+  it('TCX: every point and course lap end with a position has the height written for it, whatever shape its height had', () => {
     const altitude = fc.constantFrom(
       null,
       '<P:AltitudeMeters/>',
@@ -102,10 +102,36 @@ describe('filled heights read back', () => {
       after: fc.array(after, { maxLength: 2 }),
       space,
     });
-    const doc = fc.record({ prefix: fc.constantFrom('', 't'), points: fc.array(point, { maxLength: 6 }) });
+    // A course lap (CourseLap_t): a begin and an end position, each with its own height in any of those shapes.
+    const end = fc.record({ position: fc.option(fc.tuple(lat, lon)), altitude, space });
+    const lap = fc.record({ begin: end, end });
+    const doc = fc.record({
+      prefix: fc.constantFrom('', 't'),
+      laps: fc.array(lap, { maxLength: 2 }),
+      points: fc.array(point, { maxLength: 6 }),
+    });
     fc.assert(
-      fc.property(doc, ({ prefix, points }) => {
+      fc.property(doc, ({ prefix, laps, points }) => {
         const P = prefix ? `${prefix}:` : '';
+        const lapEnd = (which: 'Begin' | 'End', e: (typeof laps)[number]['begin']) => {
+          const children: string[] = [];
+          if (e.position) {
+            const [la, lo] = e.position;
+            children.push(
+              `<P:${which}Position>${e.space}<P:LatitudeDegrees>${la}</P:LatitudeDegrees><P:LongitudeDegrees>${lo}</P:LongitudeDegrees></P:${which}Position>`,
+            );
+          }
+          if (e.altitude) children.push(e.altitude.replace(/AltitudeMeters/g, `${which}AltitudeMeters`));
+          return children.map((c) => e.space + c).join('');
+        };
+        const lapsText = laps
+          .map(
+            (l) =>
+              '<P:Lap><P:TotalTimeSeconds>1</P:TotalTimeSeconds><P:DistanceMeters>1</P:DistanceMeters>' +
+              `${lapEnd('Begin', l.begin)}${lapEnd('End', l.end)}<P:Intensity>Active</P:Intensity></P:Lap>`,
+          )
+          .join('')
+          .replace(/P:/g, P);
         const body = points
           .map((p) => {
             const children = ['<P:Time>2026-01-01T00:00:00Z</P:Time>'];
@@ -122,9 +148,10 @@ describe('filled heights read back', () => {
           .join('')
           .replace(/P:/g, P);
         const ns = `xmlns${prefix ? `:${prefix}` : ''}="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"`;
-        const text = `<${P}TrainingCenterDatabase ${ns}><${P}Courses><${P}Course><${P}Track>${body}</${P}Track></${P}Course></${P}Courses></${P}TrainingCenterDatabase>`;
+        const text = `<${P}TrainingCenterDatabase ${ns}><${P}Courses><${P}Course>${lapsText}<${P}Track>${body}</${P}Track></${P}Course></${P}Courses></${P}TrainingCenterDatabase>`;
         const { before, after: read } = roundTrip(text, readTcx);
-        expect(before).toHaveLength(points.filter((p) => p.position).length);
+        const lapEnds = laps.flatMap((l) => [l.begin, l.end]).filter((e) => e.position).length;
+        expect(before).toHaveLength(lapEnds + points.filter((p) => p.position).length);
         expect(read.map((s) => s.location)).toEqual(before.map((s) => s.location));
         expect(read.map((s) => s.height)).toEqual(before.map((_, i) => 100 + i));
       }),

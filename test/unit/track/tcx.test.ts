@@ -1,6 +1,7 @@
 /**
- * The TCX reader: Trackpoints and CoursePoints with a Position are slots; a height is written into their own
- * <AltitudeMeters>, or a new one right after </Position> (the schema's order), indented as the Position is.
+ * The TCX reader: Trackpoints and CoursePoints with a Position are slots, and a course lap's Begin/EndPosition;
+ * a height is written into their own <AltitudeMeters> (<Begin…>, <End…>), or a new one right after the position
+ * (the schema's order), indented as the position is.
  */
 import { InvalidRequestError } from '../../../layers/elevation';
 import { readTcx } from '../../../layers/elevation/track/tcx';
@@ -99,6 +100,69 @@ describe('readTcx', () => {
     expect(filled(text)).toBe(
       text.replace(`${pos(50, 10)}<x:`, `${pos(50, 10)}<AltitudeMeters>123.4</AltitudeMeters><x:`),
     );
+  });
+
+  it("fills a course lap's begin and end heights, after each position, as the schema orders them", () => {
+    const lap = (body: string, p = '') =>
+      `<${p}TrainingCenterDatabase xmlns${p ? `:${p.slice(0, -1)}` : ''}="${NS}"><${p}Courses><${p}Course><${p}Lap>` +
+      `<${p}TotalTimeSeconds>1</${p}TotalTimeSeconds><${p}DistanceMeters>1</${p}DistanceMeters>${body}` +
+      `<${p}Intensity>Active</${p}Intensity></${p}Lap></${p}Course></${p}Courses></${p}TrainingCenterDatabase>`;
+    const begin = (p = '') => pos(50, 10, p).replace(/Position>/g, 'BeginPosition>');
+    const end = (p = '') => pos(51, 11, p).replace(/Position>/g, 'EndPosition>');
+    const text = lap(`\n  ${begin()}\n  ${end()}<EndAltitudeMeters>7</EndAltitudeMeters>`);
+    const { slots } = readTcx(text, options);
+    expect(slots.map((s) => [s.location.lat, s.location.lon, s.height, s.onPath])).toEqual([
+      [50, 10, null, false],
+      [51, 11, 7, false],
+    ]);
+    expect(filled(text)).toBe(
+      lap(
+        `\n  ${begin()}\n  <BeginAltitudeMeters>123.4</BeginAltitudeMeters>\n  ${end()}<EndAltitudeMeters>123.4</EndAltitudeMeters>`,
+      ),
+    );
+    const prefixed = lap(`${begin('t:')}${end('t:')}`, 't:');
+    expect(filled(prefixed)).toBe(
+      lap(
+        `${begin('t:')}<t:BeginAltitudeMeters>123.4</t:BeginAltitudeMeters>` +
+          `${end('t:')}<t:EndAltitudeMeters>123.4</t:EndAltitudeMeters>`,
+        't:',
+      ),
+    );
+  });
+
+  it("reads no lap but a course's: an activity lap's positions and heights are no slot", () => {
+    const begin = pos(1, 2).replace(/Position>/g, 'BeginPosition>');
+    const text =
+      `<TrainingCenterDatabase xmlns="${NS}"><Activities><Activity><Lap>${begin}<BeginAltitudeMeters>3</BeginAltitudeMeters></Lap>` +
+      `<Lap><Track><Trackpoint>${pos(50, 10)}</Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+    expect(readTcx(text, options).slots.map((s) => [s.location.lat, s.height, s.onPath])).toEqual([
+      [50, null, true],
+    ]);
+    const course = `<TrainingCenterDatabase xmlns="${NS}"><Courses><Course><Lap><AltitudeMeters>5</AltitudeMeters>${pos(1, 2)}</Lap></Course></Courses></TrainingCenterDatabase>`;
+    expect(readTcx(course, options).slots).toEqual([]);
+  });
+
+  it('puts track points on the path and course points off it', () => {
+    const text =
+      `<TrainingCenterDatabase xmlns="${NS}"><Courses><Course><Track><Trackpoint>${pos(50, 10)}</Trackpoint></Track>` +
+      `<CoursePoint>${pos(51, 11)}</CoursePoint></Course></Courses></TrainingCenterDatabase>`;
+    expect(readTcx(text, options).slots.map((s) => s.onPath)).toEqual([true, false]);
+  });
+
+  it.each([
+    [
+      'a lap end without latitude',
+      `<TrainingCenterDatabase xmlns="${NS}"><Courses><Course><Lap><EndPosition><LongitudeDegrees>1</LongitudeDegrees></EndPosition></Lap></Course></Courses></TrainingCenterDatabase>`,
+      '<Lap> at line 1 has no <LatitudeDegrees> in its <EndPosition>',
+    ],
+    [
+      'markup in a lap height',
+      `<TrainingCenterDatabase xmlns="${NS}"><Courses><Course><Lap>${pos(50, 10).replace(/Position>/g, 'BeginPosition>')}<BeginAltitudeMeters>1<!--x--></BeginAltitudeMeters></Lap></Course></Courses></TrainingCenterDatabase>`,
+      '<BeginAltitudeMeters> of <Lap> at line 1 contains markup',
+    ],
+  ])('refuses %s, naming the element', (_, text, message) => {
+    expect(() => readTcx(text, options)).toThrow(InvalidRequestError);
+    expect(() => readTcx(text, options)).toThrow(message);
   });
 
   it.each([

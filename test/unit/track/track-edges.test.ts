@@ -181,6 +181,120 @@ describe('track format and text', () => {
   });
 });
 
+describe('the path of a track file (for a profile)', () => {
+  const TCX_NS = 'http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2';
+  const tcxPos = (lat: number, lon: number, name = 'Position') =>
+    `<${name}><LatitudeDegrees>${lat}</LatitudeDegrees><LongitudeDegrees>${lon}</LongitudeDegrees></${name}>`;
+  const pathOf = (text: string) =>
+    readTrackLocations(strToU8(text), LIMITS).locations.map((l) => [l.lat, l.lon]);
+
+  it.each([
+    [
+      'GPX: waypoints are left out of its track and route',
+      '<gpx><wpt lat="1" lon="1"/><trk><trkseg><trkpt lat="2" lon="2"/><trkpt lat="3" lon="3"/></trkseg></trk>' +
+        '<wpt lat="4" lon="4"/><rte><rtept lat="5" lon="5"/></rte></gpx>',
+      [
+        [2, 2],
+        [3, 3],
+        [5, 5],
+      ],
+    ],
+    [
+      'KML: Points are left out of its LineStrings and gx:Tracks',
+      '<kml xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark><Point><coordinates>1,1</coordinates></Point></Placemark>' +
+        '<Placemark><LineString><coordinates>2,2 3,3</coordinates></LineString></Placemark>' +
+        '<Placemark><MultiGeometry><Point><coordinates>4,4</coordinates></Point>' +
+        '<gx:Track><gx:coord>5 5 0</gx:coord></gx:Track></MultiGeometry></Placemark></kml>',
+      [
+        [2, 2],
+        [3, 3],
+        [5, 5],
+      ],
+    ],
+    [
+      'GeoJSON: Points and MultiPoints are left out of its lines and polygons',
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: {} },
+          {
+            type: 'Feature',
+            geometry: {
+              type: 'LineString',
+              coordinates: [
+                [2, 2],
+                [3, 3],
+              ],
+            },
+            properties: {},
+          },
+          { type: 'Feature', geometry: { type: 'MultiPoint', coordinates: [[4, 4]] }, properties: {} },
+          {
+            type: 'Feature',
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [5, 5],
+                  [6, 5],
+                  [5, 5],
+                ],
+              ],
+            },
+            properties: {},
+          },
+        ],
+      }),
+      [
+        [2, 2],
+        [3, 3],
+        [5, 5],
+        [5, 6],
+        [5, 5],
+      ],
+    ],
+    [
+      "TCX: a course's lap ends and course points are left out of its track",
+      `<TrainingCenterDatabase xmlns="${TCX_NS}"><Courses><Course><Lap><TotalTimeSeconds>1</TotalTimeSeconds>` +
+        `<DistanceMeters>1</DistanceMeters>${tcxPos(1, 1, 'BeginPosition')}${tcxPos(4, 4, 'EndPosition')}</Lap>` +
+        `<Track><Trackpoint>${tcxPos(2, 2)}</Trackpoint><Trackpoint>${tcxPos(3, 3)}</Trackpoint></Track>` +
+        `<CoursePoint>${tcxPos(5, 5)}</CoursePoint></Course></Courses></TrainingCenterDatabase>`,
+      [
+        [2, 2],
+        [3, 3],
+      ],
+    ],
+    [
+      'GPX of waypoints only: they are the path, in document order',
+      '<gpx><wpt lat="3" lon="3"/><wpt lat="1" lon="1"/></gpx>',
+      [
+        [3, 3],
+        [1, 1],
+      ],
+    ],
+    [
+      'KML of Points only: they are the path',
+      '<kml><Placemark><Point><coordinates>1,1</coordinates></Point></Placemark>' +
+        '<Placemark><Point><coordinates>2,2</coordinates></Point></Placemark></kml>',
+      [
+        [1, 1],
+        [2, 2],
+      ],
+    ],
+    [
+      'TCX of course points only: they are the path',
+      `<TrainingCenterDatabase xmlns="${TCX_NS}"><Courses><Course><CoursePoint>${tcxPos(1, 1)}</CoursePoint>` +
+        `<CoursePoint>${tcxPos(2, 2)}</CoursePoint></Course></Courses></TrainingCenterDatabase>`,
+      [
+        [1, 1],
+        [2, 2],
+      ],
+    ],
+  ])('%s', (_, text, path) => {
+    expect(pathOf(text)).toEqual(path);
+  });
+});
+
 describe('coordinate tuples', () => {
   it('needs whitespace between tuples', () => {
     expect(tryParseCoordinateTuples('9.1,48.7,0 9.2,48.8,0', 'kml')).toHaveLength(2);
