@@ -1,8 +1,9 @@
 /**
- * Property: no file a client can send makes `POST /v1/{dataset}/file` answer 5xx or throw. Inputs: arbitrary
- * bytes, and the committed fixtures cut short or with arbitrary text spliced in anywhere (inside tags,
- * coordinates, numbers, entities), plus arbitrary option values; and the same files in multipart forms, whole
- * or cut anywhere or with bytes spliced in (into boundaries and part headers too).
+ * Property: no file a client can send makes `POST /v1/{dataset}/file` (or `/profile`) answer 5xx or throw.
+ * Inputs: arbitrary bytes, the committed fixtures cut short or with arbitrary text spliced in anywhere (inside
+ * tags, coordinates, numbers, entities), and well-formed files without a coordinate, plus arbitrary option
+ * values; and the same files in multipart forms, whole or cut anywhere or with bytes spliced in (into boundaries
+ * and part headers too).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers'
 
 /** Bounded for a 2-core machine: each run is one in-process invocation over a small file. */
 const RUNS = 200;
-const FIXTURES = ['google-earth.kml', 'garmin.gpx', 'collection.geojson'].map((name) =>
+const FIXTURES = ['google-earth.kml', 'garmin.gpx', 'garmin.tcx', 'collection.geojson'].map((name) =>
   readFileSync(path.resolve('test/fixtures/tracks', name), 'utf8'),
 );
 
@@ -37,10 +38,23 @@ const truncated = fc
   .tuple(fc.constantFrom(...FIXTURES), fc.nat())
   .map(([text, n]) => Buffer.from(text.slice(0, n % text.length)));
 const kmzOf = splice.map((kml) => Buffer.from(zipSync({ 'doc.kml': kml })));
+/** Well-formed files without a single coordinate (a /profile of one was a 500), in every format. */
+const EMPTY = [
+  '<gpx version="1.1"><metadata/></gpx>',
+  '<kml><Document><Placemark><name>x</name></Placemark></Document></kml>',
+  '<TrainingCenterDatabase><Activities><Activity><Lap><Track><Trackpoint/></Track></Lap></Activity></Activities></TrainingCenterDatabase>',
+  '{"type":"FeatureCollection","features":[]}',
+  '{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[]}]}',
+].map((text) => Buffer.from(text));
+const empty = fc.oneof(
+  fc.constantFrom(...EMPTY),
+  fc.constantFrom(...EMPTY).map((text) => Buffer.from(zipSync({ 'doc.kml': text }))),
+);
 const body = fc.oneof(
   splice,
   truncated,
   kmzOf,
+  empty,
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
 );
 const options = fc.dictionary(
@@ -49,16 +63,21 @@ const options = fc.dictionary(
 );
 
 /** POSTs the bytes (as base64 or text) and expects a 200 or a 4xx INVALID_REQUEST, never a 5xx or a throw. */
-async function expectNo5xx(bytes: Buffer, base64: boolean, extra: Partial<EventOptions>): Promise<void> {
+async function expectNo5xx(
+  bytes: Buffer,
+  base64: boolean,
+  extra: Partial<EventOptions>,
+  route: 'file' | 'profile' = 'file',
+): Promise<void> {
   const event = httpEvent({
     method: 'POST',
-    path: '/v1/sample/file',
+    path: `/v1/sample/${route}`,
     pathParameters: { dataset: 'sample' },
     body: base64 ? bytes.toString('base64') : bytes.toString('utf8'),
     isBase64Encoded: base64,
     ...extra,
   });
-  const result = await handlers.file(event, lambdaContext());
+  const result = await handlers[route](event, lambdaContext());
   const status = result.statusCode ?? 0;
   expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
   const errorStatus = status === 200 ? 'INVALID_REQUEST' : JSON.parse(String(result.body)).status;
@@ -70,6 +89,15 @@ describe('file endpoint robustness', () => {
     await fc.assert(
       fc.asyncProperty(body, options, fc.boolean(), async (bytes, query, base64) => {
         await expectNo5xx(bytes, base64, { query });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never answers 5xx to a file posted for a profile, whatever the file', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, fc.boolean(), async (bytes, base64) => {
+        await expectNo5xx(bytes, base64, {}, 'profile');
       }),
       { numRuns: RUNS },
     );

@@ -172,6 +172,23 @@ describe('POST /v1/{dataset}/profile', () => {
     expect(body.points[9].location).toEqual({ lat: 48.8, lng: 9.18 });
   });
 
+  it('answers 400 for a track file without coordinates (it was a 500)', async () => {
+    const response = await profile(
+      {},
+      {
+        method: 'POST',
+        body: Buffer.from('<gpx version="1.1"></gpx>').toString('base64'),
+        isBase64Encoded: true,
+      },
+    );
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        'The GPX file has no coordinates: a profile needs at least one point (a track, route, line or place).',
+    });
+  });
+
   it('takes a JSON body with locations, as /v1 does', async () => {
     const response = await profile(
       {},

@@ -22,6 +22,7 @@ interface Leg {
 }
 
 export function resamplePath(path: readonly LatLon[], spacing: Spacing, maxSamples: number): ResampledPath {
+  if (path.length === 0) throw new InvalidRequestError('A profile needs a path of at least one location.');
   const legs: Leg[] = [];
   let length = 0;
   for (let i = 0; i + 1 < path.length; i++) {

@@ -2,6 +2,7 @@
  * A text track document (KML, GPX, TCX, GeoJSON) decoded and read: its encoding, the BOM, its text without it,
  * and its slots.
  */
+import { InvalidRequestError } from '../errors';
 import type { LatLon } from '../types';
 import { readGeoJson } from './geojson';
 import { readGpx } from './gpx';
@@ -63,6 +64,11 @@ export function readTrackLocations(
       ? readTrackText(mainDocument(bytes, limits.maxUnzippedBytes), 'kml', options)
       : readTrackText(bytes, format, options);
   const { slots } = text.track;
+  if (slots.length === 0) {
+    throw new InvalidRequestError(
+      `The ${format.toUpperCase()} file has no coordinates: a profile needs at least one point (a track, route, line or place).`,
+    );
+  }
   const path = slots.some((s) => s.onPath) ? slots.filter((s) => s.onPath) : slots;
   return { format, locations: path.map((s) => s.location) };
 }

@@ -1,4 +1,5 @@
 import { Geodesic } from 'geographiclib-geodesic';
+import { InvalidRequestError } from '../../../layers/elevation';
 import { ascentDescent } from '../../../layers/elevation/profile/ascent';
 import { resamplePath } from '../../../layers/elevation/profile/resample';
 import { niceRange } from '../../../layers/elevation/profile/profile-svg';
@@ -39,6 +40,12 @@ describe('resamplePath', () => {
     Geodesic.WGS84.Inverse(48.65, 9.05, 48.7, 9.05).s12 as number,
     Geodesic.WGS84.Inverse(48.7, 9.05, 48.7, 9.15).s12 as number,
   ];
+
+  it('refuses an empty path with a 400, not a crash', () => {
+    expect(() => resamplePath([], { samples: 3 }, 512)).toThrow(
+      new InvalidRequestError('A profile needs a path of at least one location.'),
+    );
+  });
 
   it('measures the path leg by leg on the ellipsoid and keeps both ends', () => {
     const resampled = resamplePath(path, { samples: 3 }, 512);

@@ -293,6 +293,27 @@ describe('the path of a track file (for a profile)', () => {
   ])('%s', (_, text, path) => {
     expect(pathOf(text)).toEqual(path);
   });
+
+  it.each([
+    ['GPX', '<gpx version="1.1"><metadata><name>empty</name></metadata></gpx>'],
+    ['KML', '<kml><Document><name>empty</name></Document></kml>'],
+    ['GEOJSON', '{"type":"FeatureCollection","features":[]}'],
+    [
+      'TCX',
+      `<TrainingCenterDatabase xmlns="${TCX_NS}"><Activities><Activity><Lap><Track><Trackpoint><Time>t</Time></Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>`,
+    ],
+  ])('refuses a %s file without coordinates with a 400 naming it', (format, text) => {
+    expect(() => pathOf(text)).toThrow(
+      new InvalidRequestError(
+        `The ${format} file has no coordinates: a profile needs at least one point (a track, route, line or place).`,
+      ),
+    );
+  });
+
+  it('refuses a KMZ whose KML has no coordinates, naming the KMZ', () => {
+    const kmz = zipSync({ 'doc.kml': strToU8('<kml><Document/></kml>') });
+    expect(() => readTrackLocations(kmz, LIMITS)).toThrow(/^The KMZ file has no coordinates/);
+  });
 });
 
 describe('coordinate tuples', () => {
