@@ -1,7 +1,8 @@
 /**
  * KML: every `<coordinates>` tuple ("lon,lat[,alt]") and every `<gx:coord>` ("lon lat [alt]") is a height
- * slot (a Point's off the path, the others on it). With `absoluteAltitude`, each geometry's altitudeMode becomes `absolute` (inserted where the schema
- * puts it when missing), because Google Earth clamps to the ground otherwise and never shows the heights.
+ * slot (a Point's off the path, the others on it). With `absoluteAltitude`, each geometry's altitudeMode becomes
+ * `absolute` (inserted where the schema puts it when missing), because Google Earth clamps to the ground
+ * otherwise and never shows the heights.
  */
 import { InvalidRequestError } from '../errors';
 import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';

@@ -76,6 +76,12 @@ export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
         Object.hasOwn(HOLDERS[holder.element.local], e.local) &&
         isTcx(e)
       ) {
+        if (holder.positions.some((p) => p.element.local === e.local)) {
+          // Two would share one height element, and their edits would overlap.
+          throw new InvalidRequestError(
+            `<${holder.element.name}> at line ${lineAt(text, holder.element.start)} has more than one <${e.name}>.`,
+          );
+        }
         const before = text.slice(0, e.start);
         holder.positions.push({
           element: e,

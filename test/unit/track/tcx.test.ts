@@ -160,6 +160,18 @@ describe('readTcx', () => {
       `<TrainingCenterDatabase xmlns="${NS}"><Courses><Course><Lap>${pos(50, 10).replace(/Position>/g, 'BeginPosition>')}<BeginAltitudeMeters>1<!--x--></BeginAltitudeMeters></Lap></Course></Courses></TrainingCenterDatabase>`,
       '<BeginAltitudeMeters> of <Lap> at line 1 contains markup',
     ],
+    [
+      'a point with two positions (they would share its one height)',
+      TCX(`<Trackpoint>${pos(50, 10)}${pos(51, 11)}<AltitudeMeters>0</AltitudeMeters></Trackpoint>`),
+      '<Trackpoint> at line 1 has more than one <Position>.',
+    ],
+    [
+      'a course lap with two begin positions',
+      `<TrainingCenterDatabase xmlns="${NS}"><Courses><Course>\n<Lap>${pos(50, 10)
+        .replace(/Position>/g, 'BeginPosition>')
+        .repeat(2)}</Lap></Course></Courses></TrainingCenterDatabase>`,
+      '<Lap> at line 2 has more than one <BeginPosition>.',
+    ],
   ])('refuses %s, naming the element', (_, text, message) => {
     expect(() => readTcx(text, options)).toThrow(InvalidRequestError);
     expect(() => readTcx(text, options)).toThrow(message);
