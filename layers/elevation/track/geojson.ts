@@ -61,8 +61,8 @@ function visitObject(text: string, node: Node, slots: SlotCollector, depth: numb
     children('geometries').forEach((g) => visitObject(text, g, slots, depth + 1));
   else {
     const coordinates = property(node, 'coordinates');
-    // A Point's or MultiPoint's positions are places on their own; a line's or polygon's are a path.
-    const onPath = type !== 'Point' && type !== 'MultiPoint';
+    // A line's positions are a path a profile can follow; a Point's are places, a Polygon's an area's outline.
+    const onPath = type === 'LineString' || type === 'MultiLineString';
     if (coordinates) visitCoordinates(text, coordinates, { slots, onPath }, 0);
   }
 }

@@ -11,9 +11,10 @@ export interface HeightSlot {
   /** The height the file already holds there, or null when it holds none. */
   readonly height: number | null;
   /**
-   * Whether the coordinate is a vertex of a line (a GPX track or route, a KML LineString or ring, a GeoJSON
-   * LineString or Polygon, a TCX track): the path a profile follows. False for a place on its own (a GPX
-   * waypoint, a KML or GeoJSON Point, a TCX course point or lap end), which a profile leaves out.
+   * Whether the coordinate is a vertex of a line (a GPX track or route, a KML LineString or gx:Track, a GeoJSON
+   * LineString, a TCX track): the path a profile follows. False for a place on its own (a GPX waypoint, a KML
+   * or GeoJSON Point, a TCX course point or lap end) and for an area's outline (a KML LinearRing, a GeoJSON
+   * Polygon), which a profile leaves out when the file has a line.
    */
   readonly onPath: boolean;
   /** The edit that writes a height (already formatted) into the document. */

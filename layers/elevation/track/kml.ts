@@ -1,6 +1,6 @@
 /**
  * KML: every `<coordinates>` tuple ("lon,lat[,alt]") and every `<gx:coord>` ("lon lat [alt]") is a height
- * slot (a Point's off the path, the others on it). With `absoluteAltitude`, each geometry's altitudeMode becomes
+ * slot (a LineString's and a gx:Track's on the path, a Point's and a ring's off it). With `absoluteAltitude`, each geometry's altitudeMode becomes
  * `absolute` (inserted where the schema puts it when missing), because Google Earth clamps to the ground
  * otherwise and never shows the heights.
  */
@@ -64,9 +64,7 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
     },
     close(e, end, content) {
       const syntax = slotSyntax(e);
-      // A Point's coordinates are a place on their own; a line's, a ring's and a gx:Track's are a path.
-      if (syntax && content)
-        addTuples(text, content, syntax, slots, !(e.parent?.local === 'Point' && isKml(e.parent)));
+      if (syntax && content) addTuples(text, content, syntax, slots, isLine(e.parent));
       const geometry = geometries[geometries.length - 1];
       if (geometry && isMode(e) && content && e.parent === geometry.element) {
         geometry.modes.push({ element: e, end, content, gx: isGx(e) });
@@ -78,6 +76,14 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
     },
   });
   return { slots: slots.slots, extraEdits };
+}
+
+/**
+ * Whether coordinates under this parent are a line a profile can follow (a LineString, a gx:Track's gx:coords),
+ * not a place (a Point) or an area's outline (a LinearRing).
+ */
+function isLine(parent: XmlElement | null): boolean {
+  return parent !== null && (parent.local === 'Track' ? isGx(parent) : parent.local === 'LineString');
 }
 
 function isGeometry(e: XmlElement): boolean {

@@ -41,9 +41,9 @@ export function readTrackText(
 
 /**
  * The path of a track file (any of the five formats) for a profile: the vertices of its lines (tracks, routes,
- * LineStrings, rings) in document order, lines one after another. Places on their own (waypoints, Points,
- * course points, lap ends) are left out, unless the file has no line: then its places in document order are
- * the path (a route given as waypoints).
+ * LineStrings, gx:Tracks) in document order, lines one after another. Places on their own (waypoints, Points,
+ * course points, lap ends) and areas' outlines (rings, Polygons) are left out, unless the file has no line: then
+ * all its coordinates in document order are the path (a route given as waypoints, a boundary).
  *
  * @example
  * ```ts

@@ -212,7 +212,7 @@ describe('the path of a track file (for a profile)', () => {
       ],
     ],
     [
-      'GeoJSON: Points and MultiPoints are left out of its lines and polygons',
+      'GeoJSON: Points, MultiPoints and Polygons are left out of its lines',
       JSON.stringify({
         type: 'FeatureCollection',
         features: [
@@ -243,11 +243,29 @@ describe('the path of a track file (for a profile)', () => {
             },
             properties: {},
           },
+          { type: 'Feature', geometry: { type: 'MultiLineString', coordinates: [[[7, 7]]] }, properties: {} },
         ],
       }),
       [
         [2, 2],
         [3, 3],
+        [7, 7],
+      ],
+    ],
+    [
+      "KML: a Polygon's rings and a lone LinearRing are left out of its LineStrings",
+      '<kml><Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>1,1 2,1 1,1</coordinates></LinearRing>' +
+        '</outerBoundaryIs></Polygon></Placemark><Placemark><LineString><coordinates>3,3 4,4</coordinates></LineString>' +
+        '</Placemark><Placemark><LinearRing><coordinates>5,5 6,5 5,5</coordinates></LinearRing></Placemark></kml>',
+      [
+        [3, 3],
+        [4, 4],
+      ],
+    ],
+    [
+      'GeoJSON of a Polygon only: its outline is the path',
+      '{"type":"Polygon","coordinates":[[[5,5],[6,5],[5,5]]]}',
+      [
         [5, 5],
         [5, 6],
         [5, 5],
