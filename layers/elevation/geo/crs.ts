@@ -6,6 +6,7 @@
 import proj4 from 'proj4';
 import { toProj4 } from 'geotiff-geokeys-to-proj4';
 import { DatasetConfigError } from '../errors';
+import DATUM_SHIFTS from './datum-shifts.json';
 
 export interface Crs {
   /** Stable identity for caches: `EPSG:<code>` or the proj4 string. */
@@ -24,6 +25,25 @@ export interface Converter {
 }
 
 const USER_DEFINED = 32767;
+/**
+ * The least accurate datum shift taken (metres, as EPSG states it for the transformation). A coarser one
+ * (NAD27's Helmert transformations, 10-20 m, up to 60 m from PROJ with its grids) could put a point in another
+ * pixel than GDAL does; such a CRS is refused.
+ */
+export const MAX_DATUM_SHIFT_ERROR_M = 5;
+
+/**
+ * datum-shifts.json (written by scripts/geo/datum-shifts.ts from PROJ's database): per EPSG code, the Helmert
+ * shift to WGS 84 as proj4's `+towgs84` and its accuracy in metres; PROJ's definition where the definition table's
+ * places points elsewhere; and the codes placed elsewhere than PROJ places them even so, with how far (refused).
+ */
+export interface DatumTable {
+  shifts: Record<string, [string, number] | undefined>;
+  /** PROJ's own definition, shift included, where the definition table's differs from it (EPSG:3031 lacks lat_0). */
+  overrides: Record<string, string | undefined>;
+  mismatched: Record<string, number | undefined>;
+}
+const DATUM_TABLE = DATUM_SHIFTS as unknown as DatumTable;
 const WGS84_CODES = new Set([4326, 4979]);
 
 const identity: Converter = { forward: (lon, lat) => [lon, lat], inverse: (x, y) => [x, y] };
@@ -64,24 +84,99 @@ export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
       'The GeoTIFF has no usable coordinate reference system (no EPSG code and no complete definition in its GeoKeys); assign one with gdal_edit.py -a_srs EPSG:<code>.',
     );
   }
+  // A user-defined datum comes with its shift (from the datum's GeoKey) or is taken as WGS 84's: only GRS80's
+  // are close enough for that.
+  if (!/\+towgs84=/.test(definition) && !onWgs84Ellipsoid(definition)) {
+    throw new DatasetConfigError(
+      `The GeoTIFF's coordinate reference system (${definition}) is on a datum with no known shift to WGS 84, so its pixels would be placed up to hundreds of metres off; reproject it with gdalwarp -t_srs EPSG:4326.`,
+    );
+  }
   return { key: definition, epsg: null, proj4: definition, isGeographic: result.isGCS, isWgs84: false };
 }
 
 export function crsFromEpsg(code: number): Crs {
   if (WGS84_CODES.has(code)) return wgs84Crs(code);
+  const { proj4, isGeographic } = epsgDefinition(code);
+  return { key: `EPSG:${code}`, epsg: code, proj4, isGeographic, isWgs84: false };
+}
+
+/**
+ * The proj4 definition of an EPSG code (not WGS 84 itself), with its datum shift from `table`, or a
+ * DatasetConfigError saying why the code cannot be read. The table is a parameter for its generator.
+ *
+ * @example
+ * ```ts
+ * assert.match(epsgDefinition(27700).proj4, /\+towgs84=446\.448,-125\.157,542\.06/);
+ * ```
+ */
+export function epsgDefinition(
+  code: number,
+  table: DatumTable = DATUM_TABLE,
+): { proj4: string; isGeographic: boolean } {
   // geotiff-geokeys-to-proj4 looks projected and geographic codes up in one table: one lookup serves both.
   const asProjected = toProj4({ ProjectedCSTypeGeoKey: code, GTModelTypeGeoKey: 1 } as never);
-  if (Object.keys(asProjected.errors ?? {}).length === 0) {
-    return {
-      key: `EPSG:${code}`,
-      epsg: code,
-      proj4: stripAxis(asProjected.proj4),
-      // A geographic code (ETRS89, EPSG:4258) resolves here too, as longlat: degrees, not metres.
-      isGeographic: asProjected.isGCS || /^\+proj=longlat\b/.test(asProjected.proj4),
-      isWgs84: false,
-    };
+  if (Object.keys(asProjected.errors ?? {}).length > 0) {
+    throw new DatasetConfigError(`Unknown EPSG code ${code}: no projection definition is available for it.`);
   }
-  throw new DatasetConfigError(`Unknown EPSG code ${code}: no projection definition is available for it.`);
+  const off = table.mismatched[String(code)];
+  if (off !== undefined) {
+    throw new DatasetConfigError(
+      off < 0
+        ? `EPSG:${code} could not be checked against PROJ (its database, which datum-shifts.json was made with, does not know it), so this reader does not trust its definition; reproject the raster (gdalwarp -t_srs EPSG:4326).`
+        : `EPSG:${code} is defined here in a way that puts points ${off} m from where PROJ puts them (checked at the centre of its area of use); reproject the raster (gdalwarp -t_srs EPSG:4326).`,
+    );
+  }
+  const override = table.overrides[String(code)];
+  if (override !== undefined) return { proj4: override, isGeographic: /^\+proj=longlat\b/.test(override) };
+  return {
+    proj4: withDatumShift(stripAxis(asProjected.proj4), code, table),
+    // A geographic code (ETRS89, EPSG:4258) resolves here too, as longlat: degrees, not metres.
+    isGeographic: asProjected.isGCS || /^\+proj=longlat\b/.test(asProjected.proj4),
+  };
+}
+
+/**
+ * Whether a definition's ellipsoid is WGS 84's or GRS80 (which share a; their b differ by 0.1 mm), or it is
+ * Pseudo-Mercator's sphere. Such a datum without a shift is taken as WGS 84, as PROJ takes one it has no
+ * transformation for (ETRS89, NAD83 and the like are within a metre or two of it); Israel 1993 shows that a
+ * GRS80 datum can still be 80 m off, which is why datum-shifts.json is asked first.
+ *
+ * @example
+ * ```ts
+ * assert.equal(onWgs84Ellipsoid('+proj=utm +zone=32 +ellps=GRS80 +a=6378137 +b=6356752.314140356'), true);
+ * assert.equal(onWgs84Ellipsoid('+proj=tmerc +lon_0=9 +ellps=bessel +a=6377397.155 +b=6356078.962818189'), false);
+ * ```
+ */
+export function onWgs84Ellipsoid(definition: string): boolean {
+  if (/\+datum=WGS84\b/.test(definition)) return true;
+  const a = Number(/\+a=([\d.]+)/.exec(definition)?.[1]);
+  const b = Number(/\+b=([\d.]+)/.exec(definition)?.[1]);
+  if (Math.abs(a - 6378137) < 1e-3 && Math.abs(b - 6356752.3142) < 1e-3) return true;
+  return /\+proj=merc\b/.test(definition) && a === 6378137 && b === 6378137;
+}
+
+/**
+ * The definition with the datum shift PROJ uses where no grid applies (layers/elevation/geo/datum-shifts.json,
+ * written from PROJ's database by scripts/geo/datum-shifts.ts), in place of any the definition table gave (its
+ * shifts, from MapInfo's list, put EPSG:2100 324 m off): otherwise proj4 reads DHDN or OSGB36 latitudes as WGS
+ * 84's, ~100 m off. A datum off WGS 84's ellipsoid without a shift, or with only a coarse one, is refused.
+ */
+function withDatumShift(definition: string, code: number, table: DatumTable): string {
+  const bare = definition.replace(/\s*\+towgs84=\S+/g, '');
+  const shift = table.shifts[String(code)];
+  const how = "reproject the raster (gdalwarp -t_srs EPSG:4326, or to its datum's ETRS89 or NAD83 successor)";
+  if (!shift) {
+    if (onWgs84Ellipsoid(bare)) return bare;
+    throw new DatasetConfigError(
+      `EPSG:${code} is on a datum this reader cannot shift to WGS 84 (PROJ does it with a grid, or a transformation proj4 has not, or not at all): its pixels would be placed up to hundreds of metres off; ${how}.`,
+    );
+  }
+  if (shift[1] > MAX_DATUM_SHIFT_ERROR_M) {
+    throw new DatasetConfigError(
+      `EPSG:${code} is on a datum whose best shift to WGS 84 without a grid is accurate to ${shift[1]} m, more than the ${MAX_DATUM_SHIFT_ERROR_M} m this reader accepts; ${how}.`,
+    );
+  }
+  return `${bare} +towgs84=${shift[0]}`;
 }
 
 function wgs84Crs(code: number): Crs {

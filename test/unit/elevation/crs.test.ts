@@ -263,3 +263,100 @@ describe('CRS: GeoKeys the converter cannot fully read', () => {
     ).toBe(true);
   });
 });
+
+describe('CRS: datums off WGS 84 get the shift PROJ uses (datum-shifts.json)', () => {
+  // `cs2cs -f %.3f EPSG:4326 EPSG:<code>` (PROJ 9.1.1, no grids for these datums installed: so it uses the same
+  // Helmert transformation, named here as projinfo names it). Without a shift proj4 read DHDN, OSGB36 … as WGS 84:
+  // 80–320 m off.
+  it.each([
+    [27700, 51.5, -0.12, 530591.166, 179571.065, 'OSGB36 to WGS 84 (6)'],
+    [27700, 57.0, -4.0, 278609.563, 791649.75, 'OSGB36 to WGS 84 (6)'],
+    [2056, 46.95, 7.44, 2600104.109, 1199879.628, 'CH1903+ to WGS 84 (1)'],
+    [28992, 52.37, 4.9, 121819.365, 487013.762, 'Amersfoort to WGS 84'],
+    [
+      2100,
+      37.98,
+      23.73,
+      476138.586,
+      4203342.44,
+      'GGRS87 to WGS 84 (1); the definition table had another shift, 324 m off',
+    ],
+    [2039, 31.77, 35.21, 219982.95, 630814.613, 'Israel 1993 to WGS 84 (2): GRS80, yet 78 m off WGS 84'],
+    [29902, 53.35, -6.26, 315919.995, 234694.102, 'TM65 to WGS 84 (2)'],
+    [31287, 48.2, 16.37, 625676.776, 482265.315, 'MGI to WGS 84 (3); cs2cs prints its northing first'],
+  ])('EPSG:%i at %f, %f is where PROJ puts it (%s)', (code, lat, lon, x, y) => {
+    const [ex, ny] = wgs84Converter(crsFromEpsg(code)).forward(lon, lat);
+    expect(Math.abs(ex - x)).toBeLessThan(FIXTURE_TOLERANCE_M);
+    expect(Math.abs(ny - y)).toBeLessThan(FIXTURE_TOLERANCE_M);
+    const [back] = [wgs84Converter(crsFromEpsg(code)).inverse(x, y)];
+    expect(Math.abs(back[0] - lon)).toBeLessThan(1e-6);
+    expect(Math.abs(back[1] - lat)).toBeLessThan(1e-6);
+  });
+
+  it('adds the shift to the definition, in place of the one the definition table gave', () => {
+    expect(crsFromEpsg(31467).proj4).toMatch(
+      /\+ellps=bessel .*\+towgs84=598\.1,73\.7,418\.2,0\.202,0\.045,-2\.455,6\.7$/,
+    );
+    expect(crsFromEpsg(2100).proj4.match(/\+towgs84=/g)).toHaveLength(1);
+    expect(crsFromEpsg(2100).proj4).toContain('+towgs84=-199.87,74.79,246.62');
+  });
+
+  it('leaves GRS80 and WGS 84 datums that PROJ does not shift as they are (ETRS89, NAD83, Pseudo-Mercator)', () => {
+    for (const code of [25832, 3035, 26917, 3857]) expect(crsFromEpsg(code).proj4).not.toContain('towgs84');
+  });
+
+  it.each([
+    [4267, 20, 'NAD27'],
+    [26717, 20, 'NAD27 / UTM zone 17N'],
+    [23032, 10, 'ED50 / UTM zone 32N'],
+    [5514, 6, 'S-JTSK / Krovak East North: 9.9 m from PROJ in Prague'],
+  ])(
+    'refuses EPSG:%i, whose best shift without a grid is accurate to %i m (%s), saying how to fix it',
+    (code, metres) => {
+      expect(() => crsFromEpsg(code)).toThrow(
+        new DatasetConfigError(
+          `EPSG:${code} is on a datum whose best shift to WGS 84 without a grid is accurate to ${metres} m, more than the 5 m this reader accepts; reproject the raster (gdalwarp -t_srs EPSG:4326, or to its datum's ETRS89 or NAD83 successor).`,
+        ),
+      );
+    },
+  );
+
+  it("takes PROJ's own definition where the definition table's puts points elsewhere (EPSG:3031 had no lat_0)", () => {
+    expect(crsFromEpsg(3031).proj4).toBe(
+      '+proj=stere +lat_0=-90 +lat_ts=-71 +lon_0=0 +x_0=0 +y_0=0 +datum=WGS84 +units=m +no_defs',
+    );
+    // `echo "-75 45" | cs2cs -f %.3f EPSG:4326 EPSG:3031`
+    const [x, y] = wgs84Converter(crsFromEpsg(3031)).forward(45, -75);
+    expect(Math.abs(x - 1158794.741)).toBeLessThan(FIXTURE_TOLERANCE_M);
+    expect(Math.abs(y - 1158794.741)).toBeLessThan(FIXTURE_TOLERANCE_M);
+  });
+
+  it('refuses a code whose definition PROJ places elsewhere, and one PROJ does not know, saying so', () => {
+    expect(() => crsFromEpsg(3356)).toThrow(
+      /^EPSG:3356 is defined here in a way that puts points \d+ m from where PROJ puts them \(checked at the centre of its area of use\)/,
+    );
+    expect(() => crsFromEpsg(10171)).toThrow(/^EPSG:10171 could not be checked against PROJ/);
+  });
+
+  it.each([
+    [2098, 'Korean 1985: a Molodensky-Badekas transformation, which proj4 has not'],
+    [2008, 'NAD27(CGQ77): PROJ has only a grid'],
+  ])("refuses EPSG:%i, off WGS 84's ellipsoid with no shift proj4 can apply (%s)", (code) => {
+    expect(() => crsFromEpsg(code)).toThrow(
+      new DatasetConfigError(
+        `EPSG:${code} is on a datum this reader cannot shift to WGS 84 (PROJ does it with a grid, or a transformation proj4 has not, or not at all): its pixels would be placed up to hundreds of metres off; reproject the raster (gdalwarp -t_srs EPSG:4326, or to its datum's ETRS89 or NAD83 successor).`,
+      ),
+    );
+  });
+
+  it('refuses a user-defined CRS on a datum with no shift, and takes one on GRS80 or with a shift', () => {
+    const bessel = {
+      ...UTM32_KEYS,
+      GeographicTypeGeoKey: 32767,
+      GeogGeodeticDatumGeoKey: 32767,
+      GeogEllipsoidGeoKey: 7004,
+    };
+    expect(() => crsFromGeoKeys(bessel)).toThrow(/is on a datum with no known shift to WGS 84/);
+    expect(crsFromGeoKeys(UTM32_KEYS).proj4).not.toContain('towgs84');
+  });
+});
