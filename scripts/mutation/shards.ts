@@ -62,6 +62,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/track/gpx.ts`,
     `${LIB}/track/tcx.ts`,
     `${LIB}/track/geojson.ts`,
+    `${LIB}/track/geojson-crs.ts`,
     `${LIB}/track/xml-scan.ts`,
   ],
   fill: [

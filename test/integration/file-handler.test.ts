@@ -211,6 +211,56 @@ describe('POST /v1/{dataset}/file keeps encoding details', () => {
   });
 });
 
+describe('POST /v1/{dataset}/file with a GeoJSON in UTM (a crs member, as ogr2ogr writes a projected layer)', () => {
+  // `ogr2ogr -f GeoJSON -s_srs EPSG:4326 -t_srs EPSG:25832 utm32.geojson <the same points in WGS 84>` (GDAL 3.6):
+  // the points are read through their crs, so each gets /v1's height at its WGS 84 position, written as a z.
+  it('fills each position with the height of the place it names, leaving its coordinates as they were', async () => {
+    const response = await postFile(handlers, fixture('utm32.geojson'));
+    expect(response.status).toBe(200);
+    expect(response.headers['x-elevation-filled']).toBe('4');
+    expect(response.body).toBe(await expectedFile(fixture('utm32.expected.geojson').toString('utf8')));
+  });
+
+  it('takes the same points for a profile as the WGS 84 file (the line, without the Point)', async () => {
+    const profile = (body: Buffer) =>
+      invoke(handlers.profile, {
+        method: 'POST',
+        path: '/v1/sample/profile',
+        pathParameters: { dataset: 'sample' },
+        query: { samples: '5' },
+        body: body.toString('base64'),
+        isBase64Encoded: true,
+      });
+    const wgs84 = Buffer.from(
+      JSON.stringify({
+        type: 'LineString',
+        coordinates: [
+          [9.101177, 48.742275],
+          [9.12, 48.75],
+          [9.15, 48.77],
+        ],
+      }),
+    );
+    const [utm, plain] = await Promise.all([profile(fixture('utm32.geojson')), profile(wgs84)]);
+    expect(utm.status).toBe(200);
+    type Points = { points: { elevation: number; location: { lat: number; lng: number } }[] };
+    const a = (utm.json as Points).points;
+    const b = (plain.json as Points).points;
+    expect(a.map((p) => p.location.lat)).toEqual(b.map((p) => expect.closeTo(p.location.lat, 7)));
+    expect(a.map((p) => p.location.lng)).toEqual(b.map((p) => expect.closeTo(p.location.lng, 7)));
+  });
+
+  it('refuses a crs it cannot place, saying how to convert the file', async () => {
+    const text = fixture('utm32.geojson').toString('utf8').replace('EPSG::25832', 'EPSG::2263');
+    const response = await postFile(handlers, Buffer.from(text));
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error:
+        "The GeoJSON file's crs 'urn:ogc:def:crs:EPSG::2263' is not measured in metres or degrees, so metre heights would not fit it: convert it with ogr2ogr -t_srs EPSG:4326 -lco RFC7946=YES out.geojson in.geojson.",
+    });
+  });
+});
+
 describe.each([
   ['google-earth.kml', 'google-earth.expected.kml', 'application/vnd.google-earth.kml+xml'],
   ['garmin.gpx', 'garmin.expected.gpx', 'application/gpx+xml'],

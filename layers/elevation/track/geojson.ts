@@ -2,11 +2,14 @@
  * GeoJSON (RFC 7946): every position under a geometry's `coordinates` is a height slot. The document is
  * checked with JSON.parse (strict JSON) and read with jsonc-parser's syntax tree, whose nodes carry offsets,
  * so a height is written by replacing or inserting exactly one number. A position without data keeps a
- * non-zero z and loses a z of 0 (RFC 7946 lets a position omit its altitude; a 0 there is a placeholder).
+ * non-zero z and loses a z of 0 (RFC 7946 lets a position omit its altitude; a 0 there is a placeholder). A
+ * legacy `crs` member (geojson-crs.ts) is honoured: positions are converted to WGS84 to be sampled, and written
+ * back as they were.
  */
 // The ESM build: the package's main is a UMD bundle whose internal requires esbuild cannot follow.
 import { getNodeValue, parseTree, type Node } from 'jsonc-parser/lib/esm/main';
 import { InvalidRequestError } from '../errors';
+import { crsConversion, type ToWgs84 } from './geojson-crs';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
@@ -27,7 +30,7 @@ export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrac
     throw new InvalidRequestError('The file is not GeoJSON: expected an object with a "type" member.');
   }
   const slots = new SlotCollector(options.maxCoordinates);
-  visitObject(text, root, slots, 0);
+  visitObject(text, root, { slots, toWgs84: null }, 0);
   return { slots: slots.slots, extraEdits: [] };
 }
 
@@ -47,36 +50,45 @@ function property(node: Node, key: string): Node | undefined {
   return member?.children?.[1];
 }
 
-function visitObject(text: string, node: Node, slots: SlotCollector, depth: number): void {
+/** Where slots go, and how the positions of the object being read become WGS84 (null: they are WGS84). */
+interface Reading {
+  slots: SlotCollector;
+  toWgs84: ToWgs84 | null;
+}
+
+function visitObject(text: string, node: Node, outer: Reading, depth: number): void {
   if (node.type !== 'object') return;
   if (depth > MAX_OBJECT_DEPTH) throw new InvalidRequestError('The GeoJSON file nests objects too deeply.');
+  // A crs member (GeoJSON 2008, as GDAL writes it) holds for the object and everything in it.
+  const crs = property(node, 'crs');
+  const reading = crs ? { ...outer, toWgs84: crsConversion(getNodeValue(crs)) } : outer;
   const type = property(node, 'type')?.value;
   const children = (key: string) => property(node, key)?.children ?? [];
   if (type === 'FeatureCollection')
-    children('features').forEach((f) => visitObject(text, f, slots, depth + 1));
+    children('features').forEach((f) => visitObject(text, f, reading, depth + 1));
   else if (type === 'Feature') {
     const geometry = property(node, 'geometry');
-    if (geometry) visitObject(text, geometry, slots, depth + 1);
+    if (geometry) visitObject(text, geometry, reading, depth + 1);
   } else if (type === 'GeometryCollection')
-    children('geometries').forEach((g) => visitObject(text, g, slots, depth + 1));
+    children('geometries').forEach((g) => visitObject(text, g, reading, depth + 1));
   else {
     const coordinates = property(node, 'coordinates');
     // A line's positions are a path a profile can follow; a Point's are places, a Polygon's an area's outline.
     const onPath = type === 'LineString' || type === 'MultiLineString';
-    if (coordinates) visitCoordinates(text, coordinates, { slots, onPath }, 0);
+    if (coordinates) visitCoordinates(text, coordinates, { ...reading, onPath }, 0);
   }
 }
 
 function visitCoordinates(
   text: string,
   node: Node,
-  into: { slots: SlotCollector; onPath: boolean },
+  into: Reading & { onPath: boolean },
   depth: number,
 ): void {
   if (node.type !== 'array') throw invalidCoordinates(node, 'is not an array');
   const items = node.children ?? [];
   if (items.length > 0 && items[0].type !== 'array') {
-    into.slots.add(positionSlot(text, node, items, into.onPath));
+    into.slots.add(positionSlot(text, node, items, into));
     return;
   }
   if (depth >= MAX_COORDINATE_DEPTH)
@@ -84,7 +96,12 @@ function visitCoordinates(
   for (const item of items) visitCoordinates(text, item, into, depth + 1);
 }
 
-function positionSlot(text: string, node: Node, items: Node[], onPath: boolean): HeightSlot {
+function positionSlot(
+  text: string,
+  node: Node,
+  items: Node[],
+  { onPath, toWgs84 }: { onPath: boolean; toWgs84: ToWgs84 | null },
+): HeightSlot {
   if (items.length < 2 || items.some((n) => n.type !== 'number')) {
     throw invalidCoordinates(
       node,
@@ -92,10 +109,13 @@ function positionSlot(text: string, node: Node, items: Node[], onPath: boolean):
     );
   }
   const [lonNode, latNode, zNode] = items;
+  const [x, y] = [lonNode.value as number, latNode.value as number];
+  const [lon, lat] = toWgs84 ? toWgs84(x, y) : [x, y];
   const location = checkedLocation(
-    latNode.value as number,
-    lonNode.value as number,
-    () => `the position ${JSON.stringify(getNodeValue(node))} (offset ${node.offset})`,
+    lat,
+    lon,
+    () =>
+      `the position ${JSON.stringify(getNodeValue(node))} (offset ${node.offset}${toWgs84 ? ', converted from its crs' : ''})`,
   );
   const latEnd = latNode.offset + latNode.length;
   // An added height is separated as the file separates longitude and latitude (", " or ","): strict JSON has
