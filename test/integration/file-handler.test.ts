@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { invoke } from './support/api-gateway';
-import { loadTrackHandlers, postFile, type TrackHandlers } from './support/track-handlers';
+import { loadTrackHandlers, postFile, postProfile, type TrackHandlers } from './support/track-handlers';
 
 const FIXTURES = path.resolve('test/fixtures/tracks');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
@@ -222,15 +222,7 @@ describe('POST /v1/{dataset}/file with a GeoJSON in UTM (a crs member, as ogr2og
   });
 
   it('takes the same points for a profile as the WGS 84 file (the line, without the Point)', async () => {
-    const profile = (body: Buffer) =>
-      invoke(handlers.profile, {
-        method: 'POST',
-        path: '/v1/sample/profile',
-        pathParameters: { dataset: 'sample' },
-        query: { samples: '5' },
-        body: body.toString('base64'),
-        isBase64Encoded: true,
-      });
+    const profile = (body: Buffer) => postProfile(handlers, body, { samples: '5' });
     const wgs84 = Buffer.from(
       JSON.stringify({
         type: 'LineString',

@@ -61,3 +61,14 @@ export const postFile = (
     headers: { 'content-type': 'application/octet-stream' },
     ...extra,
   });
+
+/** The same, to `/profile`: a track file as the POST body (base64, as a binary body arrives). */
+export const postProfile = (h: TrackHandlers, body: Buffer, query: Record<string, string> = {}) =>
+  invoke(h.profile, {
+    method: 'POST',
+    path: '/v1/sample/profile',
+    pathParameters: { dataset: 'sample' },
+    query,
+    body: body.toString('base64'),
+    isBase64Encoded: true,
+  });
