@@ -8,7 +8,12 @@ import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { attachmentHeader } from '../../functions/form';
 import { invoke } from './support/api-gateway';
-import { loadTrackHandlers, postFile, type TrackHandlers } from './support/track-handlers';
+import {
+  loadTrackHandlers,
+  postFile,
+  postProfile as postTrackProfile,
+  type TrackHandlers,
+} from './support/track-handlers';
 
 const FIXTURES = path.resolve('test/fixtures/tracks');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
@@ -313,15 +318,7 @@ describe('a form that cannot be answered is a 4xx saying why', () => {
 
 describe('a profile from a form', () => {
   const postProfile = (body: Buffer, contentType: string, query: Record<string, string> = {}) =>
-    invoke(handlers.profile, {
-      method: 'POST',
-      path: '/v1/sample/profile',
-      pathParameters: { dataset: 'sample' },
-      query,
-      body: body.toString('base64'),
-      isBase64Encoded: true,
-      headers: { 'content-type': contentType },
-    });
+    postTrackProfile(handlers, body, query, { headers: { 'content-type': contentType } });
 
   it("takes the form's file as the path, as the raw upload, with options from fields", async () => {
     const viaForm = await form([{ name: 'samples', value: '7' }, ...gpxPart()]);

@@ -63,7 +63,12 @@ export const postFile = (
   });
 
 /** The same, to `/profile`: a track file as the POST body (base64, as a binary body arrives). */
-export const postProfile = (h: TrackHandlers, body: Buffer, query: Record<string, string> = {}) =>
+export const postProfile = (
+  h: TrackHandlers,
+  body: Buffer,
+  query: Record<string, string> = {},
+  extra: Partial<EventOptions> = {},
+) =>
   invoke(h.profile, {
     method: 'POST',
     path: '/v1/sample/profile',
@@ -71,4 +76,5 @@ export const postProfile = (h: TrackHandlers, body: Buffer, query: Record<string
     query,
     body: body.toString('base64'),
     isBase64Encoded: true,
+    ...extra,
   });
