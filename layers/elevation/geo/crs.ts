@@ -157,9 +157,10 @@ export function onWgs84Ellipsoid(definition: string): boolean {
 
 /**
  * The definition with the datum shift PROJ uses where no grid applies (layers/elevation/geo/datum-shifts.json,
- * written from PROJ's database by scripts/geo/datum-shifts.ts), in place of any the definition table gave (its
- * shifts, from MapInfo's list, put EPSG:2100 324 m off): otherwise proj4 reads DHDN or OSGB36 latitudes as WGS
- * 84's, ~100 m off. A datum off WGS 84's ellipsoid without a shift, or with only a coarse one, is refused.
+ * written from PROJ's database by scripts/geo/datum-shifts.ts), in place of any the definition table gave (865
+ * codes carry one from MapInfo's list, most of them another than PROJ's: EPSG:2083 16,196,93 where PROJ uses a
+ * 7-parameter shift): otherwise proj4 reads DHDN or OSGB36 latitudes as WGS 84's, ~100 m off. A datum off WGS
+ * 84's ellipsoid without a shift, or with only a coarse one, is refused.
  */
 function withDatumShift(definition: string, code: number, table: DatumTable): string {
   const bare = definition.replace(/\s*\+towgs84=\S+/g, '');

@@ -273,14 +273,7 @@ describe('CRS: datums off WGS 84 get the shift PROJ uses (datum-shifts.json)', (
     [27700, 57.0, -4.0, 278609.563, 791649.75, 'OSGB36 to WGS 84 (6)'],
     [2056, 46.95, 7.44, 2600104.109, 1199879.628, 'CH1903+ to WGS 84 (1)'],
     [28992, 52.37, 4.9, 121819.365, 487013.762, 'Amersfoort to WGS 84'],
-    [
-      2100,
-      37.98,
-      23.73,
-      476138.586,
-      4203342.44,
-      'GGRS87 to WGS 84 (1); the definition table had another shift, 324 m off',
-    ],
+    [2100, 37.98, 23.73, 476138.586, 4203342.44, 'GGRS87 to WGS 84 (1): a GRS80 datum 324 m off WGS 84'],
     [2039, 31.77, 35.21, 219982.95, 630814.613, 'Israel 1993 to WGS 84 (2): GRS80, yet 78 m off WGS 84'],
     [29902, 53.35, -6.26, 315919.995, 234694.102, 'TM65 to WGS 84 (2)'],
     [31287, 48.2, 16.37, 625676.776, 482265.315, 'MGI to WGS 84 (3); cs2cs prints its northing first'],
@@ -297,8 +290,12 @@ describe('CRS: datums off WGS 84 get the shift PROJ uses (datum-shifts.json)', (
     expect(crsFromEpsg(31467).proj4).toMatch(
       /\+ellps=bessel .*\+towgs84=598\.1,73\.7,418\.2,0\.202,0\.045,-2\.455,6\.7$/,
     );
-    expect(crsFromEpsg(2100).proj4.match(/\+towgs84=/g)).toHaveLength(1);
-    expect(crsFromEpsg(2100).proj4).toContain('+towgs84=-199.87,74.79,246.62');
+    expect(crsFromEpsg(2100).proj4).toContain('+ellps=GRS80 +a=6378137');
+    expect(crsFromEpsg(2100).proj4).toMatch(/\+towgs84=-199\.87,74\.79,246\.62$/);
+    // The definition table gives Hito XVIII 1963 / Argentina 2 (MapInfo's) 16,196,93; PROJ uses 7 parameters.
+    expect(crsFromEpsg(2083).proj4.match(/\+towgs84=\S+/g)).toEqual([
+      '+towgs84=18.38,192.45,96.82,0.056,-0.142,-0.2,-0.0013',
+    ]);
   });
 
   it('leaves GRS80 and WGS 84 datums that PROJ does not shift as they are (ETRS89, NAD83, Pseudo-Mercator)', () => {
