@@ -101,7 +101,13 @@ function bestShift(code: string): Shift | null {
 }
 
 /** How far apart two positions in a CRS's own units are, in metres (degrees at the latitude for a geographic one). */
-function metresApart(definition: string, isGeographic: boolean, lat: number, dx: number, dy: number): number {
+export function metresApart(
+  definition: string,
+  isGeographic: boolean,
+  lat: number,
+  dx: number,
+  dy: number,
+): number {
   if (isGeographic) return Math.hypot(dx * 111_320 * Math.cos((lat * Math.PI) / 180), dy * 110_574);
   const unit = /\+units=(\S+)/.exec(definition)?.[1];
   const toMeter = Number(/\+to_meter=([\d.]+)/.exec(definition)?.[1] ?? NaN);
@@ -110,28 +116,35 @@ function metresApart(definition: string, isGeographic: boolean, lat: number, dx:
   return Math.hypot(dx, dy) * factor;
 }
 
-/** PROJ's position (through GDAL's osr) of the centre of each code's area of use: scripts/geo/proj_positions.py. */
-function projPositions(codes: string[]): Map<string, { lat: number; lon: number; x: number; y: number }> {
+export interface ProjPosition {
+  code: number;
+  lat: number;
+  lon: number;
+  x: number;
+  y: number;
+}
+
+/**
+ * PROJ's position (through GDAL's osr) of the centre of each code's area of use, all in one process
+ * (scripts/geo/proj_positions.py); codes PROJ does not know, or without an area, are absent.
+ */
+export function projPositions(codes: (string | number)[]): Map<number, ProjPosition> {
   const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'; // Debian's has python3-gdal
   const out = execFileSync(python, [path.join(__dirname, 'proj_positions.py')], {
-    input: codes.join('\n') + '\n',
+    input: `${codes.join('\n')}\n`,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  const positions = new Map<string, { lat: number; lon: number; x: number; y: number }>();
+  const positions = new Map<number, ProjPosition>();
   for (const line of out.trim().split('\n')) {
-    const p = JSON.parse(line) as { code: number; lat?: number; lon?: number; x?: number; y?: number };
-    if (p.x !== undefined && Number.isFinite(p.x) && Number.isFinite(p.y))
-      positions.set(String(p.code), p as never);
+    const p = JSON.parse(line) as Partial<ProjPosition> & { code: number };
+    if (Number.isFinite(p.x) && Number.isFinite(p.y)) positions.set(p.code, p as ProjPosition);
   }
   return positions;
 }
 
 /** Metres between where a definition and PROJ put a point (Infinity where proj4 cannot place it). */
-function offFromProj(
-  definition: { proj4: string; isGeographic: boolean },
-  at: { lat: number; lon: number; x: number; y: number },
-): number {
+function offFromProj(definition: { proj4: string; isGeographic: boolean }, at: ProjPosition): number {
   try {
     const [x, y] = proj4('WGS84', definition.proj4).forward([at.lon, at.lat]);
     const off = metresApart(definition.proj4, definition.isGeographic, at.lat, x - at.x, y - at.y);
@@ -192,7 +205,7 @@ function main(): void {
     } catch {
       continue; // refused already
     }
-    const at = positions.get(code);
+    const at = positions.get(Number(code));
     // A code this PROJ does not know (newer than its database), or without an area of use: not checked, refused.
     if (!at) {
       table.mismatched[code] = -1;

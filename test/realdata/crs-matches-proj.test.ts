@@ -7,9 +7,6 @@
  * DHDN, OSGB36 or CH1903 latitudes as WGS 84's (80-320 m off), and EPSG:3031 without its latitude of origin. Needs proj-bin
  * python3-gdal (GDAL's osr, through scripts/geo/proj_positions.py); without it the suite skips, and fails under CI=true.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import DATUM_SHIFTS from '../../layers/elevation/geo/datum-shifts.json';
 import { crsFromEpsg, wgs84Converter, type DatumTable } from '../../layers/elevation/geo/crs';
 // The definition table the reader starts from (geotiff-geokeys-to-proj4), which exports no subpaths.
@@ -18,6 +15,7 @@ const DEFINITION_TABLE = require('../../node_modules/geotiff-geokeys-to-proj4/EP
   string,
   unknown
 >;
+import { metresApart, projPositions, type ProjPosition } from '../../scripts/geo/datum-shifts';
 import { describeIfAvailable } from '../support/requirements';
 import { hasCommand } from '../support/tools';
 
@@ -42,28 +40,6 @@ const sampled = Object.keys(TABLE.shifts)
   .map(Number)
   .filter((code, i) => i % 10 === 0 && accepted(code));
 
-interface ProjPosition {
-  code: number;
-  lat: number;
-  lon: number;
-  x: number;
-  y: number;
-}
-
-/** PROJ's position (GDAL's osr, as GDAL places points) of the centre of each code's area of use, in one process. */
-function projPositions(codes: number[]): Map<number, ProjPosition> {
-  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'; // Debian's has python3-gdal
-  const out = execFileSync(python, [path.resolve(__dirname, '../../scripts/geo/proj_positions.py')], {
-    input: `${codes.join('\n')}\n`,
-    encoding: 'utf8',
-  });
-  const lines = out
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Partial<ProjPosition>);
-  return new Map(lines.filter((p) => p.x !== undefined).map((p) => [p.code as number, p as ProjPosition]));
-}
-
 const CODES = [...new Set([...NAMED, ...ON_WGS84, ...sampled])];
 
 describeIfAvailable(
@@ -86,11 +62,7 @@ describeIfAvailable(
       const { lat, lon } = at!;
       const crs = crsFromEpsg(code);
       const [x, y] = wgs84Converter(crs).forward(lon, lat);
-      // Geographic CRSs answer degrees: a degree of latitude is ~111 km, of longitude less.
-      const feet = /\+units=us-ft/.test(crs.proj4) ? 1200 / 3937 : /\+units=ft/.test(crs.proj4) ? 0.3048 : 1;
-      const metres = crs.isGeographic
-        ? Math.hypot((x - at!.x) * 111_320 * Math.cos((lat * Math.PI) / 180), (y - at!.y) * 110_574)
-        : Math.hypot(x - at!.x, y - at!.y) * feet;
+      const metres = metresApart(crs.proj4, crs.isGeographic, lat, x - at!.x, y - at!.y);
       const accuracy = TABLE.shifts[code]?.[1];
       const tolerance = accuracy === undefined ? 3 : 2 * accuracy + 1;
       expect({ code, off: Number(metres.toFixed(3)), ok: metres <= tolerance }).toEqual({
