@@ -51,6 +51,7 @@ export async function requestParams(
   if (text === null || text.trim() === '') return params;
   const contentType = headerValue(event, 'content-type') ?? '';
   if (contentType.includes('application/x-www-form-urlencoded')) {
+    rejectJsonAsForm(text);
     for (const [key, value] of new URLSearchParams(text)) params[key] = value;
     return params;
   }
@@ -62,6 +63,19 @@ export async function requestParams(
     );
   }
   return { ...params, ...(parsed as Record<string, unknown>) };
+}
+
+/**
+ * `curl -d '{"locations": …}'` sends JSON labelled as a form (curl's default content type), which would be read as
+ * one parameter named by the whole body: say what happened instead of "unknown parameter '{…'".
+ */
+function rejectJsonAsForm(text: string): void {
+  const first = text.trimStart()[0];
+  if (first === '{' || first === '[') {
+    throw new InvalidRequestError(
+      "Request body is JSON but its content-type is application/x-www-form-urlencoded (curl -d's default): send it with 'content-type: application/json', or as a form (locations=lat,lon|lat,lon).",
+    );
+  }
 }
 
 /**

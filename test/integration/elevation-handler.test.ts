@@ -215,6 +215,19 @@ describe('POST /v1/{dataset}', () => {
     expect(elevations(response.json)).toEqual([1036]);
   });
 
+  it.each(['{"locations": "49.9,10.1"}', '  [{"lat": 49.9, "lng": 10.1}]'])(
+    "says a JSON body sent as a form (curl -d's default) is JSON with the wrong content-type: %s",
+    async (text) => {
+      const response = await post('plane-point', text, {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
+      expect(response.status).toBe(400);
+      expect((response.json as { error: string }).error).toMatch(
+        /^Request body is JSON but its content-type is application\/x-www-form-urlencoded .*'content-type: application\/json'/,
+      );
+    },
+  );
+
   it('decodes a base64-encoded body (API Gateway binary payloads)', async () => {
     const body = Buffer.from(JSON.stringify({ locations: INTERIOR })).toString('base64');
     const response = await post('plane-point', body, {}, { isBase64Encoded: true });
