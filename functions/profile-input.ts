@@ -1,9 +1,10 @@
 /**
  * Where a profile's path comes from: `locations` (query, JSON or form body, as on /v1), or an uploaded track
- * file (KML, KMZ, GPX, TCX, GeoJSON) as the POST body or a form's file, whose coordinates in document order are the path.
+ * file (KML, KMZ, GPX, TCX, GeoJSON, plain or gzip-compressed) as the POST body or a form's file, whose coordinates in document order are the path.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
+  isGzip,
   type LatLon,
   parseLocations,
   readTrackLocations,
@@ -28,7 +29,7 @@ export async function profileInput(event: APIGatewayProxyEventV2, app: App): Pro
   if (method(event) === 'POST' && event.body) {
     const bytes = fileBytes(event, app.settings.maxFileBytes);
     const format = tryDetectTrackFormat(bytes);
-    if (format !== null && !(format === 'geojson' && isLocationsObject(bytes))) {
+    if (isGzip(bytes) || (format !== null && !(format === 'geojson' && isLocationsObject(bytes)))) {
       return trackInput(bytes, { ...(event.queryStringParameters ?? {}) }, app);
     }
   }

@@ -28,7 +28,7 @@ textarea { width: 100%; font-family: monospace; }
 
 <h2>A track file with heights</h2>
 <div id="drop">
-  <p>Drop a KML, KMZ, GPX, TCX or GeoJSON file here, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json"></p>
+  <p>Drop a KML, KMZ, GPX, TCX or GeoJSON file (or a .gz of one) here, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json,.gz"></p>
   <label><input type="checkbox" id="absolute"> KML: altitude mode absolute (Google Earth draws the heights)</label>
 </div>
 <p id="file-status" class="muted"></p>
@@ -69,7 +69,7 @@ async function processFile(file) {
   if (!filled.ok) { text($('file-status'), await errorOf(filled), true); return; }
   var link = $('download');
   link.href = URL.createObjectURL(await filled.blob());
-  link.download = file.name.replace(/(\\.[^.]+)?$/, function (ext) { return '-heights' + ext; });
+  link.download = file.name.replace(/(\\.[^.]+(\\.gz)?)?$/i, function (ext) { return '-heights' + ext; });
   link.textContent = 'Download ' + link.download;
   link.hidden = false;
   text($('file-status'), filled.headers.get('x-elevation-filled') + ' of ' +

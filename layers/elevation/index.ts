@@ -39,6 +39,7 @@ export { GeoidGrids, readGeoidPaths } from './datum/geoid-grids';
 export { convertHeights, type HeightConversion } from './datum/convert-heights';
 export { CONTENT_TYPES, tryDetectTrackFormat, type TrackFormat } from './track/track-format';
 export { readTrackLocations } from './track/track-text';
+export { isGzip } from './track/gzip-file';
 export { parseFileOptions, type FileRequestOptions } from './track/file-options';
 export { fillFileHeights, type FillReport, type FilledFile } from './track/fill-heights';
 export {

@@ -58,6 +58,7 @@ export const SHARDS: Record<string, string[]> = {
   track: [
     `${LIB}/track/kml.ts`,
     `${LIB}/track/kmz.ts`,
+    `${LIB}/track/gzip-file.ts`,
     `${LIB}/track/zip-directory.ts`,
     `${LIB}/track/gpx.ts`,
     `${LIB}/track/tcx.ts`,

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM } from '../../scripts/report/chromium';
 import { startStack, type Stack } from './support/stack';
@@ -16,7 +17,12 @@ const HAS_CHROMIUM = existsSync(CHROMIUM);
 /** The DOM the page functions below touch. */
 interface PageGlobals {
   document: {
-    getElementById(id: string): { complete: boolean; naturalWidth: number; naturalHeight: number };
+    getElementById(id: string): {
+      complete: boolean;
+      naturalWidth: number;
+      naturalHeight: number;
+      textContent: string | null;
+    };
     querySelectorAll(selector: string): { length: number };
   };
 }
@@ -74,6 +80,34 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
         template.replace(/\{\{([^}]+)\}\}/g, (_, key: string) => String(heights.get(key))),
       );
       expect(await page.textContent('#file-status')).toBe('6 of 7 coordinates filled, 1 without data.');
+    });
+
+    it('takes a gzip-compressed GPX and names the download as the upload, gzip-compressed too', async () => {
+      await page.setInputFiles('#file', {
+        name: 'activity.gpx.gz',
+        mimeType: 'application/gzip',
+        buffer: gzipSync(readFileSync(path.join(FIXTURES, 'garmin.gpx'))),
+      });
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as PageGlobals).document.getElementById('download').textContent ===
+          'Download activity-heights.gpx.gz',
+      );
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+      expect(download.suggestedFilename()).toBe('activity-heights.gpx.gz');
+      const template = readFileSync(path.join(FIXTURES, 'garmin.expected.gpx'), 'utf8');
+      const keys = [...new Set([...template.matchAll(/\{\{([^}]+)\}\}/g)].map((m) => m[1]))];
+      const heights = await v1(stack, keys);
+      expect(gunzipSync(readFileSync(await download.path())).toString('utf8')).toBe(
+        template.replace(/\{\{([^}]+)\}\}/g, (_, key: string) => String(heights.get(key))),
+      );
+      // Put the KML back, so the chart and summary checks below read the first upload's profile.
+      await page.setInputFiles('#file', path.join(FIXTURES, 'google-earth.kml'));
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as PageGlobals).document.getElementById('download').textContent ===
+          'Download google-earth-heights.kml',
+      );
     });
 
     it('shows the profile chart and its summary', async () => {

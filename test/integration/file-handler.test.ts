@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
 import { invoke } from './support/api-gateway';
 import { loadTrackHandlers, postFile, postProfile, type TrackHandlers } from './support/track-handlers';
@@ -376,5 +377,66 @@ describe('POST /v1/{dataset}/file with a KMZ', () => {
     const response = await postFile(handlers, Buffer.from(zipSync({ 'readme.txt': icon })));
     expect(response.status).toBe(400);
     expect((response.json as { error: string }).error).toContain('no doc.kml');
+  });
+});
+
+describe('POST /v1/{dataset}/file with a gzip-compressed file (activity.gpx.gz, as bulk exports write them)', () => {
+  const gz = (name: string) => gzipSync(fixture(name));
+
+  it.each([
+    ['garmin.gpx', 'garmin.expected.gpx'],
+    ['collection.geojson', 'collection.expected.geojson'],
+  ])(
+    'answers %s filled and gzip-compressed again, the same bytes as the plain file gets',
+    async (input, expected) => {
+      const response = await postFile(handlers, gz(input));
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('application/gzip');
+      const answer = gunzipSync(Buffer.from(response.body, 'base64')).toString('utf8');
+      expect(answer).toBe(await expectedFile(fixture(expected).toString('utf8')));
+      expect(response.headers['x-elevation-filled']).toBe(
+        (await postFile(handlers, fixture(input))).headers['x-elevation-filled'],
+      );
+    },
+  );
+
+  it('reports the format inside for report=json', async () => {
+    const response = await postFile(handlers, gz('garmin.tcx'), { report: 'json' });
+    expect(response.json).toMatchObject({ status: 'OK', format: 'tcx', coordinates: 8, filled: 7 });
+  });
+
+  it('answers 400, not heights of another place, for a file that lost a bit on the way', async () => {
+    const damaged = gz('garmin.gpx');
+    damaged[damaged.length - 8] ^= 1; // its CRC-32
+    const response = await postFile(handlers, damaged);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      'The gzip file is damaged (incorrect data check): send it again, or uncompressed.',
+    );
+  });
+
+  it('answers 413 for a file that unzips past MAX_KMZ_UNZIPPED_MB', async () => {
+    const limited = await loadTrackHandlers({ MAX_KMZ_UNZIPPED_MB: '1' });
+    const padded = Buffer.concat([fixture('garmin.gpx'), Buffer.alloc(1024 * 1024, 0x20)]);
+    const response = await postFile(limited, gzipSync(padded));
+    expect(response.status).toBe(413);
+    expect((response.json as { error: string }).error).toMatch(/^The gzip file unzips to more than 1 MiB/);
+    expect((await postFile(limited, gz('garmin.gpx'))).status).toBe(200);
+  });
+
+  it('answers 400 for a gzip file that arrived as text (bytes lost to UTF-8 decoding), saying how to send it', async () => {
+    const text = gz('garmin.gpx').toString('utf8');
+    const response = await postFile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      'The gzip file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    );
+  });
+
+  it('answers a profile along the same path as the plain file', async () => {
+    const plain = await postProfile(handlers, fixture('garmin.gpx'), { samples: '5' });
+    const zipped = await postProfile(handlers, gz('garmin.gpx'), { samples: '5' });
+    expect(plain.status).toBe(200);
+    expect(zipped.json).toEqual(plain.json);
   });
 });

@@ -2,12 +2,13 @@
  * Property: no file a client can send makes `POST /v1/{dataset}/file` (or `/profile`) answer 5xx or throw.
  * Inputs: arbitrary bytes, the committed fixtures cut short or with arbitrary text spliced in anywhere (inside
  * tags, coordinates, numbers, entities), and well-formed files without a coordinate, plus arbitrary option
- * values; and the same files in multipart forms, whole or cut anywhere or with bytes spliced in (into boundaries
+ * values; the same files gzip-compressed, whole or cut short; and the same files in multipart forms, whole or cut anywhere or with bytes spliced in (into boundaries
  * and part headers too).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
+import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { httpEvent, lambdaContext, type EventOptions } from './support/api-gateway';
 import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
@@ -50,11 +51,17 @@ const empty = fc.oneof(
   fc.constantFrom(...EMPTY),
   fc.constantFrom(...EMPTY).map((text) => Buffer.from(zipSync({ 'doc.kml': text }))),
 );
+/** The same documents gzip-compressed (activity.gpx.gz), whole or cut short. */
+const gzipOf = fc.tuple(fc.oneof(splice, empty), fc.nat(), fc.boolean()).map(([bytes, n, cut]) => {
+  const gz = gzipSync(bytes);
+  return cut ? gz.subarray(0, n % gz.length) : gz;
+});
 const body = fc.oneof(
   splice,
   truncated,
   kmzOf,
   empty,
+  gzipOf,
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
 );
 const options = fc.dictionary(

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
 import { attachmentHeader } from '../../functions/form';
 import { invoke } from './support/api-gateway';
@@ -108,6 +109,21 @@ describe('a track uploaded as a form', () => {
     expect(Buffer.from(filled).toString('utf8')).toBe(
       Buffer.from(unzipSync(Buffer.from(raw.body, 'base64'))['doc.kml']).toString('utf8'),
     );
+  });
+
+  it('answers a gzip-compressed part (activity.gpx.gz) gzip-compressed, under its name', async () => {
+    const gz = gzipSync(fixture('garmin.gpx'));
+    const { body, contentType } = await form([{ name: 'file', value: gz, filename: 'activity.gpx.gz' }]);
+    const [viaForm, raw] = await Promise.all([
+      postForm(handlers, body, contentType),
+      postFile(handlers, fixture('garmin.gpx')),
+    ]);
+    expect(viaForm.status).toBe(200);
+    expect(viaForm.headers['content-type']).toBe('application/gzip');
+    expect(viaForm.headers['content-disposition']).toBe(
+      `attachment; filename="activity.gpx.gz"; filename*=UTF-8''activity.gpx.gz`,
+    );
+    expect(gunzipSync(Buffer.from(viaForm.body, 'base64')).toString('utf8')).toBe(raw.body);
   });
 
   it('takes options from form fields as from the query string', async () => {

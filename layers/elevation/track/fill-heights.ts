@@ -1,12 +1,13 @@
 /**
- * Files in, the same file out with heights: finds every height slot of a KML, KMZ, GPX, TCX or GeoJSON document,
- * samples the dataset at all of them in one call, and rewrites only the heights' text (plus what an option
+ * Files in, the same file out with heights: finds every height slot of a KML, KMZ, GPX, TCX or GeoJSON document
+ * (any of them gzip-compressed, too), samples the dataset at all of them in one call, and rewrites only the heights' text (plus what an option
  * asks for), so everything else comes back byte for byte.
  */
 import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
 import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
 import type { HeightSlot } from './height-slot';
+import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import type { TrackReadOptions } from './parsed-track';
 import { readTrackText } from './track-text';
@@ -45,6 +46,8 @@ export interface FilledFile {
   /** The text's encoding (a KMZ's: its KML's), the one it came in; `bom`: whether the text starts with one. */
   encoding: TextEncodingName;
   bom: boolean;
+  /** The file came gzip-compressed (`track.gpx.gz`), and `bytes` are compressed again. */
+  gzip: boolean;
   report: FillReport;
 }
 
@@ -67,6 +70,17 @@ export async function fillFileHeights(
   ctx: Partial<ReadContext> = {},
   convert?: HeightConversion,
 ): Promise<FilledFile> {
+  if (isGzip(bytes)) {
+    const inner = await fillFileHeights(
+      gunzipTrackFile(bytes, limits.maxUnzippedBytes),
+      dataset,
+      options,
+      limits,
+      ctx,
+      convert,
+    );
+    return { ...inner, bytes: gzipTrackFile(inner.bytes), gzip: true };
+  }
   const format = detectTrackFormat(bytes);
   const readOptions = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: options.absoluteAltitude };
   if (format === 'kmz') {
@@ -100,7 +114,14 @@ async function fillText(
   const { edits, report } = heightEdits(track.slots, elevations, options);
   const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
   const out = encodeText(bom + applyEdits(text, [...edits, ...track.extraEdits]), encoding);
-  return { format, bytes: out, encoding, bom: bom !== '', report: { format, ...report, datasets: answered } };
+  return {
+    format,
+    bytes: out,
+    encoding,
+    bom: bom !== '',
+    gzip: false,
+    report: { format, ...report, datasets: answered },
+  };
 }
 
 /** The heights of the locations (converted when asked), and the dataset that answered each; none for none. */

@@ -45,6 +45,6 @@ export function detectTrackFormat(bytes: Uint8Array): TrackFormat {
   const format = tryDetectTrackFormat(bytes);
   if (format) return format;
   throw new InvalidRequestError(
-    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document as the request body.',
+    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document as the request body, plain or gzip-compressed (.gpx.gz).',
   );
 }

@@ -7,6 +7,7 @@ import type { LatLon } from '../types';
 import { readGeoJson } from './geojson';
 import { readGpx } from './gpx';
 import { readKml } from './kml';
+import { gunzipTrackFile, isGzip } from './gzip-file';
 import { readKmz } from './kmz';
 import { readTcx } from './tcx';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
@@ -40,7 +41,7 @@ export function readTrackText(
 }
 
 /**
- * The path of a track file (any of the five formats) for a profile: the vertices of its lines (tracks, routes,
+ * The path of a track file (any of the five formats, plain or gzip-compressed) for a profile: the vertices of its lines (tracks, routes,
  * LineStrings, gx:Tracks) in document order, lines one after another. Places on their own (waypoints, Points,
  * course points, lap ends) and areas' outlines (rings, Polygons) are left out, unless the file has no line: then
  * all its coordinates in document order are the path (a route given as waypoints, a boundary).
@@ -57,6 +58,7 @@ export function readTrackLocations(
   bytes: Uint8Array,
   limits: { maxCoordinates: number; maxUnzippedBytes: number },
 ): { format: TrackFormat; locations: LatLon[] } {
+  if (isGzip(bytes)) return readTrackLocations(gunzipTrackFile(bytes, limits.maxUnzippedBytes), limits);
   const format = detectTrackFormat(bytes);
   const options = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: false };
   const text =
