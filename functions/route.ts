@@ -1,6 +1,6 @@
 /**
  * The shape every handler shares, written once: instrumented, the app built on first use, CORS preflight
- * answered, the method checked, a deadline set from the Lambda's remaining time, and any error mapped to a
+ * answered, the method checked, a compressed body (Content-Encoding) decoded, a deadline set from the Lambda's remaining time, and any error mapped to a
  * status in one place (never thrown: serverless-offline would turn a thrown error into HTTP 200).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -14,6 +14,7 @@ import {
 import { instrumentHandler, type Observed, type RequestTelemetry } from '../layers/telemetry';
 import { corsOriginOrNull, getApp, type App } from './app';
 import { errorResponse, method, preflightResponse, requireMethod, type Response } from './http';
+import { decodeContentEncoding } from './content-encoding';
 import { finishResponse } from './response-finish';
 
 export type RouteHandler = (
@@ -49,6 +50,7 @@ function answer(methods: readonly string[], fn: RouteHandler) {
       const app = getApp();
       if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
       requireMethod(event, allowed);
+      const decoded = decodeContentEncoding(event);
       const budgetMs = Math.max(0, remainingMs(context) - app.settings.deadlineMarginMs);
       // Reads stop at the deadline (the signal); the race answers 504 even if some work ignores the signal.
       const expired = new Promise<never>((_, reject) => {
@@ -65,7 +67,7 @@ function answer(methods: readonly string[], fn: RouteHandler) {
         limiter: new ReadLimiter(app.settings.maxConcurrentReads),
         blockBudgetBytes: app.settings.requestBlockBudgetBytes,
       };
-      return await Promise.race([fn(event, t, app, ctx), expired]);
+      return await Promise.race([fn(decoded, t, app, ctx), expired]);
     } catch (error) {
       return errorResponse(error, corsOriginOrNull(), t);
     } finally {

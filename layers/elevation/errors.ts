@@ -100,6 +100,18 @@ export class PayloadTooLargeError extends ElevationError {
 }
 
 /**
+ * 415: a request body in a form this API does not read (a `Content-Encoding` it cannot undo).
+ *
+ * @example
+ * ```ts
+ * assert.equal(new UnsupportedMediaTypeError('Content-Encoding compress is not supported.').statusCode, 415);
+ * ```
+ */
+export class UnsupportedMediaTypeError extends ElevationError {
+  readonly statusCode = 415;
+}
+
+/**
  * 502: the data layer answered with an error or unreadable bytes.
  *
  * @example

@@ -1,12 +1,13 @@
 /**
  * Issue 13's endpoints over real HTTP through serverless-offline (esbuild bundles, worker threads) and the
- * data-layer server: a KMZ, a GPX and a UTF-16 GPX uploaded and answered (binary bodies survive the offline
- * gateway), Google's client library against `/maps/api/elevation/json`, and a profile's `format=svg` rendered by
+ * data-layer server: a KMZ, a GPX, a gzip-compressed GPX and a UTF-16 GPX uploaded and answered (binary bodies
+ * survive the offline gateway), a body sent with Content-Encoding: gzip, Google's client library against `/maps/api/elevation/json`, and a profile's `format=svg` rendered by
  * Debian's headless Chromium. Without Chromium the SVG test skips with a message locally and fails under CI=true.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client, Status } from '@googlemaps/google-maps-services-js';
 import { unzipSync, zipSync } from 'fflate';
 import { CHROMIUM, dumpDom } from '../../scripts/report/chromium';
@@ -68,6 +69,32 @@ describe('track files through serverless-offline', () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toContain('application/octet-stream');
+  });
+
+  it('answers a gzip-compressed GPX (activity.gpx.gz) gzip-compressed, filled', async () => {
+    const response = await fetch(`${stack.baseUrl}/v1/sample/file`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: gzipSync(readFileSync(path.join(FIXTURES, 'garmin.gpx'))),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/gzip');
+    const answer = gunzipSync(Buffer.from(await response.arrayBuffer())).toString('utf8');
+    expect(answer).toBe(await expected('garmin.expected.gpx'));
+  });
+
+  it('undoes Content-Encoding: gzip on a request body (serverless-offline passes it on as sent)', async () => {
+    const locations = '48.742275,9.101177|48.8,9.2';
+    const [plain, encoded] = await Promise.all([
+      fetch(`${stack.baseUrl}/v1/sample?locations=${locations}`),
+      fetch(`${stack.baseUrl}/v1/sample`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' },
+        body: gzipSync(JSON.stringify({ locations })),
+      }),
+    ]);
+    expect(encoded.status).toBe(200);
+    expect(await encoded.json()).toEqual(await plain.json());
   });
 
   it('answers a GPX byte-identical except the heights', async () => {

@@ -1,8 +1,10 @@
 /**
  * Property: no request a client can send makes a handler answer 5xx or throw. Client mistakes are 4xx;
  * everything else is a 200. Inputs: arbitrary query strings, bodies (text, JSON values, shaped JSON with
- * huge numbers and unicode), base64 flags, methods, content types and dataset names.
+ * huge numbers and unicode), base64 flags, methods, content types, content encodings (the body compressed that
+ * way or not) and dataset names.
  */
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { encodePolyline } from '../../layers/elevation/request/polyline';
 import { httpEvent, lambdaContext, type EventOptions } from './support/api-gateway';
@@ -105,7 +107,16 @@ const event = fc.record({
   body,
   isBase64Encoded: fc.boolean(),
   contentType: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', ''),
+  /** A Content-Encoding header, and whether the body really is compressed that way (clients get this wrong). */
+  contentEncoding: fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'identity', 'zstd', 'gzip, br', ''),
+  compressed: fc.boolean(),
 });
+
+const COMPRESS: Record<string, (text: string) => Buffer> = {
+  gzip: (text) => gzipSync(text),
+  deflate: (text) => deflateSync(text),
+  br: (text) => brotliCompressSync(text),
+};
 
 type Generated = typeof event extends fc.Arbitrary<infer T> ? T : never;
 
@@ -115,11 +126,18 @@ function toOptions(e: Generated, path: string): EventOptions {
     path,
     pathParameters: { dataset: e.dataset },
     query: e.query,
-    body:
-      e.body === undefined ? undefined : e.isBase64Encoded ? Buffer.from(e.body).toString('base64') : e.body,
+    body: e.body === undefined ? undefined : e.isBase64Encoded ? bytesOf(e).toString('base64') : e.body,
     isBase64Encoded: e.isBase64Encoded && e.body !== undefined,
-    headers: e.contentType ? { 'content-type': e.contentType } : {},
+    headers: {
+      ...(e.contentType ? { 'content-type': e.contentType } : {}),
+      ...(e.contentEncoding === undefined ? {} : { 'content-encoding': e.contentEncoding }),
+    },
   };
+}
+
+function bytesOf(e: Generated): Buffer {
+  const compress = e.compressed && e.contentEncoding ? COMPRESS[e.contentEncoding] : undefined;
+  return compress ? compress(e.body ?? '') : Buffer.from(e.body ?? '');
 }
 
 async function statusOf(handler: Handlers[keyof Handlers], options: EventOptions): Promise<number> {
