@@ -1,6 +1,7 @@
 /**
  * What every answer gets on its way out, in one place (route.ts calls it): our version header, an empty body for
- * HEAD (answered as GET, as OpenTopoData's Flask does), and gzip when the client accepts it and it pays.
+ * HEAD (answered as GET, as OpenTopoData's Flask does), gzip when the client accepts it and it pays, and a 413
+ * in place of an answer too large for Lambda to return.
  */
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -12,6 +13,15 @@ export const VERSION_HEADER = 'x-elevation-api-version';
 /** Below ~1 KB gzip saves less than its own header and the CPU; a 100-point answer (~9 KB) shrinks ~5x. */
 const GZIP_MIN_BYTES = 1024;
 
+/**
+ * Lambda's limit on a synchronous invocation's response (6 MB), counted over the whole JSON document it returns
+ * (the body as an escaped JSON string, plus status and headers). Above it AWS answers a bare 502 after the work is
+ * done; serverless-offline sends it anyway, so without this check local and deployed answers would differ.
+ */
+export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+/** JSON escaping at most sextuples a character (\u0000); a body below this cannot reach the limit. */
+const CHECK_FROM_CHARS = Math.floor(MAX_RESPONSE_BYTES / 6) - 4096;
+
 export function finishResponse(event: APIGatewayProxyEventV2, response: Response): Response {
   const headers: Record<string, string | number | boolean> = {
     ...(response.headers ?? {}),
@@ -19,14 +29,38 @@ export function finishResponse(event: APIGatewayProxyEventV2, response: Response
   };
   if (method(event) === 'HEAD') return { ...response, headers, body: '', isBase64Encoded: false };
   const body = response.body ?? '';
-  if (response.isBase64Encoded || body.length < GZIP_MIN_BYTES || !acceptsGzip(event)) {
-    return { ...response, headers };
-  }
+  const finished =
+    response.isBase64Encoded || body.length < GZIP_MIN_BYTES || !acceptsGzip(event)
+      ? { ...response, headers }
+      : {
+          ...response,
+          headers: { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
+          body: gzipSync(body).toString('base64'),
+          isBase64Encoded: true,
+        };
+  const bytes = (finished.body ?? '').length < CHECK_FROM_CHARS ? 0 : payloadBytes(finished);
+  return bytes > MAX_RESPONSE_BYTES ? tooLarge(headers, bytes, acceptsGzip(event)) : finished;
+}
+
+function payloadBytes(response: Response): number {
+  return Buffer.byteLength(JSON.stringify(response));
+}
+
+/** A 413 in place of an answer Lambda could not return, keeping the CORS and version headers. */
+function tooLarge(headers: Response['headers'], bytes: number, gzipped: boolean): Response {
+  const kept = Object.entries(headers ?? {}).filter(
+    ([name]) => name.startsWith('access-control-') || name === VERSION_HEADER,
+  );
+  const advice = gzipped
+    ? 'send a shorter track, or the file gzip-compressed (it is answered compressed)'
+    : 'ask for it compressed (Accept-Encoding: gzip; curl --compressed), send the file gzip-compressed (it is answered compressed), or send a shorter track';
   return {
-    ...response,
-    headers: { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
-    body: gzipSync(body).toString('base64'),
-    isBase64Encoded: true,
+    statusCode: 413,
+    headers: { ...Object.fromEntries(kept), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      status: 'INVALID_REQUEST',
+      error: `The answer would be ${bytes} bytes, over Lambda's limit of ${MAX_RESPONSE_BYTES} bytes for a response: ${advice}.`,
+    }),
   };
 }
 

@@ -1,9 +1,19 @@
-/** What every answer carries: our version header; HEAD as GET without a body; gzip when accepted and worth it. */
+/**
+ * What every answer carries: our version header; HEAD as GET without a body; gzip when accepted and worth it; a 413
+ * for an answer over Lambda's response limit.
+ */
 import fs from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { API_VERSION } from '../../functions/response-finish';
-import { invoke, type Handler } from './support/api-gateway';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Response } from '../../functions/http';
+import {
+  API_VERSION,
+  finishResponse,
+  MAX_RESPONSE_BYTES,
+  VERSION_HEADER,
+} from '../../functions/response-finish';
+import { httpEvent, invoke, type Handler } from './support/api-gateway';
 import { loadHandlers } from './support/handlers';
+import { loadTrackHandlers, postFile } from './support/track-handlers';
 
 const MANY = Array.from({ length: 60 }, (_, i) => `49.${i + 10},10.1`).join('|');
 
@@ -119,4 +129,69 @@ describe("OpenTopoData's /datasets", () => {
     expect(body.results[0]).toEqual({ name: 'plane-point', child_datasets: [] });
     expect(body.results.every((r) => Array.isArray(r.child_datasets))).toBe(true);
   });
+});
+
+describe('an answer too large for Lambda to return (6 MB) is a 413 saying what to do instead', () => {
+  const event = (headers: Record<string, string> = {}) =>
+    httpEvent({ path: '/v1/x/file', method: 'POST', headers });
+  const answer = (body: string): Response => ({
+    statusCode: 200,
+    headers: { 'content-type': 'application/gpx+xml', 'access-control-allow-origin': '*' },
+    body,
+  });
+  /** The body length at which the whole response document is exactly MAX_RESPONSE_BYTES. */
+  const fitting = MAX_RESPONSE_BYTES - Buffer.byteLength(JSON.stringify(finishResponse(event(), answer(''))));
+
+  it('passes an answer of exactly the limit, and refuses one byte more, keeping CORS and the version', () => {
+    const exact = finishResponse(event(), answer('x'.repeat(fitting)));
+    expect(exact.statusCode).toBe(200);
+    expect(Buffer.byteLength(JSON.stringify(exact))).toBe(MAX_RESPONSE_BYTES);
+    const over = finishResponse(event(), answer('x'.repeat(fitting + 1)));
+    expect(over.statusCode).toBe(413);
+    expect(over.headers).toEqual({
+      'access-control-allow-origin': '*',
+      'content-type': 'application/json',
+      [VERSION_HEADER]: API_VERSION,
+    });
+    expect(JSON.parse(String(over.body))).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        `The answer would be ${MAX_RESPONSE_BYTES + 1} bytes, over Lambda's limit of ${MAX_RESPONSE_BYTES} bytes ` +
+        'for a response: ask for it compressed (Accept-Encoding: gzip; curl --compressed), send the file ' +
+        'gzip-compressed (it is answered compressed), or send a shorter track.',
+    });
+  });
+
+  it('counts the body as Lambda does, JSON-escaped: quotes take two bytes', () => {
+    const quotes = finishResponse(event(), answer('"'.repeat(Math.ceil(fitting / 2) + 1)));
+    expect(quotes.statusCode).toBe(413);
+  });
+
+  it('answers the same body gzip-compressed when the client accepts it', () => {
+    const text = '<trkpt lat="48.7" lon="9.1"><ele>456.889</ele></trkpt>'.repeat(Math.ceil(fitting / 50));
+    expect(finishResponse(event(), answer(text)).statusCode).toBe(413);
+    const gzipped = finishResponse(event({ 'accept-encoding': 'gzip' }), answer(text));
+    expect(gzipped.statusCode).toBe(200);
+    expect(gunzipSync(Buffer.from(String(gzipped.body), 'base64')).toString('utf8')).toBe(text);
+  });
+
+  it('refuses a track file whose filled answer would be over it, through the file handler', async () => {
+    const point = '<trkpt lat="48.7" lon="9.1"/>';
+    const gpx = Buffer.from(`<gpx version="1.1"><trk><trkseg>${point.repeat(160_000)}</trkseg></trk></gpx>`);
+    expect(gpx.length).toBeLessThan(MAX_RESPONSE_BYTES);
+    const limited = await loadTrackHandlers({
+      MAX_FILE_BYTES: String(6 * 1024 * 1024),
+      MAX_FILE_COORDINATES: '200000',
+    });
+    const plain = await postFile(limited, gpx);
+    expect(plain.status).toBe(413);
+    expect((plain.json as { error: string }).error).toMatch(
+      /^The answer would be \d+ bytes, over Lambda's limit/,
+    );
+    const compressed = await postFile(limited, gpx, {}, { headers: { 'accept-encoding': 'gzip' } });
+    expect(compressed.status).toBe(200);
+    const gz = await postFile(limited, gzipSync(gpx));
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-type']).toBe('application/gzip');
+  }, 30_000);
 });
