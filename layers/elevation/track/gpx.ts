@@ -1,6 +1,6 @@
 /**
- * GPX 1.0/1.1: every `<wpt>`, `<trkpt>` and `<rtept>` is a height slot (a waypoint off the path, the others on
- * it). An existing `<ele>` gets its text replaced; a point without one gets `<ele>` inserted as its first child,
+ * GPX 1.0/1.1: every `<wpt>`, `<trkpt>` and `<rtept>` is a height slot (a waypoint off the path, track points on
+ * it, route points too unless the file has a track). An existing `<ele>` gets its text replaced; a point without one gets `<ele>` inserted as its first child,
  * where the GPX schema puts it. Extensions, times and other namespaces are never touched.
  */
 import { InvalidRequestError } from '../errors';
@@ -29,6 +29,8 @@ interface PointState {
 export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   let point: PointState | null = null;
+  const routePoints = new Set<number>();
+  let hasTrack = false;
   scanXml(text, {
     // Only a point's own <ele> has its text collected: so content in close() is always that <ele>'s.
     wantsText: (e) => point !== null && e.parent === point.element && e.local === 'ele' && isGpx(e),
@@ -43,12 +45,19 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
     close(e, _end, content) {
       if (point && content) point.ele = { element: e, content };
       if (point && e === point.element) {
+        if (e.local === 'rtept') routePoints.add(slots.slots.length);
+        hasTrack ||= e.local === 'trkpt';
         slots.add(pointSlot(text, point));
         point = null;
       }
     },
   });
-  return { slots: slots.slots, extraEdits: [] };
+  // A track and a route are two paths (often one way twice: recorded or detailed as a track, planned as a route);
+  // joined, a profile would run one, jump back and run the other. The path is the track.
+  const path = hasTrack
+    ? slots.slots.map((s, i) => (routePoints.has(i) ? { ...s, onPath: false } : s))
+    : slots.slots;
+  return { slots: path, extraEdits: [] };
 }
 
 function pointSlot(text: string, { element, ele: own, firstChildStart }: PointState): HeightSlot {

@@ -190,13 +190,22 @@ describe('the path of a track file (for a profile)', () => {
 
   it.each([
     [
-      'GPX: waypoints are left out of its track and route',
-      '<gpx><wpt lat="1" lon="1"/><trk><trkseg><trkpt lat="2" lon="2"/><trkpt lat="3" lon="3"/></trkseg></trk>' +
-        '<wpt lat="4" lon="4"/><rte><rtept lat="5" lon="5"/></rte></gpx>',
+      'GPX: waypoints are left out of its track, and so is a route beside a track (another path)',
+      '<gpx><wpt lat="1" lon="1"/><rte><rtept lat="2" lon="2"/></rte><trk><trkseg><trkpt lat="3" lon="3"/>' +
+        '<trkpt lat="4" lon="4"/></trkseg></trk><wpt lat="5" lon="5"/><rte><rtept lat="6" lon="6"/></rte></gpx>',
+      [
+        [3, 3],
+        [4, 4],
+      ],
+    ],
+    [
+      'GPX: waypoints are left out of its routes when it has no track',
+      '<gpx><wpt lat="1" lon="1"/><rte><rtept lat="2" lon="2"/><rtept lat="3" lon="3"/></rte>' +
+        '<rte><rtept lat="4" lon="4"/></rte><wpt lat="5" lon="5"/></gpx>',
       [
         [2, 2],
         [3, 3],
-        [5, 5],
+        [4, 4],
       ],
     ],
     [
