@@ -272,7 +272,7 @@ describe('client errors', () => {
     expect(response.status).toBe(400);
     expect(response.json).toEqual({
       status: 'INVALID_REQUEST',
-      error: "Invalid latitude 91 in location '91,10' at position 1: latitude must be between -90 and 90.",
+      error: "Invalid latitude 91 in location '91,10' at position 2: latitude must be between -90 and 90.",
     });
   });
 
@@ -297,7 +297,7 @@ describe('client errors', () => {
     ['42', /^Request body must be a JSON object/],
     ['{"locations": 5}', /^'locations' must be a string/],
     ['[]', /^No locations given: the locations list is empty/],
-    ['[{"lat": "x"}]', /^Unable to parse location \{"lat":"x"\} at position 0/],
+    ['[{"lat": "x"}]', /^Unable to parse location \{"lat":"x"\} at position 1/],
     [
       '{"locations": "49.9,10.1", "interpolation": {"toString": 1}}',
       /^Invalid interpolation: expected a string or a number/,

@@ -43,7 +43,7 @@ describe('GET /api/elevation (the original system)', () => {
     });
     const bad = await legacy({ query: { coordinates: '49.9,10.1;49.9' } });
     expect(bad.status).toBe(400);
-    expect((bad.json as { error: string }).error).toContain("'49.9' at position 1");
+    expect((bad.json as { error: string }).error).toContain("'49.9' at position 2");
   });
 
   it('answers a preflight and rejects other methods with 405', async () => {
@@ -72,7 +72,7 @@ describe('POST /api/elevation (the original system)', () => {
     ['', expect.stringMatching(/^Request body is not valid JSON/) as unknown],
     [
       '[{"latitude": 95, "longitude": 10}]',
-      expect.stringMatching(/^Invalid latitude 95 .* at position 0/) as unknown,
+      expect.stringMatching(/^Invalid latitude 95 .* at position 1/) as unknown,
     ],
   ])('returns 400 for body %p', async (body, error) => {
     const response = await postBody(body);

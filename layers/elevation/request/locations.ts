@@ -48,7 +48,7 @@ function parseLocationText(text: string, maxLocations: number, separator: '|' | 
         `Unable to parse locations '${truncate(trimmed)}': neither 'lat,lon${separator}lat,lon' pairs nor a valid encoded polyline.`,
       );
     checkCount(decoded.length, maxLocations);
-    return decoded.map(([lat, lon], i) => checkedLocation(lat, lon, i, `${lat},${lon}`));
+    return decoded.map(([lat, lon], i) => checkedLocation(lat, lon, i + 1, `${lat},${lon}`));
   }
   // As OpenTopoData: a leading or trailing separator ("|48.7,9.1|") is ignored, not an empty location.
   const parts = trimSeparators(trimmed, separator).split(separator);
@@ -57,10 +57,10 @@ function parseLocationText(text: string, maxLocations: number, separator: '|' | 
     const location = tryParseLatLon(part);
     if (!location) {
       throw new InvalidLocationError(
-        `Unable to parse location '${truncate(part)}' at position ${i}: expected 'latitude,longitude' in decimal degrees, e.g. '48.74,9.10'.`,
+        `Unable to parse location '${truncate(part)}' at position ${i + 1}: expected 'latitude,longitude' in decimal degrees, e.g. '48.74,9.10'.`,
       );
     }
-    return checkedLocation(location.lat, location.lon, i, part);
+    return checkedLocation(location.lat, location.lon, i + 1, part);
   });
 }
 
@@ -72,10 +72,10 @@ function parseLocationList(items: unknown[], maxLocations: number): LatLon[] {
     const lon = record.lng ?? record.lon ?? record.longitude;
     if (typeof lat !== 'number' || typeof lon !== 'number') {
       throw new InvalidLocationError(
-        `Unable to parse location ${truncate(JSON.stringify(item) ?? String(item))} at position ${i}: expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.`,
+        `Unable to parse location ${truncate(JSON.stringify(item) ?? String(item))} at position ${i + 1}: expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.`,
       );
     }
-    return checkedLocation(lat, lon, i, JSON.stringify(item));
+    return checkedLocation(lat, lon, i + 1, JSON.stringify(item));
   });
 }
 
@@ -96,6 +96,7 @@ export function tryParseLatLon(text: string): LatLon | null {
   return Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : null;
 }
 
+/** `position` counts from 1, as OpenTopoData's messages do ("in position 1" is the first location). */
 function checkedLocation(lat: number, lon: number, position: number, original: string): LatLon {
   if (!Number.isFinite(lat) || lat < -90 || lat > 90) {
     throw new InvalidLocationError(

@@ -58,23 +58,23 @@ describe('parseLocations: "lat,lon|lat,lon" text', () => {
   it('returns 400 naming the location and its position when a pair is not two numbers', () => {
     expect(() => parseLocations('48.7,9.1|48.7', LIMIT)).toThrow(InvalidLocationError);
     expect(() => parseLocations('48.7,9.1|48.7', LIMIT)).toThrow(
-      "Unable to parse location '48.7' at position 1: expected 'latitude,longitude' in decimal degrees, e.g. '48.74,9.10'.",
+      "Unable to parse location '48.7' at position 2: expected 'latitude,longitude' in decimal degrees, e.g. '48.74,9.10'.",
     );
-    expect(() => parseLocations('1,2,3', LIMIT)).toThrow("Unable to parse location '1,2,3' at position 0");
-    expect(() => parseLocations('48.7,', LIMIT)).toThrow("Unable to parse location '48.7,' at position 0");
-    expect(() => parseLocations('1,2||3,4', LIMIT)).toThrow("Unable to parse location '' at position 1");
+    expect(() => parseLocations('1,2,3', LIMIT)).toThrow("Unable to parse location '1,2,3' at position 1");
+    expect(() => parseLocations('48.7,', LIMIT)).toThrow("Unable to parse location '48.7,' at position 1");
+    expect(() => parseLocations('1,2||3,4', LIMIT)).toThrow("Unable to parse location '' at position 2");
   });
 
   it('returns 400 when latitude is outside [-90, 90], naming the location and its position', () => {
     expect(() => parseLocations('48,9|90.5,9', LIMIT)).toThrow(
-      "Invalid latitude 90.5 in location '90.5,9' at position 1: latitude must be between -90 and 90.",
+      "Invalid latitude 90.5 in location '90.5,9' at position 2: latitude must be between -90 and 90.",
     );
     expect(() => parseLocations('-91,9', LIMIT)).toThrow(InvalidLocationError);
   });
 
   it('returns 400 when longitude is outside [-180, 180], naming the location and its position', () => {
     expect(() => parseLocations('48,180.0001', LIMIT)).toThrow(
-      "Invalid longitude 180.0001 in location '48,180.0001' at position 0: longitude must be between -180 and 180.",
+      "Invalid longitude 180.0001 in location '48,180.0001' at position 1: longitude must be between -180 and 180.",
     );
   });
 
@@ -105,16 +105,16 @@ describe('parseLocations: edge cases of the text form', () => {
     expect(tryParseLatLon('48.7, ')).toBeNull();
     expect(tryParseLatLon(' ,9.1')).toBeNull();
     expect(() => parseLocations('48.7, |1,2', LIMIT)).toThrow(
-      "Unable to parse location '48.7, ' at position 0",
+      "Unable to parse location '48.7, ' at position 1",
     );
   });
 
   it('shows an offending location of 60 characters whole and one of 61 shortened', () => {
     const sixty = `1,2,${'3'.repeat(56)}`; // three numbers: not a pair
     expect(sixty).toHaveLength(60);
-    expect(() => parseLocations(sixty, LIMIT)).toThrow(`'${sixty}' at position 0`);
+    expect(() => parseLocations(sixty, LIMIT)).toThrow(`'${sixty}' at position 1`);
     const sixtyOne = `${sixty}3`;
-    expect(() => parseLocations(sixtyOne, LIMIT)).toThrow(`'${sixtyOne.slice(0, 57)}...' at position 0`);
+    expect(() => parseLocations(sixtyOne, LIMIT)).toThrow(`'${sixtyOne.slice(0, 57)}...' at position 1`);
   });
 
   it('reads a polyline with spaces around it and its enc: prefix', () => {
@@ -146,7 +146,7 @@ describe('parseLocations: encoded polylines', () => {
       [95, 10],
     ]);
     expect(() => parseLocations(`enc:${outOfRange}`, LIMIT)).toThrow(
-      "Invalid latitude 95 in location '95,10' at position 1: latitude must be between -90 and 90.",
+      "Invalid latitude 95 in location '95,10' at position 2: latitude must be between -90 and 90.",
     );
   });
 
@@ -192,15 +192,15 @@ describe('parseLocations: JSON lists', () => {
         LIMIT,
       ),
     ).toThrow(
-      'Unable to parse location {"lat":"48","lng":9} at position 1: expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.',
+      'Unable to parse location {"lat":"48","lng":9} at position 2: expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.',
     );
-    expect(() => parseLocations([null], LIMIT)).toThrow('Unable to parse location null at position 0');
-    expect(() => parseLocations([[48, 9]], LIMIT)).toThrow('Unable to parse location [48,9] at position 0');
+    expect(() => parseLocations([null], LIMIT)).toThrow('Unable to parse location null at position 1');
+    expect(() => parseLocations([[48, 9]], LIMIT)).toThrow('Unable to parse location [48,9] at position 1');
   });
 
   it('returns 400 when a list item is out of range', () => {
     expect(() => parseLocations([{ lat: 0, lng: -200 }], LIMIT)).toThrow(
-      'Invalid longitude -200 in location \'{"lat":0,"lng":-200}\' at position 0',
+      'Invalid longitude -200 in location \'{"lat":0,"lng":-200}\' at position 1',
     );
   });
 
@@ -316,6 +316,6 @@ describe('OpenTopoData leniencies', () => {
   });
 
   it('still refuses an empty location between two separators', () => {
-    expect(() => parseLocations('48.7,9.1||48.8,9.2', 10)).toThrow(/position 1/);
+    expect(() => parseLocations('48.7,9.1||48.8,9.2', 10)).toThrow(/at position 2:/);
   });
 });
