@@ -1,6 +1,7 @@
 /**
  * Where a profile's path comes from: `locations` (query, JSON or form body, as on /v1), or an uploaded track
- * file (KML, KMZ, GPX, TCX, GeoJSON, plain or gzip-compressed) as the POST body or a form's file, whose coordinates in document order are the path.
+ * file (KML, KMZ, GPX, TCX, GeoJSON, plain or gzip-compressed) as the POST body or a form's file, whose
+ * coordinates in document order are the path.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {

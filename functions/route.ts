@@ -1,7 +1,8 @@
 /**
  * The shape every handler shares, written once: instrumented, the app built on first use, CORS preflight
- * answered, the method checked, a compressed body (Content-Encoding) decoded, a deadline set from the Lambda's remaining time, and any error mapped to a
- * status in one place (never thrown: serverless-offline would turn a thrown error into HTTP 200).
+ * answered, the method checked, a compressed body (Content-Encoding) decoded, a deadline set from the Lambda's
+ * remaining time, and any error mapped to a status in one place (never thrown: serverless-offline would turn a
+ * thrown error into HTTP 200).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import {
