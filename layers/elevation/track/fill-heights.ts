@@ -1,7 +1,7 @@
 /**
  * Files in, the same file out with heights: finds every height slot of a KML, KMZ, GPX, TCX or GeoJSON document
- * (any of them gzip-compressed, too), samples the dataset at all of them in one call, and rewrites only the heights' text (plus what an option
- * asks for), so everything else comes back byte for byte.
+ * (any of them gzip-compressed, too), samples the dataset at all of them in one call, and rewrites only the
+ * heights' text (plus what an option asks for), so everything else comes back byte for byte.
  */
 import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';

@@ -1,7 +1,7 @@
 /**
  * GPX 1.0/1.1: every `<wpt>`, `<trkpt>` and `<rtept>` is a height slot (a waypoint off the path, track points on
- * it, route points too unless the file has a track). An existing `<ele>` gets its text replaced; a point without one gets `<ele>` inserted as its first child,
- * where the GPX schema puts it. Extensions, times and other namespaces are never touched.
+ * it, route points too unless the file has a track). An existing `<ele>` gets its text replaced; a point without
+ * one gets `<ele>` inserted as its first child, where the GPX schema puts it. Extensions, times and other namespaces are never touched.
  */
 import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';

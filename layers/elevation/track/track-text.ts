@@ -41,8 +41,9 @@ export function readTrackText(
 }
 
 /**
- * The path of a track file (any of the five formats, plain or gzip-compressed) for a profile: the vertices of its lines (tracks, routes,
- * LineStrings, gx:Tracks) in document order, lines one after another. Places on their own (waypoints, Points,
+ * The path of a track file (any of the five formats, plain or gzip-compressed) for a profile: the vertices of its
+ * lines (tracks, routes, LineStrings, gx:Tracks) in document order, lines one after another; a GPX file's routes
+ * only when it has no track. Places on their own (waypoints, Points,
  * course points, lap ends) and areas' outlines (rings, Polygons) are left out, unless the file has no line: then
  * all its coordinates in document order are the path (a route given as waypoints, a boundary).
  *
