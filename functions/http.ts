@@ -165,7 +165,7 @@ export function corsHeaders(origin: string | null): Record<string, string> {
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'GET, POST, OPTIONS',
-    'access-control-allow-headers': 'content-type',
+    'access-control-allow-headers': 'content-type, content-encoding',
     'access-control-max-age': '86400',
   };
 }

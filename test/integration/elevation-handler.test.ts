@@ -369,7 +369,7 @@ describe('CORS', () => {
     expect(response.headers).toMatchObject({
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, POST, OPTIONS',
-      'access-control-allow-headers': 'content-type',
+      'access-control-allow-headers': 'content-type, content-encoding',
     });
   });
 });
