@@ -67,7 +67,15 @@ function unzipEntry(record: ZipRecord, left: number, limit: number): Uint8Array 
 function mainDocumentIndex(entries: readonly KmzEntry[]): number {
   const doc = entries.findIndex((e) => e.name === 'doc.kml');
   const index = doc !== -1 ? doc : entries.findIndex((e) => !e.name.includes('/') && /\.kml$/i.test(e.name));
-  if (index === -1) throw new InvalidRequestError('The KMZ holds no doc.kml (nor any .kml at its root).');
+  if (index === -1) {
+    // A zip of another track file (route.gpx.zip): say what it holds and what to send instead.
+    const track = entries.find((e) => /\.(gpx|tcx|geojson|json)$/i.test(e.name));
+    throw new InvalidRequestError(
+      track
+        ? `The zip holds '${track.name.slice(0, 100)}', not a KML: a zip is read as a KMZ only; send that file itself, or gzip-compressed.`
+        : 'The KMZ holds no doc.kml (nor any .kml at its root).',
+    );
+  }
   return index;
 }
 

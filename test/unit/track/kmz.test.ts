@@ -55,6 +55,16 @@ it('finds doc.kml, else the first .kml at the root, and keeps the other entries 
   ]);
 });
 
+it('names the track file a zip holds instead of a KML, and says what to send', () => {
+  const gpx = strToU8('<gpx version="1.1"/>');
+  expect(() => readKmz(zip({ 'readme.txt': strToU8('hi'), 'rides/Route 1.GPX': gpx }), MiB)).toThrow(
+    "The zip holds 'rides/Route 1.GPX', not a KML: a zip is read as a KMZ only; send that file itself, or gzip-compressed.",
+  );
+  expect(() => readKmz(zip({ 'a.geojson': strToU8('{}') }), MiB)).toThrow(
+    /^The zip holds 'a\.geojson', not a KML/,
+  );
+});
+
 it('refuses an archive with no main document', () => {
   expect(() => readKmz(zip({ 'sub/a.kml': KML, 'readme.txt': strToU8('hi') }), MiB)).toThrow(
     'The KMZ holds no doc.kml (nor any .kml at its root).',
