@@ -50,6 +50,17 @@ export const MAX_URL_BYTES = 16 * 1024;
 export const MAX_HEADER_BYTES = 32 * 1024;
 /** Lambda's synchronous invocation payload limit. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+/**
+ * A binary body reaches Lambda base64-encoded (serverless-offline encodes application/octet-stream and multipart
+ * bodies, API Gateway any binary type), 4 bytes for every 3: above this it would not fit MAX_BODY_BYTES there.
+ */
+export const MAX_BINARY_BODY_BYTES = Math.floor((MAX_BODY_BYTES * 3) / 4);
+
+/** The body limit for a content type, as serverless-offline tells binary from text (its `detectEncoding`). */
+export function bodyLimit(contentType: string | undefined): number {
+  const binary = /application\/octet-stream|multipart\/form-data/i.test(contentType ?? '');
+  return binary ? MAX_BINARY_BODY_BYTES : MAX_BODY_BYTES;
+}
 /** Node's parser limit on this server: far above the checks, so they (not the parser) answer with JSON. */
 const PARSER_HEADER_BYTES = 1024 * 1024;
 
@@ -108,13 +119,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         `No route for ${method} ${path.slice(0, 200)}. Routes: ${describeRoutes(options.routes)}.`,
       );
     }
-    const body = await readBody(request, MAX_BODY_BYTES);
+    const limit = bodyLimit(request.headers['content-type']);
+    const body = await readBody(request, limit);
     if (body === null) {
       return sendJson(
         response,
         413,
         'INVALID_REQUEST',
-        `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+        limit === MAX_BODY_BYTES
+          ? `The request body is larger than ${MAX_BODY_BYTES} bytes.`
+          : `The request body is larger than ${limit} bytes: a binary body reaches Lambda base64-encoded, and ` +
+              `would be over its ${MAX_BODY_BYTES}-byte request limit. Send a smaller or gzip-compressed file.`,
       );
     }
     const release = await slotsOf(route.functionName).acquire();
