@@ -63,6 +63,14 @@ it('names the track file a zip holds instead of a KML, and says what to send', (
   expect(() => readKmz(zip({ 'a.geojson': strToU8('{}') }), MiB)).toThrow(
     /^The zip holds 'a\.geojson', not a KML/,
   );
+  const long = `${'d/'.repeat(60)}x.gpx`;
+  expect(() => readKmz(zip({ [long]: gpx }), MiB)).toThrow(
+    `The zip holds '${long.slice(0, 100)}', not a KML`,
+  );
+  // Only the name's end counts: 'notes.gpx.txt' is not a track file.
+  expect(() => readKmz(zip({ 'notes.gpx.txt': gpx }), MiB)).toThrow(
+    'The KMZ holds no doc.kml (nor any .kml at its root).',
+  );
 });
 
 it('refuses an archive with no main document', () => {
