@@ -1,46 +1,36 @@
 /** The local gateway's body limit: Lambda's 6 MiB, counted as the body reaches Lambda (binary: base64). */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   bodyLimit,
   MAX_BINARY_BODY_BYTES,
   MAX_BODY_BYTES,
-  startGateway,
   type Gateway,
 } from '../../../scripts/gateway/gateway';
 import type { ApiRoute } from '../../../scripts/gateway/routes';
+import { gatewayOver, type GatewayHarness } from '../../support/gateway-harness';
 
 const ROUTES: ApiRoute[] = [
   { functionName: 'file', method: 'POST', path: '/v1/{dataset}/file', segments: ['v1', '{dataset}', 'file'] },
 ];
 
-let upstream: http.Server;
+let harness: GatewayHarness;
 let gateway: Gateway;
 beforeAll(async () => {
-  // Answers with the number of body bytes it received.
-  upstream = http.createServer((request, response) => {
-    let size = 0;
-    request.on('data', (chunk: Buffer) => (size += chunk.length));
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ size }));
-    });
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  gateway = await startGateway({
-    upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-    routes: ROUTES,
-    port: 0,
-    maxConcurrent: 2,
-    maxQueued: 10,
-    timeoutMs: 10_000,
-  });
+  // The upstream answers with the number of body bytes it received.
+  harness = await gatewayOver(
+    (request, response) => {
+      let size = 0;
+      request.on('data', (chunk: Buffer) => (size += chunk.length));
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ size }));
+      });
+    },
+    ROUTES,
+    { timeoutMs: 10_000 },
+  );
+  gateway = harness.gateway;
 });
-afterAll(async () => {
-  await gateway.close();
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
-});
+afterAll(() => harness.close());
 
 const post = (size: number, contentType: string) =>
   fetch(`${gateway.url}/v1/sample/file`, {

@@ -1,39 +1,26 @@
 // The local gateway does not pass a request's Origin on to serverless-offline, which would otherwise answer it with
 // that origin and credentials allowed (see NOT_FORWARDED in scripts/gateway/gateway.ts); the upstream here echoes
 // the headers it received.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { startGateway, type Gateway } from '../../../scripts/gateway/gateway';
+import type { Gateway } from '../../../scripts/gateway/gateway';
 import type { ApiRoute } from '../../../scripts/gateway/routes';
+import { gatewayOver, type GatewayHarness } from '../../support/gateway-harness';
 
 const ROUTES: ApiRoute[] = [
   { functionName: 'elevation', method: '*', path: '/v1/{dataset}', segments: ['v1', '{dataset}'] },
 ];
 
 describe('the local gateway and the Origin header', () => {
-  let upstream: http.Server;
+  let harness: GatewayHarness;
   let gateway: Gateway;
 
   beforeAll(async () => {
-    upstream = http.createServer((request, response) => {
+    harness = await gatewayOver((request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(request.headers));
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    gateway = await startGateway({
-      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-      routes: ROUTES,
-      port: 0,
-      maxConcurrent: 2,
-      maxQueued: 10,
-      timeoutMs: 5000,
-    });
+    }, ROUTES);
+    gateway = harness.gateway;
   });
-  afterAll(async () => {
-    await gateway.close();
-    upstream.closeAllConnections();
-    await new Promise((resolve) => upstream.close(resolve));
-  });
+  afterAll(() => harness.close());
 
   it.each(['GET', 'OPTIONS', 'POST'])(
     'keeps Origin from serverless-offline on %s, and passes the rest',
