@@ -1,5 +1,5 @@
 /**
- * Track files compressed with gzip (`activity.gpx.gz`, as Strava's bulk export and many loggers write them):
+ * Track files compressed with gzip (`activity.gpx.gz`, as Strava's bulk export holds uploaded files):
  * unzipped in node:zlib, which checks the gzip trailer (CRC-32 and length), so a damaged byte is a 400, never
  * the height of another place; held to `maxUnzippedBytes` (MAX_KMZ_UNZIPPED_MB), so a gzip bomb stops at the
  * limit with a 413. The filled document goes back gzip-compressed again: the same kind of file out as in.
