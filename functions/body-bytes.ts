@@ -6,16 +6,18 @@ const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
 
 /**
  * A binary body that was decoded as UTF-8 text on the way in (and back), so its bytes that were not UTF-8 are
- * lost: a zip (a KMZ), a gzip file, or UTF-16 text, whose zero bytes no UTF-8 document has (XML and JSON never
+ * lost: a zip (a KMZ), a gzip file, a FIT file, or UTF-16 text, whose zero bytes no UTF-8 document has (XML and JSON never
  * hold NUL). Names what it was, for the message; null for a body that arrived whole.
  */
-export function textDamage(bytes: Uint8Array): 'KMZ' | 'gzip file' | 'UTF-16 file' | null {
+export function textDamage(bytes: Uint8Array): 'KMZ' | 'gzip file' | 'FIT file' | 'UTF-16 file' | null {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!buffer.includes(REPLACEMENT)) return null;
   if (buffer.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC)) return 'KMZ';
   // gzip's second byte (0x8b) is not UTF-8, so it is the first to be replaced.
   if (buffer[0] === 0x1f && buffer.subarray(1, 1 + REPLACEMENT.length).equals(REPLACEMENT))
     return 'gzip file';
+  // A FIT header's `.FIT` (bytes 8-11) moves back by a replaced byte's two extra bytes, at most eight of them.
+  if (buffer.subarray(0, 12 + 8 * 2).includes('.FIT')) return 'FIT file';
   return buffer.includes(0) ? 'UTF-16 file' : null;
 }
 

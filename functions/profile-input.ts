@@ -1,14 +1,15 @@
 /**
  * Where a profile's path comes from: `locations` (query, JSON or form body, as on /v1), or an uploaded track
- * file (KML, KMZ, GPX, TCX, GeoJSON, plain or gzip-compressed) as the POST body or a form's file, whose
+ * file (KML, KMZ, GPX, TCX, GeoJSON, FIT, plain or gzip-compressed) as the POST body or a form's file, whose
  * coordinates in document order are the path.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
+  isFit,
   isGzip,
   type LatLon,
   parseLocations,
-  readTrackLocations,
+  readTrackPath,
   rejectUnknownProfileParameters,
   tryDetectTrackFormat,
 } from '../layers/elevation';
@@ -30,8 +31,9 @@ export async function profileInput(event: APIGatewayProxyEventV2, app: App): Pro
   if (method(event) === 'POST' && event.body) {
     const bytes = fileBytes(event, app.settings.maxFileBytes);
     const format = tryDetectTrackFormat(bytes);
-    if (isGzip(bytes) || (format !== null && !(format === 'geojson' && isLocationsObject(bytes)))) {
-      return trackInput(bytes, { ...(event.queryStringParameters ?? {}) }, app);
+    const binaryTrack = isGzip(bytes) || isFit(bytes);
+    if (binaryTrack || (format !== null && !(format === 'geojson' && isLocationsObject(bytes)))) {
+      return await trackInput(bytes, { ...(event.queryStringParameters ?? {}) }, app);
     }
   }
   const params = await requestParams(event, app.settings.maxBodyBytes);
@@ -50,12 +52,16 @@ async function formInput(
     maxFieldBytes: app.settings.maxBodyBytes,
   });
   const query = event.queryStringParameters ?? {};
-  if (form.file) return trackInput(form.file.bytes, formOptions(query, form.fields), app);
+  if (form.file) return await trackInput(form.file.bytes, formOptions(query, form.fields), app);
   return locationsInput({ ...query, ...form.fields }, app); // as from a urlencoded form: the body wins
 }
 
-function trackInput(bytes: Uint8Array, params: Record<string, unknown>, app: App): ProfileInput {
-  const track = readTrackLocations(bytes, {
+async function trackInput(
+  bytes: Uint8Array,
+  params: Record<string, unknown>,
+  app: App,
+): Promise<ProfileInput> {
+  const track = await readTrackPath(bytes, {
     maxCoordinates: app.settings.maxFileCoordinates,
     maxUnzippedBytes: app.settings.maxKmzUnzippedBytes,
   });

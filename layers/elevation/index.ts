@@ -38,8 +38,9 @@ export { parseDatumParam, tryParseVerticalDatum, type VerticalDatum } from './da
 export { GeoidGrids, readGeoidPaths } from './datum/geoid-grids';
 export { convertHeights, type HeightConversion } from './datum/convert-heights';
 export { CONTENT_TYPES, tryDetectTrackFormat, type TrackFormat } from './track/track-format';
-export { readTrackLocations } from './track/track-text';
+export { readTrackLocations, readTrackPath } from './track/track-text';
 export { isGzip } from './track/gzip-file';
+export { isFit } from './track/fit';
 export { parseFileOptions, type FileRequestOptions } from './track/file-options';
 export { fillFileHeights, type FillReport, type FilledFile } from './track/fill-heights';
 export {

@@ -59,6 +59,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/track/kml.ts`,
     `${LIB}/track/kmz.ts`,
     `${LIB}/track/gzip-file.ts`,
+    `${LIB}/track/fit.ts`,
     `${LIB}/track/zip-directory.ts`,
     `${LIB}/track/gpx.ts`,
     `${LIB}/track/tcx.ts`,

@@ -11,6 +11,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client, Status } from '@googlemaps/google-maps-services-js';
 import { unzipSync, zipSync } from 'fflate';
 import { CHROMIUM, dumpDom } from '../../scripts/report/chromium';
+import { fitFile } from '../support/fit-files';
 import { startStack, type Stack } from './support/stack';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/tracks');
@@ -81,6 +82,24 @@ describe('track files through serverless-offline', () => {
     expect(response.headers.get('content-type')).toBe('application/gzip');
     const answer = gunzipSync(Buffer.from(await response.arrayBuffer())).toString('utf8');
     expect(answer).toBe(await expected('garmin.expected.gpx'));
+  });
+
+  it('answers a profile for a FIT file (the bundle reads it with fit-file-parser)', async () => {
+    const fit = fitFile([
+      [48.742275, 9.101177],
+      [48.77, 9.15],
+    ]);
+    const response = await fetch(`${stack.baseUrl}/v1/sample/profile?samples=3`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: fit,
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { points: { elevation: number | null }[] };
+    expect(body.points).toHaveLength(3);
+    const [first] = body.points;
+    const direct = await v1Heights(['48.742275,9.101177']);
+    expect(first.elevation).toBeCloseTo(direct.get('48.742275,9.101177') ?? NaN, 1);
   });
 
   it('undoes Content-Encoding: gzip on a request body (serverless-offline passes it on as sent)', async () => {

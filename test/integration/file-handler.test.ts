@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
+import { fitFile } from '../support/fit-files';
 import { invoke } from './support/api-gateway';
 import { loadTrackHandlers, postFile, postProfile, type TrackHandlers } from './support/track-handlers';
 
@@ -438,5 +439,60 @@ describe('POST /v1/{dataset}/file with a gzip-compressed file (activity.gpx.gz, 
     const zipped = await postProfile(handlers, gz('garmin.gpx'), { samples: '5' });
     expect(plain.status).toBe(200);
     expect(zipped.json).toEqual(plain.json);
+  });
+});
+
+describe('a FIT file (what devices record)', () => {
+  const POINTS: [number, number][] = [
+    [48.742275, 9.101177],
+    [48.75, 9.12],
+    [48.77, 9.15],
+  ];
+  const fit = fitFile([null, ...POINTS]);
+  const gpx = Buffer.from(
+    `<gpx version="1.1"><trk><trkseg>${POINTS.map(([lat, lon]) => `<trkpt lat="${lat}" lon="${lon}"/>`).join('')}</trkseg></trk></gpx>`,
+  );
+  const withoutLocations = (json: unknown) => {
+    const { points, summary } = json as { points: { elevation: number }[]; summary: unknown };
+    return { elevations: points.map((p) => p.elevation), summary };
+  };
+
+  it('answers a profile along its records, as for a GPX of the same points (FIT stores them to ~1 cm)', async () => {
+    const [fromFit, fromGpx] = await Promise.all([
+      postProfile(handlers, fit, { samples: '7' }),
+      postProfile(handlers, gpx, { samples: '7' }),
+    ]);
+    expect(fromFit.status).toBe(200);
+    const a = withoutLocations(fromFit.json);
+    const b = withoutLocations(fromGpx.json);
+    expect(a.elevations).toHaveLength(7);
+    a.elevations.forEach((h, i) => expect(h).toBeCloseTo(b.elevations[i], 1));
+  });
+
+  it('answers a profile for a .fit.gz (as Strava’s bulk export holds them)', async () => {
+    const [plain, zipped] = await Promise.all([
+      postProfile(handlers, fit, { samples: '5' }),
+      postProfile(handlers, gzipSync(fit), { samples: '5' }),
+    ]);
+    expect(zipped.status).toBe(200);
+    expect(zipped.json).toEqual(plain.json);
+  });
+
+  it('is refused by /file with what to do instead (heights are not written into FIT files)', async () => {
+    const response = await postFile(handlers, fit);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toMatch(
+      /^Heights are not written into FIT files: send the file to \/profile .*\(gpsbabel -i garmin_fit -f activity.fit/,
+    );
+  });
+
+  it('answers 400 for a FIT file that arrived as text (bytes lost), saying how to send it', async () => {
+    const text = fit.toString('utf8');
+    expect(text).toContain('\uFFFD');
+    const response = await postProfile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      'The FIT file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    );
   });
 });

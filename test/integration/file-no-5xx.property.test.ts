@@ -2,7 +2,7 @@
  * Property: no file a client can send makes `POST /v1/{dataset}/file` (or `/profile`) answer 5xx or throw.
  * Inputs: arbitrary bytes, the committed fixtures cut short or with arbitrary text spliced in anywhere (inside
  * tags, coordinates, numbers, entities), and well-formed files without a coordinate, plus arbitrary option
- * values; the same files gzip-compressed, whole or cut short; and the same files in multipart forms, whole or cut anywhere or with bytes spliced in (into boundaries
+ * values; the same files gzip-compressed, whole or cut short; FIT files, whole, cut or with a byte changed; and the same files in multipart forms, whole or cut anywhere or with bytes spliced in (into boundaries
  * and part headers too).
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
+import { fitFile } from '../support/fit-files';
 import { httpEvent, lambdaContext, type EventOptions } from './support/api-gateway';
 import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
 
@@ -56,12 +57,37 @@ const gzipOf = fc.tuple(fc.oneof(splice, empty), fc.nat(), fc.boolean()).map(([b
   const gz = gzipSync(bytes);
   return cut ? gz.subarray(0, n % gz.length) : gz;
 });
+/**
+ * FIT files of arbitrary positions (latitudes beyond the poles too; a longitude is a sint32), whole, cut short or
+ * with one byte changed.
+ */
+const fitOf = fc
+  .tuple(
+    fc.array(
+      fc.option(
+        fc.tuple(
+          fc.double({ min: -100, max: 100, noNaN: true }),
+          fc.double({ min: -180, max: 179.9999, noNaN: true }),
+        ),
+      ),
+      { maxLength: 6 },
+    ),
+    fc.nat(),
+    fc.constantFrom('whole', 'cut', 'changed'),
+  )
+  .map(([points, n, how]) => {
+    const fit = fitFile(points);
+    if (how === 'cut') return fit.subarray(0, n % fit.length);
+    if (how === 'changed') fit[n % fit.length] ^= 1 << (n % 8);
+    return fit;
+  });
 const body = fc.oneof(
   splice,
   truncated,
   kmzOf,
   empty,
   gzipOf,
+  fitOf,
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
 );
 const options = fc.dictionary(

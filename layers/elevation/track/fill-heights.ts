@@ -7,6 +7,7 @@ import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
 import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
 import type { HeightSlot } from './height-slot';
+import { fitNotFillable, isFit } from './fit';
 import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import type { TrackReadOptions } from './parsed-track';
@@ -81,6 +82,7 @@ export async function fillFileHeights(
     );
     return { ...inner, bytes: gzipTrackFile(inner.bytes), gzip: true };
   }
+  if (isFit(bytes)) throw fitNotFillable();
   const format = detectTrackFormat(bytes);
   const readOptions = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: options.absoluteAltitude };
   if (format === 'kmz') {

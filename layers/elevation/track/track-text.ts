@@ -7,6 +7,7 @@ import type { LatLon } from '../types';
 import { readGeoJson } from './geojson';
 import { readGpx } from './gpx';
 import { readKml } from './kml';
+import { isFit, readFitPath } from './fit';
 import { gunzipTrackFile, isGzip } from './gzip-file';
 import { readKmz } from './kmz';
 import { readTcx } from './tcx';
@@ -74,6 +75,37 @@ export function readTrackLocations(
   }
   const path = slots.some((s) => s.onPath) ? slots.filter((s) => s.onPath) : slots;
   return { format, locations: path.map((s) => s.location) };
+}
+
+/**
+ * `readTrackLocations` for every file a profile takes, FIT files too (their records' positions), plain or
+ * gzip-compressed.
+ *
+ * @example
+ * ```ts
+ * const limits = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
+ * const gpx = '<gpx version="1.1"><rte><rtept lat="49.9" lon="10.1"/></rte></gpx>';
+ * const { format, locations } = await readTrackPath(new TextEncoder().encode(gpx), limits);
+ * assert.equal(format, 'gpx');
+ * assert.deepEqual(locations, [{ lat: 49.9, lon: 10.1 }]);
+ * // A FIT header and nothing after it: no file CRC to check, so no path.
+ * const fit = new Uint8Array([14, 0x20, 0, 0, 0, 0, 0, 0, 0x2e, 0x46, 0x49, 0x54, 0, 0]);
+ * await assert.rejects(readTrackPath(fit, limits), /^InvalidRequestError: The FIT file cannot be read \(File CRC missing\)/);
+ * ```
+ */
+export async function readTrackPath(
+  bytes: Uint8Array,
+  limits: { maxCoordinates: number; maxUnzippedBytes: number },
+): Promise<{ format: TrackFormat | 'fit'; locations: LatLon[] }> {
+  if (isGzip(bytes)) return readTrackPath(gunzipTrackFile(bytes, limits.maxUnzippedBytes), limits);
+  if (!isFit(bytes)) return readTrackLocations(bytes, limits);
+  const locations = await readFitPath(bytes, limits.maxCoordinates);
+  if (locations.length === 0) {
+    throw new InvalidRequestError(
+      'The FIT file has no positions: a profile needs at least one (an indoor activity has none).',
+    );
+  }
+  return { format: 'fit', locations };
 }
 
 function mainDocument(bytes: Uint8Array, maxUnzippedBytes: number): Uint8Array {
