@@ -6,8 +6,8 @@ const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
 
 /**
  * A binary body that was decoded as UTF-8 text on the way in (and back), so its bytes that were not UTF-8 are
- * lost: a zip (a KMZ), a gzip file, a FIT file, or UTF-16 text, whose zero bytes no UTF-8 document has (XML and JSON never
- * hold NUL). Names what it was, for the message; null for a body that arrived whole.
+ * lost: a zip (a KMZ), a gzip file, a FIT file, or UTF-16 text, whose zero bytes no UTF-8 document has (XML and
+ * JSON never hold NUL). Names what it was, for the message; null for a body that arrived whole.
  */
 export function textDamage(bytes: Uint8Array): 'KMZ' | 'gzip file' | 'FIT file' | 'UTF-16 file' | null {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -1,5 +1,5 @@
 /**
- * FIT files, what Garmin, Wahoo and most other devices record (Strava's bulk export holds them as `.fit.gz`), read
+ * FIT files, what Garmin, Wahoo and many other devices record (Strava's bulk export holds them as `.fit.gz`), read
  * with fit-file-parser (MIT) with its header and file CRC checks on, so a damaged byte is a 400, never another
  * place. A profile's path is the `record` messages' positions in order; a record without one (before the first fix,
  * indoors) is skipped. Heights are not written back into a FIT file: `/file` refuses one, saying how to convert it.
@@ -41,8 +41,8 @@ interface FitRecord {
 }
 
 /**
- * The positions of a FIT file's records, in order, at most `maxCoordinates` of them. The parser (~375 KB of
- * JavaScript and ~8 MB of memory once loaded) is imported on the first FIT file, not at every cold start.
+ * The positions of a FIT file's records, in order, at most `maxCoordinates` of them. The parser (~0.5 MB of the
+ * bundle, ~8 MB of memory once loaded) is imported on the first FIT file, not at every cold start.
  */
 export async function readFitPath(bytes: Uint8Array, maxCoordinates: number): Promise<LatLon[]> {
   if (bytes.length > MAX_FIT_BYTES) {
