@@ -2,6 +2,7 @@
 import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
 import { isFit, MAX_FIT_BYTES, readFitPath } from '../../../layers/elevation/track/fit';
 import { readTrackPath } from '../../../layers/elevation/track/track-text';
+import { FitEncoder } from 'fit-file-parser';
 import { fitFile } from '../../support/fit-files';
 
 const LIMITS = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
@@ -89,4 +90,27 @@ it('refuses a file over MAX_FIT_BYTES with a 413 before parsing it', async () =>
   await expect(readFitPath(huge, 10)).rejects.toThrow(
     `The FIT file is ${MAX_FIT_BYTES + 1} bytes; FIT files are read up to ${MAX_FIT_BYTES} bytes. Send a shorter activity.`,
   );
+});
+
+it('refuses a file whose CRC checks out but whose records do not parse (a data record without a definition)', async () => {
+  const header = Buffer.from([14, 0x20, 0, 0, 4, 0, 0, 0, 0x2e, 0x46, 0x49, 0x54, 0, 0]);
+  const body = Buffer.from([0x00, 1, 2, 3]);
+  const crc = FitEncoder.calculateCRC(Buffer.concat([header, body]));
+  const file = Buffer.concat([header, body, Buffer.from([crc & 0xff, crc >> 8])]);
+  await expect(readFitPath(file, 10)).rejects.toThrow(
+    'The FIT file cannot be read (FIT data record has no local definition): send it again, or as GPX.',
+  );
+});
+
+it('reads a file of exactly MAX_FIT_BYTES (then its content decides)', async () => {
+  const header = fitFile([[1, 1]]).subarray(0, 14);
+  const exact = Buffer.concat([header, Buffer.alloc(MAX_FIT_BYTES - header.length)]);
+  await expect(readFitPath(exact, 10)).rejects.toThrow(/^The FIT file cannot be read \(/);
+});
+
+it('skips a record with a latitude but no longitude', async () => {
+  const encoder = new FitEncoder();
+  encoder.writeMessage(20, [{ number: 0, size: 4, baseType: 133, value: 581_000_000 }]); // position_lat only
+  const half = Buffer.from(encoder.close());
+  expect(await readFitPath(half, 10)).toEqual([]);
 });
