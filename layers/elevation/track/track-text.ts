@@ -42,11 +42,11 @@ export function readTrackText(
 }
 
 /**
- * The path of a track file (any of the five formats, plain or gzip-compressed) for a profile: the vertices of its
- * lines (tracks, routes, LineStrings, gx:Tracks) in document order, lines one after another; a GPX file's routes
- * only when it has no track. Places on their own (waypoints, Points,
- * course points, lap ends) and areas' outlines (rings, Polygons) are left out, unless the file has no line: then
- * all its coordinates in document order are the path (a route given as waypoints, a boundary).
+ * The path of a track file in one of the five formats (`readTrackPath` also takes FIT and gzip) for a profile: the
+ * vertices of its lines (tracks, routes, LineStrings, gx:Tracks) in document order, lines one after another; a GPX
+ * file's routes only when it has no track. Places on their own (waypoints, Points, course points, lap ends) and
+ * areas' outlines (rings, Polygons) are left out, unless the file has no line: then all its coordinates in
+ * document order are the path (a route given as waypoints, a boundary).
  *
  * @example
  * ```ts
@@ -60,7 +60,6 @@ export function readTrackLocations(
   bytes: Uint8Array,
   limits: { maxCoordinates: number; maxUnzippedBytes: number },
 ): { format: TrackFormat; locations: LatLon[] } {
-  if (isGzip(bytes)) return readTrackLocations(gunzipTrackFile(bytes, limits.maxUnzippedBytes), limits);
   const format = detectTrackFormat(bytes);
   const options = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: false };
   const text =
