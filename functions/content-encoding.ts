@@ -27,6 +27,11 @@ const DECODERS: Record<string, (bytes: Buffer, maxOutputLength: number) => Buffe
   br: (bytes, maxOutputLength) => brotliDecompressSync(bytes, { maxOutputLength }),
 };
 
+/** Named in the 415: x-gzip is gzip's old alias. */
+const SUPPORTED = Object.keys(DECODERS)
+  .filter((c) => c !== 'x-gzip')
+  .join(', ');
+
 /**
  * The event with its body decoded (base64, as a binary body arrives) and `Content-Encoding` removed; the same
  * event when the body has no coding (or `identity`).
@@ -43,10 +48,9 @@ export function decodeContentEncoding(
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');
   if (codings.length === 0) return event;
-  const supported = Object.keys(DECODERS).filter((c) => c !== 'x-gzip');
   if (codings.length > 1 || !(codings[0] in DECODERS)) {
     throw new UnsupportedMediaTypeError(
-      `Content-Encoding '${header.slice(0, 64)}' is not supported: send the body plain or with one of ${supported.join(', ')}.`,
+      `Content-Encoding '${header.slice(0, 64)}' is not supported: send the body plain or with one of ${SUPPORTED}.`,
     );
   }
   const coding = codings[0];

@@ -29,8 +29,9 @@ export function finishResponse(event: APIGatewayProxyEventV2, response: Response
   };
   if (method(event) === 'HEAD') return { ...response, headers, body: '', isBase64Encoded: false };
   const body = response.body ?? '';
+  const gzip = acceptsGzip(event);
   const finished =
-    response.isBase64Encoded || body.length < GZIP_MIN_BYTES || !acceptsGzip(event)
+    response.isBase64Encoded || body.length < GZIP_MIN_BYTES || !gzip
       ? { ...response, headers }
       : {
           ...response,
@@ -39,7 +40,7 @@ export function finishResponse(event: APIGatewayProxyEventV2, response: Response
           isBase64Encoded: true,
         };
   const bytes = (finished.body ?? '').length < CHECK_FROM_CHARS ? 0 : payloadBytes(finished);
-  return bytes > MAX_RESPONSE_BYTES ? tooLarge(headers, bytes, acceptsGzip(event)) : finished;
+  return bytes > MAX_RESPONSE_BYTES ? tooLarge(headers, bytes, gzip) : finished;
 }
 
 function payloadBytes(response: Response): number {

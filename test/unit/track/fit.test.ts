@@ -2,7 +2,7 @@
 import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
 import { isFit, MAX_FIT_BYTES, readFitPath } from '../../../layers/elevation/track/fit';
 import { readTrackPath } from '../../../layers/elevation/track/track-text';
-import { FitEncoder } from 'fit-file-parser';
+import { FitBaseType, FitEncoder } from 'fit-file-parser';
 import { fitFile } from '../../support/fit-files';
 
 const LIMITS = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
@@ -110,7 +110,7 @@ it('reads a file of exactly MAX_FIT_BYTES (then its content decides)', async () 
 
 it('skips a record with a latitude but no longitude', async () => {
   const encoder = new FitEncoder();
-  encoder.writeMessage(20, [{ number: 0, size: 4, baseType: 133, value: 581_000_000 }]); // position_lat only
+  encoder.writeMessage(20, [{ number: 0, size: 4, baseType: FitBaseType.Sint32, value: 581_000_000 }]); // lat only
   const half = Buffer.from(encoder.close());
   expect(await readFitPath(half, 10)).toEqual([]);
 });
