@@ -10,7 +10,10 @@ import { body, cacheableResponse, method, parseJson } from './http';
 export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const query = event.queryStringParameters ?? {};
   const locations = await t.phase('parse', () => {
-    if (method(event) === 'GET') return parseLocations(query.coordinates, app.limits.maxLocations, ';');
+    if (method(event) === 'GET') {
+      if (!query.coordinates) throw new InvalidRequestError(noCoordinates(query.locations !== undefined));
+      return parseLocations(query.coordinates, app.limits.maxLocations, ';');
+    }
     const parsed = parseJson(body(event, app.settings.maxBodyBytes) ?? '');
     if (!Array.isArray(parsed))
       throw new InvalidRequestError('Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}].');
@@ -27,3 +30,13 @@ export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event,
   }));
   return cacheableResponse(event, JSON.stringify(results), app.corsOrigin);
 });
+
+/** This route reads `coordinates` (pairs joined by ';'), not `/v1`'s `locations`: the message must say so. */
+function noCoordinates(sentLocations: boolean): string {
+  return (
+    "No coordinates given: pass 'coordinates' as 'lat,lon;lat,lon', e.g. /api/elevation?coordinates=48.74,9.10;48.8,9.2" +
+    (sentLocations
+      ? " ('locations' is the parameter of /v1/{dataset}, which this route does not read)."
+      : '.')
+  );
+}

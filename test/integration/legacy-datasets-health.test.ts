@@ -37,10 +37,24 @@ describe('GET /api/elevation (the original system)', () => {
   it('returns 400 without coordinates and for a bad coordinate, naming its position', async () => {
     const missing = await legacy({ query: {} });
     expect(missing.status).toBe(400);
-    expect(missing.json).toMatchObject({
+    expect(missing.json).toEqual({
       status: 'INVALID_REQUEST',
-      error: expect.stringMatching(/^No locations given/),
+      error:
+        "No coordinates given: pass 'coordinates' as 'lat,lon;lat,lon', e.g. /api/elevation?coordinates=48.74,9.10;48.8,9.2.",
     });
+    // /v1's parameter sent here: the message names the one this route reads and says why the other was ignored.
+    const v1Style = await legacy({ query: { locations: '49.9,10.1|49.8,10.2' } });
+    expect(v1Style.status).toBe(400);
+    expect((v1Style.json as { error: string }).error).toMatch(
+      /^No coordinates given: pass 'coordinates' .*\('locations' is the parameter of \/v1\/\{dataset\}, which this route does not read\)\.$/,
+    );
+    const empty = await legacy({ query: { coordinates: '' } });
+    expect((empty.json as { error: string }).error).toMatch(/^No coordinates given/);
+    const garbled = await legacy({ query: { coordinates: 'here;there' } });
+    expect(garbled.status).toBe(400);
+    expect((garbled.json as { error: string }).error).toMatch(
+      /^Unable to parse coordinates 'here;there': neither 'lat,lon;lat,lon' pairs nor/,
+    );
     const bad = await legacy({ query: { coordinates: '49.9,10.1;49.9' } });
     expect(bad.status).toBe(400);
     expect((bad.json as { error: string }).error).toContain("'49.9' at position 2");

@@ -45,7 +45,7 @@ function parseLocationText(text: string, maxLocations: number, separator: '|' | 
     const decoded = tryDecodePolyline(trimmed.replace(/^enc:/, ''));
     if (!decoded)
       throw new InvalidRequestError(
-        `Unable to parse locations '${truncate(trimmed)}': neither 'lat,lon${separator}lat,lon' pairs nor a valid encoded polyline.`,
+        `Unable to parse ${separator === ';' ? 'coordinates' : 'locations'} '${truncate(trimmed)}': neither 'lat,lon${separator}lat,lon' pairs nor a valid encoded polyline.`,
       );
     checkCount(decoded.length, maxLocations);
     return decoded.map(([lat, lon], i) => checkedLocation(lat, lon, i + 1, `${lat},${lon}`));

@@ -138,6 +138,10 @@ describe('parseLocations: encoded polylines', () => {
     );
     expect(() => parseLocations('hello world', LIMIT)).toThrow("Unable to parse locations 'hello world'");
     expect(() => parseLocations('enc:', LIMIT)).toThrow('Unable to parse locations');
+    // ';' pairs are the original system's `coordinates` parameter: the message names it and its separator.
+    expect(() => parseLocations('hello;world', LIMIT, ';')).toThrow(
+      "Unable to parse coordinates 'hello;world': neither 'lat,lon;lat,lon' pairs nor a valid encoded polyline.",
+    );
   });
 
   it('returns 400 naming the position when a decoded point is out of range', () => {
