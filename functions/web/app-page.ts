@@ -19,6 +19,7 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
 .error { color: #b00020; } .muted { color: #666; }
 table { border-collapse: collapse; } td, th { border-bottom: 1px solid #ddd; padding: 0.25rem 0.75rem; text-align: right; }
 #chart { max-width: 100%; display: block; margin-top: 1rem; }
+[hidden] { display: none !important; } /* #chart's display: block would otherwise show it while hidden */
 textarea { width: 100%; font-family: monospace; }
 </style>
 </head>
@@ -28,7 +29,7 @@ textarea { width: 100%; font-family: monospace; }
 
 <h2>A track file with heights</h2>
 <div id="drop">
-  <p>Drop a KML, KMZ, GPX, TCX or GeoJSON file (or a .gz of one) here, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json,.gz"></p>
+  <p>Drop a KML, KMZ, GPX, TCX or GeoJSON file (or a .gz of one) here, or a FIT file for its profile, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json,.fit,.gz"></p>
   <label><input type="checkbox" id="absolute"> KML: altitude mode absolute (Google Earth draws the heights)</label>
 </div>
 <p id="file-status" class="muted"></p>
@@ -58,31 +59,77 @@ fetch('/v1/datasets').then(function (r) { return r.json(); }).then(function (bod
   });
 }).catch(function () { text($('datasets-note'), 'could not list datasets', true); });
 
+// A FIT file (an activity as Garmin, Wahoo, Coros … record it) has a profile but no heights written back: /file
+// refuses it, so the page asks /profile alone. Told by name (.fit, .fit.gz) or by the ".FIT" at bytes 8-11.
+function isFit(name, bytes) {
+  var head = new Uint8Array(bytes, 0, Math.min(12, bytes.byteLength));
+  return /\\.fit(\\.gz)?$/i.test(name) ||
+    (head.length === 12 && String.fromCharCode(head[8], head[9], head[10], head[11]) === '.FIT');
+}
+
+// What the last file showed is cleared before the next is read, so a file that fails never leaves the previous
+// file's download, summary or chart on the page as if they were its own; a file dropped while another is still
+// being answered wins (the earlier one's answers are dropped).
+var shown = { urls: [], file: 0 };
+function clearResults() {
+  shown.urls.forEach(function (u) { URL.revokeObjectURL(u); });
+  shown.urls = [];
+  $('download').hidden = true; $('download').removeAttribute('href');
+  text($('summary'), ''); $('chart').hidden = true; $('chart').removeAttribute('src');
+}
+function objectUrl(blob) { var u = URL.createObjectURL(blob); shown.urls.push(u); return u; }
+
 async function processFile(file) {
+  var mine = ++shown.file;
+  var current = function () { return mine === shown.file; };
+  clearResults();
   text($('file-status'), 'Reading ' + file.name + '…');
+  try {
+    await fillAndChart(file, current);
+  } catch (e) {
+    if (current()) text($('file-status'), 'The API could not be reached: ' + e.message, true);
+  }
+}
+
+async function fillAndChart(file, current) {
   var bytes = await file.arrayBuffer();
   var post = function (path) {
     return fetch(path, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes });
   };
-  var query = $('absolute').checked ? '?altitude_mode=absolute' : '';
-  var filled = await post('/v1/' + dataset() + '/file' + query);
-  if (!filled.ok) { text($('file-status'), await errorOf(filled), true); return; }
-  var link = $('download');
-  link.href = URL.createObjectURL(await filled.blob());
-  link.download = file.name.replace(/(\\.[^.]+(\\.gz)?)?$/i, function (ext) { return '-heights' + ext; });
-  link.textContent = 'Download ' + link.download;
-  link.hidden = false;
-  text($('file-status'), filled.headers.get('x-elevation-filled') + ' of ' +
-    filled.headers.get('x-elevation-coordinates') + ' coordinates filled, ' +
-    filled.headers.get('x-elevation-nodata') + ' without data.');
+  var fit = isFit(file.name, bytes);
+  if (!fit) {
+    var query = $('absolute').checked ? '?altitude_mode=absolute' : '';
+    var filled = await post('/v1/' + dataset() + '/file' + query);
+    if (!current()) return;
+    if (!filled.ok) { text($('file-status'), await errorOf(filled), true); return; }
+    var blob = await filled.blob();
+    if (!current()) return;
+    var link = $('download');
+    link.href = objectUrl(blob);
+    link.download = file.name.replace(/(\\.[^.]+(\\.gz)?)?$/i, function (ext) { return '-heights' + ext; });
+    link.textContent = 'Download ' + link.download;
+    link.hidden = false;
+    text($('file-status'), filled.headers.get('x-elevation-filled') + ' of ' +
+      filled.headers.get('x-elevation-coordinates') + ' coordinates filled, ' +
+      filled.headers.get('x-elevation-nodata') + ' without data.');
+  }
   var profile = await post('/v1/' + dataset() + '/profile?samples=200');
-  if (!profile.ok) { text($('summary'), await errorOf(profile), true); return; }
+  if (!current()) return;
+  if (!profile.ok) { text(fit ? $('file-status') : $('summary'), await errorOf(profile), true); return; }
   var s = (await profile.json()).summary;
+  if (!current()) return;
+  if (fit) {
+    text($('file-status'), 'A FIT file: its profile is below. Heights are not written into FIT files; ' +
+      'convert it to GPX (e.g. with GPSBabel) to download it with heights.');
+  }
   $('summary').textContent = 'Length ' + (s.length / 1000).toFixed(2) + ' km · ascent ' + Math.round(s.ascent) +
     ' m · descent ' + Math.round(s.descent) + ' m · lowest ' + (s.min ? s.min.elevation : '–') + ' m · highest ' +
     (s.max ? s.max.elevation : '–') + ' m';
   var svg = await post('/v1/' + dataset() + '/profile?samples=200&format=svg');
-  if (svg.ok) { $('chart').src = URL.createObjectURL(await svg.blob()); $('chart').hidden = false; }
+  if (!current() || !svg.ok) return;
+  var chart = await svg.blob();
+  if (!current()) return;
+  $('chart').src = objectUrl(chart); $('chart').hidden = false;
 }
 
 $('file').addEventListener('change', function () { if (this.files[0]) processFile(this.files[0]); });
@@ -96,10 +143,14 @@ drop.addEventListener('drop', function (e) {
 
 $('lookup').addEventListener('click', async function () {
   var locations = $('coordinates').value.split(/\\n+/).map(function (l) { return l.trim(); }).filter(Boolean).join('|');
-  var response = await fetch('/v1/' + dataset() + '?locations=' + encodeURIComponent(locations));
   var table = $('heights');
   table.innerHTML = '<tr><th>latitude</th><th>longitude</th><th>elevation (m)</th></tr>';
-  if (!response.ok) { var row = table.insertRow(); row.insertCell().textContent = await errorOf(response); return; }
+  var failed = function (message) { var row = table.insertRow(); row.insertCell().textContent = message; };
+  var response;
+  try {
+    response = await fetch('/v1/' + dataset() + '?locations=' + encodeURIComponent(locations));
+  } catch (e) { failed('The API could not be reached: ' + e.message); return; }
+  if (!response.ok) { failed(await errorOf(response)); return; }
   (await response.json()).results.forEach(function (r) {
     var row = table.insertRow();
     [r.location.lat, r.location.lng, r.elevation === null ? 'no data' : r.elevation].forEach(function (v) {

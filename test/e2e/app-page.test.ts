@@ -9,6 +9,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM } from '../../scripts/report/chromium';
+import { fitFile } from '../support/fit-files';
 import { startStack, type Stack } from './support/stack';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/tracks');
@@ -22,6 +23,8 @@ interface PageGlobals {
       naturalWidth: number;
       naturalHeight: number;
       textContent: string | null;
+      className: string;
+      hidden: boolean;
     };
     querySelectorAll(selector: string): { length: number };
   };
@@ -57,7 +60,10 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
       page = await (await browser.newContext({ acceptDownloads: true })).newPage();
       await page.goto(`${stack.baseUrl}/app`);
       const csp: string[] = [];
-      page.on('console', (m) => m.type() === 'error' && csp.push(m.text()));
+      // Only the CSP's refusals: a 400 the page asked for (a refused file, below) is logged as an error too.
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) csp.push(m.text());
+      });
       cspErrors = csp;
       await page.locator('#dataset option').first().waitFor({ state: 'attached' });
     }, 180_000);
@@ -68,6 +74,9 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
     });
 
     it('uploads a KML with 0 m heights and downloads it back with /v1 heights, byte for byte otherwise', async () => {
+      // Before any file: no chart (an empty <img> showed its alt text while its CSS overrode `hidden`), no link.
+      expect(await page.isHidden('#chart')).toBe(true);
+      expect(await page.isHidden('#download')).toBe(true);
       await page.setInputFiles('#file', path.join(FIXTURES, 'google-earth.kml'));
       await page.waitForSelector('#download:not([hidden])');
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
@@ -126,6 +135,86 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
       expect(await page.textContent('#summary')).toMatch(
         /^Length \d+\.\d\d km · ascent \d+ m · descent \d+ m · lowest [\d.]+ m · highest [\d.]+ m$/,
       );
+    });
+
+    const FIT_NOTE =
+      'A FIT file: its profile is below. Heights are not written into FIT files; convert it to GPX (e.g. with ' +
+      'GPSBabel) to download it with heights.';
+    const RIDE: [number, number][] = [
+      [48.7, 9.1],
+      [48.72, 9.13],
+      [48.75, 9.16],
+      [48.78, 9.12],
+    ];
+
+    /** The summary line the page shows for this file, from /profile's own answer. */
+    async function summaryLine(body: Buffer): Promise<string> {
+      const response = await fetch(`${stack.baseUrl}/v1/sample/profile?samples=200`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body,
+      });
+      expect(response.status).toBe(200);
+      const { summary: s } = (await response.json()) as {
+        summary: {
+          length: number;
+          ascent: number;
+          descent: number;
+          min: { elevation: number };
+          max: { elevation: number };
+        };
+      };
+      return (
+        `Length ${(s.length / 1000).toFixed(2)} km · ascent ${Math.round(s.ascent)} m · descent ` +
+        `${Math.round(s.descent)} m · lowest ${s.min.elevation} m · highest ${s.max.elevation} m`
+      );
+    }
+
+    async function chartShown(): Promise<void> {
+      await page.waitForFunction(() => {
+        const chart = (globalThis as unknown as PageGlobals).document.getElementById('chart');
+        return !chart.hidden && chart.complete && chart.naturalWidth > 0;
+      });
+    }
+
+    it.each([
+      ['ride.fit.gz', gzipSync(fitFile(RIDE))], // told by its name
+      ['ride-export', fitFile(RIDE)], // no extension: told by the ".FIT" in its header
+    ])(
+      'shows the profile of a FIT file (%s) and offers no download, clearing the last file’s',
+      async (name, buffer) => {
+        expect(await page.isHidden('#download')).toBe(false); // the KML's, from the tests above
+        await page.setInputFiles('#file', { name, mimeType: 'application/octet-stream', buffer });
+        await page.waitForFunction(
+          (note) =>
+            (globalThis as unknown as PageGlobals).document.getElementById('file-status').textContent ===
+            note,
+          FIT_NOTE,
+        );
+        expect(await page.isHidden('#download')).toBe(true);
+        expect(await page.textContent('#summary')).toBe(await summaryLine(buffer));
+        await chartShown();
+        // Put the KML back for the next test.
+        await page.setInputFiles('#file', path.join(FIXTURES, 'google-earth.kml'));
+        await page.locator('#download:not([hidden])').waitFor();
+        await chartShown();
+      },
+    );
+
+    it('clears the last file’s download, summary and chart when the next file is refused', async () => {
+      await page.setInputFiles('#file', {
+        name: 'broken.gpx',
+        mimeType: 'application/gpx+xml',
+        buffer: Buffer.from('<gpx><trk><trkseg><trkpt lat="48.7"'),
+      });
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as PageGlobals).document.getElementById('file-status').className === 'error',
+      );
+      expect(await page.textContent('#file-status')).toMatch(/^The file is not well-formed XML/);
+      expect(await page.isHidden('#download')).toBe(true);
+      expect(await page.isHidden('#chart')).toBe(true);
+      expect(await page.textContent('#summary')).toBe('');
     });
 
     it('looks up typed coordinates', async () => {
