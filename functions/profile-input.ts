@@ -1,6 +1,6 @@
 /**
  * Where a profile's path comes from: `locations` (query, JSON or form body, as on /v1), or an uploaded track
- * file (KML, KMZ, GPX, TCX, GeoJSON, FIT, plain or gzip-compressed) as the POST body or a form's file, whose
+ * file (KML, KMZ, GPX, TCX, GeoJSON, CSV, FIT, plain or gzip-compressed) as the POST body or a form's file, whose
  * coordinates in document order are the path.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';

@@ -29,7 +29,7 @@ textarea { width: 100%; font-family: monospace; }
 
 <h2>A track file with heights</h2>
 <div id="drop">
-  <p>Drop a KML, KMZ, GPX, TCX or GeoJSON file (or a .gz of one) here, or a FIT file for its profile, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json,.fit,.gz"></p>
+  <p>Drop a KML, KMZ, GPX, TCX, GeoJSON or CSV file (or a .gz of one) here, or a FIT file for its profile, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json,.csv,.tsv,.txt,.fit,.gz"></p>
   <label><input type="checkbox" id="absolute"> KML: altitude mode absolute (Google Earth draws the heights)</label>
 </div>
 <p id="file-status" class="muted"></p>

@@ -65,6 +65,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/track/tcx.ts`,
     `${LIB}/track/geojson.ts`,
     `${LIB}/track/geojson-crs.ts`,
+    `${LIB}/track/csv.ts`,
     `${LIB}/track/xml-scan.ts`,
   ],
   fill: [

@@ -39,6 +39,7 @@ describe.each([
   ['garmin.gpx', 'garmin.expected.gpx', 'application/gpx+xml', 6, 1],
   ['garmin.tcx', 'garmin.expected.tcx', 'application/vnd.garmin.tcx+xml', 8, 1],
   ['collection.geojson', 'collection.expected.geojson', 'application/geo+json', 9, 1],
+  ['spreadsheet.csv', 'spreadsheet.expected.csv', 'text/csv', 6, 1],
 ])('POST /v1/{dataset}/file with %s', (input, expected, contentType, coordinates, nodata) => {
   it('answers the same bytes except the heights, which equal /v1 for the same points', async () => {
     const response = await postFile(handlers, fixture(input));
@@ -492,5 +493,27 @@ describe('a FIT file (what devices record)', () => {
     expect((response.json as { error: string }).error).toBe(
       'The FIT file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
     );
+  });
+});
+
+describe('a CSV point list (a spreadsheet saved as CSV)', () => {
+  it('answers a profile through its rows in order, as the same points given as locations', async () => {
+    const csv = Buffer.from('name;lat;lon\r\nA;48,742275;9,101177\r\nB;48,75;9,12\r\nC;48,77;9,15\r\n');
+    const [fromCsv, fromLocations] = await Promise.all([
+      postProfile(handlers, csv, { samples: '7' }),
+      invoke(handlers.profile, {
+        path: '/v1/sample/profile',
+        pathParameters: { dataset: 'sample' },
+        query: { locations: '48.742275,9.101177|48.75,9.12|48.77,9.15', samples: '7' },
+      }),
+    ]);
+    expect(fromCsv.status).toBe(200);
+    expect(fromCsv.json).toEqual(fromLocations.json);
+  });
+
+  it('is refused without a header row, saying to add one rather than guessing the columns', async () => {
+    const response = await postFile(handlers, Buffer.from('48.742275,9.101177\n48.75,9.12\n'));
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toMatch(/^The CSV file has no header row/);
   });
 });

@@ -16,9 +16,13 @@ import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers'
 
 /** Bounded for a 2-core machine: each run is one in-process invocation over a small file. */
 const RUNS = 200;
-const FIXTURES = ['google-earth.kml', 'garmin.gpx', 'garmin.tcx', 'collection.geojson'].map((name) =>
-  readFileSync(path.resolve('test/fixtures/tracks', name), 'utf8'),
-);
+const FIXTURES = [
+  'google-earth.kml',
+  'garmin.gpx',
+  'garmin.tcx',
+  'collection.geojson',
+  'spreadsheet.csv',
+].map((name) => readFileSync(path.resolve('test/fixtures/tracks', name), 'utf8'));
 
 let handlers: TrackHandlers;
 beforeAll(async () => {
@@ -30,7 +34,10 @@ const splice = fc
     fc.constantFrom(...FIXTURES),
     fc.nat(),
     fc.nat(),
-    fc.oneof(fc.string(), fc.constantFrom('<', '&', ']]>', '<!DOCTYPE x>', ',', '"', '[', '1e999', '-')),
+    fc.oneof(
+      fc.string(),
+      fc.constantFrom('<', '&', ']]>', '<!DOCTYPE x>', ',', '"', '[', '1e999', '-', ';', '\n', '\t'),
+    ),
   )
   .map(([text, at, cut, insert]) => {
     const i = at % (text.length + 1);
@@ -47,6 +54,7 @@ const EMPTY = [
   '<TrainingCenterDatabase><Activities><Activity><Lap><Track><Trackpoint/></Track></Lap></Activity></Activities></TrainingCenterDatabase>',
   '{"type":"FeatureCollection","features":[]}',
   '{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[]}]}',
+  'name;lat;lon\r\n',
 ].map((text) => Buffer.from(text));
 const empty = fc.oneof(
   fc.constantFrom(...EMPTY),

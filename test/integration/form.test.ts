@@ -78,6 +78,7 @@ describe('a track uploaded as a form', () => {
     ['google-earth.kml', 'application/vnd.google-earth.kml+xml'],
     ['garmin.gpx', 'application/gpx+xml'],
     ['collection.geojson', 'application/geo+json'],
+    ['spreadsheet.csv', 'text/csv'],
   ])('answers %s as the raw upload does, as an attachment under its name', async (name, contentType) => {
     const { body, contentType: type } = await form([{ name: 'file', value: fixture(name), filename: name }]);
     const [viaForm, raw] = await Promise.all([
@@ -191,7 +192,7 @@ describe('a form that cannot be answered is a 4xx saying why', () => {
     const response = await postForm(handlers, body, contentType);
     expect(response.status).toBe(400);
     expect(errorOf(response)).toBe(
-      "The form's file 'walk.kml' is empty: choose a KML, KMZ, GPX, TCX or GeoJSON file.",
+      "The form's file 'walk.kml' is empty: choose a KML, KMZ, GPX, TCX, GeoJSON or CSV file.",
     );
   });
 

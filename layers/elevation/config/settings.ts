@@ -36,7 +36,7 @@ export interface Settings {
   requestBlockBudgetBytes: number;
   /** Time kept back from the Lambda's remaining time, so the handler answers 504 before the platform kills it. */
   deadlineMarginMs: number;
-  /** Largest track file (KML, KMZ, GPX, TCX, GeoJSON) `POST /v1/{dataset}/file` accepts. */
+  /** Largest track file (KML, KMZ, GPX, TCX, GeoJSON, CSV, FIT) `POST /v1/{dataset}/file` accepts. */
   maxFileBytes: number;
   /** Most coordinates one track file may hold. */
   maxFileCoordinates: number;

@@ -1,5 +1,5 @@
 /**
- * Files in, the same file out with heights: finds every height slot of a KML, KMZ, GPX, TCX or GeoJSON document
+ * Files in, the same file out with heights: finds every height slot of a KML, KMZ, GPX, TCX, GeoJSON or CSV document
  * (any of them gzip-compressed, too), samples the dataset at all of them in one call, and rewrites only the
  * heights' text (plus what an option asks for), so everything else comes back byte for byte.
  */

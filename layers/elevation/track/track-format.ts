@@ -1,8 +1,9 @@
 /** Which kind of track file a request carries, told from its first bytes (content types are often wrong). */
 import { InvalidRequestError } from '../errors';
+import { looksLikeCsv } from './csv';
 import { textHead } from './text-encoding';
 
-export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'tcx' | 'geojson';
+export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'tcx' | 'geojson' | 'csv';
 
 /**
  * @example
@@ -16,6 +17,7 @@ export const CONTENT_TYPES: Readonly<Record<TrackFormat, string>> = {
   gpx: 'application/gpx+xml',
   tcx: 'application/vnd.garmin.tcx+xml',
   geojson: 'application/geo+json',
+  csv: 'text/csv',
 };
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
@@ -33,7 +35,7 @@ export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
   if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return 'kmz';
   const head = textHead(bytes, SNIFF_BYTES).trimStart();
   if (head.startsWith('{')) return 'geojson';
-  if (!head.startsWith('<')) return null;
+  if (!head.startsWith('<')) return looksLikeCsv(head) ? 'csv' : null;
   const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(head.replace(/<[?!][^>]*>/g, ''));
   if (root?.[2] === 'kml') return 'kml';
   if (root?.[2] === 'gpx') return 'gpx';
@@ -45,6 +47,6 @@ export function detectTrackFormat(bytes: Uint8Array): TrackFormat {
   const format = tryDetectTrackFormat(bytes);
   if (format) return format;
   throw new InvalidRequestError(
-    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document as the request body, plain or gzip-compressed (.gpx.gz).',
+    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document, or a CSV with a header row naming its lat and lon columns, as the request body, plain or gzip-compressed (.gpx.gz).',
   );
 }

@@ -1,9 +1,10 @@
 /**
- * A text track document (KML, GPX, TCX, GeoJSON) decoded and read: its encoding, the BOM, its text without it,
+ * A text track document (KML, GPX, TCX, GeoJSON, CSV) decoded and read: its encoding, the BOM, its text without it,
  * and its slots.
  */
 import { InvalidRequestError } from '../errors';
 import type { LatLon } from '../types';
+import { readCsv } from './csv';
 import { readGeoJson } from './geojson';
 import { readGpx } from './gpx';
 import { readKml } from './kml';
@@ -22,6 +23,7 @@ const READERS: Record<TextTrackFormat, (text: string, o: TrackReadOptions) => Pa
   gpx: readGpx,
   tcx: readTcx,
   geojson: readGeoJson,
+  csv: readCsv,
 };
 
 export interface TrackText {

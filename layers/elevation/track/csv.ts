@@ -1,0 +1,301 @@
+/**
+ * CSV point lists, as spreadsheets, survey tools and GPS Visualizer write them: comma-, semicolon-, tab- or
+ * pipe-separated, with a header row that names the latitude column (`lat`, `latitude`) and the longitude column
+ * (`lon`, `lng`, `long`, `longitude`), in any case. Every data row is a height slot, in file order and on the path
+ * (a profile runs through the rows one after another).
+ *
+ * An elevation column (`ele`, `elev`, `elevation`, `alt`, `altitude`, `height`, optionally with ` (m)` or `_m`)
+ * has its cells replaced; a file without one gets `elevation` appended to its header and a cell to every row, a
+ * row with fewer cells than the header padded first, so the heights land in their column. Everything else, quotes,
+ * line ends, blank lines, the other columns, comes back byte for byte. A semicolon- or tab-separated file may
+ * write decimal commas (`48,7;9,1`, as a German or French spreadsheet does): they are read, and the heights are
+ * written with a decimal comma too when the coordinates have one.
+ *
+ * Nothing is guessed: a file without a header row, a header without both columns, a row whose latitude or
+ * longitude is not a number, or (when a column is appended) a row with more cells than the header is a 400 naming
+ * the line. Cells are found by the small RFC 4180 scanner below, because each edit needs its cell's offsets in the
+ * text, which the CSV parsers on npm (csv-parse, papaparse) do not report.
+ */
+import { InvalidRequestError } from '../errors';
+import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { TextEdit } from './text-edits';
+
+const DELIMITERS = [',', ';', '\t', '|'] as const;
+type Delimiter = (typeof DELIMITERS)[number];
+
+const LATITUDE = /^(lat|latitude)$/;
+const LONGITUDE = /^(lon|lng|long|longitude)$/;
+const ELEVATION = /^(ele|elev|elevation|alt|altitude|height)(\s*\(m\)|_m)?$/;
+
+/** One cell: its span in the text (with its quotes, if quoted) and its value (unquoted). */
+interface Cell {
+  start: number;
+  end: number;
+  value: string;
+  quoted: boolean;
+}
+
+/** One record: its cells, where it ends (before its line end) and the line it starts on. */
+interface CsvRecord {
+  cells: Cell[];
+  end: number;
+  line: number;
+}
+
+interface HeaderLine {
+  delimiter: Delimiter;
+  lat: number;
+  lon: number;
+  elevation: number | null;
+  /** Why the header cannot be read (two latitude columns …), or null. */
+  ambiguous: string | null;
+}
+
+interface Header {
+  delimiter: Delimiter;
+  lat: number;
+  lon: number;
+  /** The elevation column, or null: one is appended. */
+  elevation: number | null;
+  record: CsvRecord;
+}
+
+/**
+ * Whether the text starts like a CSV point list (a header row naming a latitude and a longitude column), or like a
+ * CSV of bare numbers (`48.7,9.1`), which readCsv then refuses with a message asking for a header.
+ *
+ * @example
+ * ```ts
+ * assert.equal(looksLikeCsv('name;Latitude;Longitude\nA;48,7;9,1\n'), true);
+ * assert.equal(looksLikeCsv('48.7,9.1\n48.8,9.2\n'), true); // no header: readCsv says it needs one
+ * assert.equal(looksLikeCsv('hello, world'), false);
+ * ```
+ */
+export function looksLikeCsv(head: string): boolean {
+  const line = firstLine(head) ?? '';
+  return findHeader(line) !== null || headerlessDelimiter(line) !== null;
+}
+
+/** The first line with something besides delimiters and spaces (rows like `,,,` are a spreadsheet's empty rows). */
+function firstLine(text: string): string | undefined {
+  return text.split(/\r?\n/).find((line) => line.replace(/[,;\t|]/g, '').trim() !== '');
+}
+
+export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
+  const line = firstLine(text);
+  if (line === undefined) {
+    throw new InvalidRequestError('The CSV file is empty: it needs a header row and a row per point.');
+  }
+  const found = findHeader(line);
+  if (!found) throw headerError(line);
+  if (found.ambiguous !== null) throw new InvalidRequestError(found.ambiguous);
+  const [record, ...rows] = scanRecords(text, found.delimiter).filter((r) => !isBlank(r));
+  const header: Header = { ...found, record };
+  const decimalComma =
+    header.delimiter !== ',' &&
+    rows.some((r) => [header.lat, header.lon].some((c) => r.cells[c]?.value.includes(',')));
+  const slots = new SlotCollector(options.maxCoordinates);
+  for (const row of rows) slots.add(rowSlot(row, header, decimalComma));
+  return { slots: slots.slots, extraEdits: header.elevation === null ? [appendedHeader(header)] : [] };
+}
+
+function headerError(line: string): InvalidRequestError {
+  if (headerlessDelimiter(line) !== null) {
+    return new InvalidRequestError(
+      `The CSV file has no header row: its first line '${shorten(line)}' is data. Add a header naming the columns, ` +
+        "e.g. 'lat,lon', so latitude and longitude are not guessed.",
+    );
+  }
+  return new InvalidRequestError(
+    `The CSV file's header '${shorten(line)}' names no latitude and longitude columns: name them lat (or latitude) ` +
+      'and lon (or lng, long, longitude).',
+  );
+}
+
+/** The delimiter and columns of a header line, trying each delimiter in turn; null when none names both. */
+function findHeader(line: string): HeaderLine | null {
+  for (const delimiter of DELIMITERS) {
+    if (!line.includes(delimiter)) continue;
+    let values: string[];
+    try {
+      values = scanRecords(line, delimiter)[0].cells.map((c) => c.value);
+    } catch {
+      values = line.split(delimiter); // an unclosed quote: readCsv's full scan names its line
+    }
+    // ` "lat" ` (a space before the quote) is not quoted by RFC 4180, but it names the column all the same.
+    const names = values.map((v) =>
+      v
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase(),
+    );
+    const columns = (pattern: RegExp) => names.flatMap((n, i) => (pattern.test(n) ? [i] : []));
+    const [lat, lon, elevation] = [columns(LATITUDE), columns(LONGITUDE), columns(ELEVATION)];
+    if (lat.length > 0 && lon.length > 0) {
+      const twice = [
+        ['latitude', lat],
+        ['longitude', lon],
+        ['elevation', elevation],
+      ].find(([, found]) => found.length > 1) as [string, number[]] | undefined;
+      return {
+        delimiter,
+        lat: lat[0],
+        lon: lon[0],
+        elevation: elevation[0] ?? null,
+        // Two columns that could be the one read (or written) are refused rather than one picked.
+        ambiguous: twice
+          ? `The CSV file's header names more than one ${twice[0]} column (${twice[1].map((i) => `'${values[i].trim()}'`).join(', ')}): keep one, or rename the others.`
+          : null,
+      };
+    }
+  }
+  return null;
+}
+
+/** The delimiter of a line of two or more numbers (a file without a header), or null. */
+function headerlessDelimiter(line: string): Delimiter | null {
+  for (const delimiter of DELIMITERS) {
+    const cells = line.split(delimiter).map((c) => c.trim());
+    if (cells.length >= 2 && cells.every((c) => parseNumber(c, delimiter !== ',') !== null)) return delimiter;
+  }
+  return null;
+}
+
+function rowSlot(row: CsvRecord, header: Header, decimalComma: boolean): HeightSlot {
+  const where = () => `line ${row.line}`;
+  const { delimiter } = header;
+  const columns = header.record.cells.length;
+  if (header.elevation === null && row.cells.length > columns) {
+    throw new InvalidRequestError(
+      `The CSV file's line ${row.line} has ${row.cells.length} cells, the header ${columns}: the elevation column ` +
+        'appended after the last would not line up. Give every row the header’s cells, or add an elevation column.',
+    );
+  }
+  const lat = coordinate(row, header.lat, 'latitude', delimiter);
+  const lon = coordinate(row, header.lon, 'longitude', delimiter);
+  const location = checkedLocation(lat, lon, where);
+  const column = header.elevation ?? columns;
+  const cell = row.cells[column] as Cell | undefined;
+  const format = (height: string) => (decimalComma ? height.replace('.', ',') : height);
+  // A row short of the column gets empty cells up to it, then its own.
+  const pad = delimiter.repeat(Math.max(0, column - row.cells.length + 1));
+  return {
+    location,
+    height: cell ? parseNumber(cell.value.trim(), delimiter !== ',') : null,
+    onPath: true,
+    write: (height: string): TextEdit =>
+      cell
+        ? { start: cell.start, end: cell.end, replacement: format(height) }
+        : { start: row.end, end: row.end, replacement: pad + format(height) },
+    // An existing cell is left as it is; an appended column still gets its (empty) cell, so later columns line up.
+    clear: (): TextEdit | null => (cell ? null : { start: row.end, end: row.end, replacement: pad }),
+  };
+}
+
+function coordinate(row: CsvRecord, column: number, name: string, delimiter: Delimiter): number {
+  const raw = row.cells[column]?.value.trim() ?? '';
+  const value = parseNumber(raw, delimiter !== ',');
+  if (value === null) {
+    throw new InvalidRequestError(
+      raw === ''
+        ? `The CSV file's line ${row.line} has no ${name}.`
+        : `The CSV file's line ${row.line} has ${name} '${shorten(raw)}', not a number in decimal degrees.`,
+    );
+  }
+  return value;
+}
+
+/** `elevation` after the header's last cell, quoted if that cell is. */
+function appendedHeader({ delimiter, record }: Header): TextEdit {
+  const last = record.cells[record.cells.length - 1];
+  const name = last.quoted ? '"elevation"' : 'elevation';
+  return { start: record.end, end: record.end, replacement: delimiter + name };
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
+
+/** A decimal number, or with a decimal comma where the delimiter allows one; null otherwise. */
+function parseNumber(text: string, commaAllowed: boolean): number | null {
+  if (NUMBER.test(text)) return Number(text);
+  if (commaAllowed && DECIMAL_COMMA.test(text)) return Number(text.replace(',', '.'));
+  return null;
+}
+
+/** An empty line, or one of delimiters only (`,,,`: a spreadsheet's empty row). */
+function isBlank(record: CsvRecord): boolean {
+  return record.cells.every((c) => !c.quoted && c.value.trim() === '');
+}
+
+function shorten(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/**
+ * RFC 4180 records: a cell in double quotes may hold the delimiter, line ends and `""` (one quote); a quote inside
+ * an unquoted cell is taken as it is, as spreadsheets read it. Lines end with LF or CRLF.
+ */
+function scanRecords(text: string, delimiter: Delimiter): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  let line = 1;
+  let i = 0;
+  while (i <= text.length) {
+    const record: CsvRecord = { cells: [], end: i, line };
+    for (;;) {
+      const start = i;
+      let value: string;
+      let quoted = false;
+      if (text[i] === '"') {
+        quoted = true;
+        const parts: string[] = [];
+        let from = i + 1;
+        for (;;) {
+          const close = text.indexOf('"', from);
+          if (close === -1) {
+            throw new InvalidRequestError(`The CSV file's quoted cell at line ${line} has no closing quote.`);
+          }
+          parts.push(text.slice(from, close));
+          if (text[close + 1] === '"') {
+            parts.push('"');
+            from = close + 2;
+          } else {
+            i = close + 1;
+            break;
+          }
+        }
+        // Whatever follows the closing quote up to the next delimiter is part of the cell, as spreadsheets read it.
+        const afterQuote = i;
+        while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && !isCrLf(text, i)) i++;
+        value = parts.join('') + text.slice(afterQuote, i);
+        line += countLines(value);
+      } else {
+        while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && !isCrLf(text, i)) i++;
+        value = text.slice(start, i);
+      }
+      record.cells.push({ start, end: i, value, quoted });
+      if (text[i] === delimiter) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    record.end = i;
+    records.push(record);
+    if (i >= text.length) break;
+    i += isCrLf(text, i) ? 2 : 1;
+    line++;
+    if (i === text.length) break; // a final line end ends the last record; it does not start another
+  }
+  return records;
+}
+
+function isCrLf(text: string, i: number): boolean {
+  return text[i] === '\r' && text[i + 1] === '\n';
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (const c of text) if (c === '\n') n++;
+  return n;
+}

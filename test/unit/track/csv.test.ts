@@ -1,0 +1,294 @@
+/**
+ * CSV point lists: which rows are height slots, where a height is written (an existing elevation column, or one
+ * appended and padded), what stays byte for byte (quotes, line ends, blank rows, other columns), decimal commas,
+ * and the 400 every malformed file gets, naming the line. Property: a height written reads back as written, at
+ * its own row, whatever the quoting and delimiters.
+ */
+import fc from 'fast-check';
+import { gzipSync, gunzipSync } from 'node:zlib';
+import {
+  InvalidRequestError,
+  fillFileHeights,
+  loadDatasetRegistry,
+  readTrackPath,
+  tryDetectTrackFormat,
+} from '../../../layers/elevation';
+import { looksLikeCsv, readCsv } from '../../../layers/elevation/track/csv';
+import { applyEdits } from '../../../layers/elevation/track/text-edits';
+
+const OPTIONS = { maxCoordinates: 100, absoluteAltitude: false };
+
+/** Each row gets 100 + its index (a height landing on another row is caught); `nodata` rows get cleared instead. */
+function fill(text: string, nodata: ReadonlySet<number> = new Set()): string {
+  const { slots, extraEdits } = readCsv(text, OPTIONS);
+  const edits = slots.flatMap((slot, i) => {
+    const edit = nodata.has(i) ? slot.clear() : slot.write(String(100 + i + 0.25));
+    return edit ? [edit] : [];
+  });
+  return applyEdits(text, [...edits, ...extraEdits]);
+}
+
+const locations = (text: string) => readCsv(text, OPTIONS).slots.map((s) => [s.location.lat, s.location.lon]);
+
+describe('readCsv: the header', () => {
+  it.each([
+    ['lat,lon', ','],
+    ['Latitude;Longitude', ';'],
+    ['LAT\tLNG', '\t'],
+    ['latitude|long', '|'],
+    [' "lat" , "lon" ', ','],
+  ])('finds the columns of %j (delimiter %j), in any case and quoting', (header, delimiter) => {
+    const text = `${header}\n48.5${delimiter}9.5\n`;
+    expect(locations(text)).toEqual([[48.5, 9.5]]);
+  });
+
+  it('finds the columns wherever they stand, longitude first too', () => {
+    expect(locations('id,lng,name,lat\n1,9.5,A,48.5\n')).toEqual([[48.5, 9.5]]);
+  });
+
+  it('appends elevation after the last header cell, quoted when that cell is quoted', () => {
+    expect(fill('name,lat,lon\nA,48.5,9.5\n')).toBe('name,lat,lon,elevation\nA,48.5,9.5,100.25\n');
+    expect(fill('"lat";"lon"\n48,5;9,5\n')).toBe('"lat";"lon";"elevation"\n48,5;9,5;100,25\n');
+  });
+
+  it.each(['ele', 'Elev', 'ELEVATION', 'alt', 'Altitude (m)', 'altitude(m)', 'height_m', 'Height'])(
+    'fills an existing %j column in place',
+    (name) => {
+      expect(fill(`lat,lon,${name},note\n48.5,9.5,,x\n48.6,9.6,0,y\n`)).toBe(
+        `lat,lon,${name},note\n48.5,9.5,100.25,x\n48.6,9.6,101.25,y\n`,
+      );
+    },
+  );
+
+  it('reads the existing height of each row (null where empty or not a number)', () => {
+    const heights = readCsv('lat,lon,ele\n1,2,350.5\n1,2,\n1,2,n/a\n1,2,0\n', OPTIONS).slots.map(
+      (s) => s.height,
+    );
+    expect(heights).toEqual([350.5, null, null, 0]);
+  });
+});
+
+describe('readCsv: what stays as it was', () => {
+  it('keeps CRLF and LF line ends, a last line without one, blank and empty rows, and every other cell', () => {
+    const text = 'name,lat,lon\r\n"A, the hill",48.5,9.5\r\n\r\n,,\nB,48.6,9.6';
+    expect(fill(text)).toBe(
+      'name,lat,lon,elevation\r\n"A, the hill",48.5,9.5,100.25\r\n\r\n,,\nB,48.6,9.6,101.25',
+    );
+  });
+
+  it('reads quoted cells holding the delimiter, a line end and escaped quotes, counting lines through them', () => {
+    const text = 'name,lat,lon\n"say ""hi""\nand go",48.5,9.5\nB,48.6,x\n';
+    expect(locations(text.replace(',x', ',9.6'))).toEqual([
+      [48.5, 9.5],
+      [48.6, 9.6],
+    ]);
+    expect(() => readCsv(text, OPTIONS)).toThrow(
+      "The CSV file's line 4 has longitude 'x', not a number in decimal degrees.",
+    );
+  });
+
+  it('replaces a quoted elevation cell whole', () => {
+    expect(fill('lat,lon,ele\n48.5,9.5,"12"\n')).toBe('lat,lon,ele\n48.5,9.5,100.25\n');
+  });
+
+  it('pads a row shorter than the header so its height lands in its column', () => {
+    expect(fill('lat,lon,note,x\n48.5,9.5\n48.6,9.6,n,x\n')).toBe(
+      'lat,lon,note,x,elevation\n48.5,9.5,,,100.25\n48.6,9.6,n,x,101.25\n',
+    );
+    expect(fill('lat,lon,ele,note\n48.5,9.5\n')).toBe('lat,lon,ele,note\n48.5,9.5,100.25\n');
+  });
+
+  it('gives a row without data an empty cell in an appended column, and leaves an existing cell alone', () => {
+    expect(fill('lat,lon,n\n48.5,9.5,a\n48.6,9.6\n48.7,9.7,c\n', new Set([0, 1]))).toBe(
+      'lat,lon,n,elevation\n48.5,9.5,a,\n48.6,9.6,,\n48.7,9.7,c,102.25\n',
+    );
+    expect(fill('lat,lon,ele\n48.5,9.5,7\n', new Set([0]))).toBe('lat,lon,ele\n48.5,9.5,7\n');
+  });
+});
+
+describe('readCsv: decimal commas', () => {
+  it('reads them where the delimiter is not a comma, and writes heights the same way', () => {
+    expect(fill('lat;lon\n48,5;9,5\n')).toBe('lat;lon;elevation\n48,5;9,5;100,25\n');
+    expect(fill('lat\tlon\n48,5\t9\n')).toBe('lat\tlon\televation\n48,5\t9\t100,25\n');
+  });
+
+  it('writes decimal points where the coordinates have them, whatever the delimiter', () => {
+    expect(fill('lat;lon\n48.5;9.5\n')).toBe('lat;lon;elevation\n48.5;9.5;100.25\n');
+    expect(fill('lat;lon\n48;9\n')).toBe('lat;lon;elevation\n48;9;100.25\n');
+  });
+
+  it('does not read a quoted "48,5" in a comma-separated file as a number', () => {
+    expect(() => readCsv('lat,lon\n"48,5",9\n', OPTIONS)).toThrow(
+      "The CSV file's line 2 has latitude '48,5', not a number in decimal degrees.",
+    );
+  });
+});
+
+describe('readCsv: the 400s, naming the line', () => {
+  it.each([
+    ['', 'The CSV file is empty: it needs a header row and a row per point.'],
+    [',,\n\n', 'The CSV file is empty: it needs a header row and a row per point.'],
+    [
+      '48.5,9.5\n48.6,9.6\n',
+      "The CSV file has no header row: its first line '48.5,9.5' is data. Add a header naming the columns, e.g. 'lat,lon', so latitude and longitude are not guessed.",
+    ],
+    [
+      'x,y\n1,2\n',
+      "The CSV file's header 'x,y' names no latitude and longitude columns: name them lat (or latitude) and lon (or lng, long, longitude).",
+    ],
+    ['lat,lon\n48.5\n', "The CSV file's line 2 has no longitude."],
+    ['lat,lon\n,9\n', "The CSV file's line 2 has no latitude."],
+    ['lat,lon\n\n48.5,9.5\n95,9\n', 'Invalid latitude 95 at line 4: latitude must be between -90 and 90.'],
+    ['lat,lon\n48.5,181\n', 'Invalid longitude 181 at line 2: longitude must be between -180 and 180.'],
+    ['lat,lon\n48.5,9.5e\n', "The CSV file's line 2 has longitude '9.5e', not a number in decimal degrees."],
+    ['lat,lon\n"48.5,9.5\n', "The CSV file's quoted cell at line 2 has no closing quote."],
+    [
+      'lat,lon\n48.5,9.5,extra\n',
+      "The CSV file's line 2 has 3 cells, the header 2: the elevation column appended after the last would not line up. Give every row the header’s cells, or add an elevation column.",
+    ],
+  ])('%j', (text, message) => {
+    expect(() => readCsv(text, OPTIONS)).toThrow(InvalidRequestError);
+    expect(() => readCsv(text, OPTIONS)).toThrow(message);
+  });
+
+  it.each([
+    ['lat,lon,Latitude\n1,2,3\n', "more than one latitude column ('lat', 'Latitude')"],
+    ['lng;lat;long\n1;2;3\n', "more than one longitude column ('lng', 'long')"],
+    ['lat,lon,ele,altitude (m)\n1,2,,\n', "more than one elevation column ('ele', 'altitude (m)')"],
+  ])('refuses a header naming a column twice rather than pick one: %j', (text, what) => {
+    expect(() => readCsv(text, OPTIONS)).toThrow(
+      `The CSV file's header names ${what}: keep one, or rename the others.`,
+    );
+    expect(tryDetectTrackFormat(Buffer.from(text))).toBe('csv'); // told as CSV, so the message is the CSV's
+  });
+
+  it('tells a line with an unclosed quote from a header without throwing, and names the line when reading', () => {
+    expect(tryDetectTrackFormat(Buffer.from('"abc,def\n'))).toBe(null);
+    expect(tryDetectTrackFormat(Buffer.from('name,lat,lon,"note\n'))).toBe('csv');
+    expect(() => readCsv('name,lat,lon,"note\n', OPTIONS)).toThrow(
+      "The CSV file's quoted cell at line 1 has no closing quote.",
+    );
+  });
+
+  it('takes a row with more cells than the header when the elevation column exists', () => {
+    expect(fill('lat,lon,ele\n48.5,9.5,,extra\n')).toBe('lat,lon,ele\n48.5,9.5,100.25,extra\n');
+  });
+
+  it('stops at the coordinate limit', () => {
+    const text = 'lat,lon\n' + '48.5,9.5\n'.repeat(3);
+    expect(readCsv(text, { ...OPTIONS, maxCoordinates: 3 }).slots).toHaveLength(3);
+    expect(() => readCsv(text, { ...OPTIONS, maxCoordinates: 2 })).toThrow(
+      /^The file has more than 2 coordinates, the limit per request \(MAX_FILE_COORDINATES\)/,
+    );
+  });
+});
+
+describe('telling a CSV from other bodies', () => {
+  it.each([
+    ['lat,lon\n1,2', 'csv'],
+    ['\uFEFFname;Latitude;Longitude\r\n', 'csv'],
+    ['\n,,,\nlat,lon\n', 'csv'],
+    ['48.5,9.5\n', 'csv'], // read as CSV, so the answer can ask for a header
+    ['48,5;9,5\n', 'csv'],
+    ['hello, world\n', null],
+    ['locations=48.5,9.5|48.6,9.6', null],
+    ['[{"lat":48.5,"lng":9.5}]', null],
+    ['48.5\n', null],
+  ])('%j is %s', (text, format) => {
+    expect(tryDetectTrackFormat(Buffer.from(text, 'utf8'))).toBe(format);
+  });
+
+  it('looks at the first line that is not empty', () => {
+    expect(looksLikeCsv('\n\nlat;lon\n')).toBe(true);
+    expect(looksLikeCsv('note\nlat,lon\n')).toBe(false);
+  });
+});
+
+describe('through fillFileHeights and readTrackPath', () => {
+  const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+  const fillOptions = { interpolation: 'nearest' as const, overwrite: true, absoluteAltitude: false };
+  const limits = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
+
+  it('fills a CSV with the dataset’s heights and reports it; keeps non-zero heights with overwrite=false', async () => {
+    const csv = 'lat,lon,ele\n49.9,10.1,0\n49.9,10.1,250\n51,10.3,\n';
+    const filled = await fillFileHeights(Buffer.from(csv), registry.get('plane-point'), fillOptions, limits);
+    expect(Buffer.from(filled.bytes).toString()).toBe(
+      'lat,lon,ele\n49.9,10.1,1036\n49.9,10.1,1036\n51,10.3,\n',
+    );
+    expect(filled.report).toMatchObject({ format: 'csv', coordinates: 3, filled: 2, nodata: 1, kept: 0 });
+    const kept = await fillFileHeights(
+      Buffer.from(csv),
+      registry.get('plane-point'),
+      { ...fillOptions, overwrite: false },
+      limits,
+    );
+    expect(Buffer.from(kept.bytes).toString()).toBe('lat,lon,ele\n49.9,10.1,1036\n49.9,10.1,250\n51,10.3,\n');
+  });
+
+  it('writes a UTF-16 tab-separated file (Excel’s "Unicode text") back in UTF-16, and a gzip one gzip-compressed', async () => {
+    const tsv = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('lat\tlon\r\n49,9\t10,1\r\n', 'utf16le'),
+    ]);
+    const filled = await fillFileHeights(tsv, registry.get('plane-point'), fillOptions, limits);
+    expect(filled.encoding).toBe('utf-16le');
+    expect(Buffer.from(filled.bytes).toString('utf16le')).toBe(
+      '\uFEFFlat\tlon\televation\r\n49,9\t10,1\t1036\r\n',
+    );
+    const zipped = await fillFileHeights(
+      gzipSync('lat,lon\n49.9,10.1\n'),
+      registry.get('plane-point'),
+      fillOptions,
+      limits,
+    );
+    expect(zipped.gzip).toBe(true);
+    expect(gunzipSync(zipped.bytes).toString()).toBe('lat,lon,elevation\n49.9,10.1,1036\n');
+  });
+
+  it('gives a profile its rows in order', async () => {
+    const path = await readTrackPath(Buffer.from('name;lat;lon\nA;48,5;9,5\nB;48,6;9,6\n'), limits);
+    expect(path).toEqual({
+      format: 'csv',
+      locations: [
+        { lat: 48.5, lon: 9.5 },
+        { lat: 48.6, lon: 9.6 },
+      ],
+    });
+  });
+});
+
+describe('property: a height written reads back at its own row', () => {
+  const cell = fc.constantFrom('', 'a', '"q, ""x"""', '"two\nlines"', ' ', '0');
+  it('whatever the delimiter, quoting, line ends and other cells', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(',', ';', '\t', '|'),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        fc.array(
+          fc.record({
+            lat: fc.integer({ min: -90, max: 90 }),
+            lon: fc.integer({ min: -180, max: 180 }),
+            note: cell,
+            short: fc.boolean(),
+          }),
+          {
+            maxLength: 8,
+          },
+        ),
+        (delimiter, eol, withEle, rows) => {
+          const header = ['name', 'lat', 'lon', ...(withEle ? ['ele'] : []), 'note'].join(delimiter);
+          const lines = rows.map((r, i) =>
+            [`p${i}`, r.lat, r.lon, ...(withEle ? [''] : []), ...(r.short ? [] : [r.note])].join(delimiter),
+          );
+          const text = [header, ...lines].join(eol) + eol;
+          const filled = fill(text);
+          const after = readCsv(filled, OPTIONS).slots;
+          expect(after.map((s) => s.location)).toEqual(rows.map((r) => ({ lat: r.lat, lon: r.lon })));
+          expect(after.map((s) => s.height)).toEqual(rows.map((_, i) => 100 + i + 0.25));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
