@@ -51,16 +51,16 @@ export function reportHeaders(report: FillReport): Record<string, string> {
 }
 
 /**
- * The filled file as the response: a KMZ, a gzip file (`application/gzip`, as it came), or text in another
+ * The filled file as the response: a KMZ, a FIT file, a gzip file (`application/gzip`, as it came), or text in another
  * encoding than UTF-8, goes base64-encoded (a Lambda response body is a JS string, which would carry it as UTF-8).
  * UTF-16 is labelled with its charset: `utf-16` beside a byte-order mark (which tells the order),
  * `utf-16le`/`utf-16be` without one.
  */
 export function fileResponse(filled: FilledFile, corsOrigin: string | null): Response {
   const { bytes, report, encoding } = filled;
-  const binary = filled.gzip || report.format === 'kmz' || encoding !== 'utf-8';
-  const charset =
-    filled.gzip || report.format === 'kmz' || encoding === 'utf-8' ? '' : filled.bom ? 'utf-16' : encoding;
+  const zipOrFit = filled.gzip || report.format === 'kmz' || report.format === 'fit';
+  const binary = zipOrFit || encoding !== 'utf-8';
+  const charset = zipOrFit || encoding === 'utf-8' ? '' : filled.bom ? 'utf-16' : encoding;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
     statusCode: 200,

@@ -29,7 +29,7 @@ textarea { width: 100%; font-family: monospace; }
 
 <h2>A track file with heights</h2>
 <div id="drop">
-  <p>Drop a KML, KMZ, GPX, TCX, GeoJSON or CSV file (or a .gz of one) here, or a FIT file for its profile, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json,.csv,.tsv,.txt,.fit,.gz"></p>
+  <p>Drop a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file (or a .gz of one) here, or <input type="file" id="file" accept=".kml,.kmz,.gpx,.tcx,.geojson,.json,.csv,.tsv,.txt,.fit,.gz"></p>
   <label><input type="checkbox" id="absolute"> KML: altitude mode absolute (Google Earth draws the heights)</label>
 </div>
 <p id="file-status" class="muted"></p>
@@ -58,14 +58,6 @@ fetch('/v1/datasets').then(function (r) { return r.json(); }).then(function (bod
     $('dataset').appendChild(option);
   });
 }).catch(function () { text($('datasets-note'), 'could not list datasets', true); });
-
-// A FIT file (an activity as Garmin, Wahoo, Coros … record it) has a profile but no heights written back: /file
-// refuses it, so the page asks /profile alone. Told by name (.fit, .fit.gz) or by the ".FIT" at bytes 8-11.
-function isFit(name, bytes) {
-  var head = new Uint8Array(bytes, 0, Math.min(12, bytes.byteLength));
-  return /\\.fit(\\.gz)?$/i.test(name) ||
-    (head.length === 12 && String.fromCharCode(head[8], head[9], head[10], head[11]) === '.FIT');
-}
 
 // What the last file showed is cleared before the next is read, so a file that fails never leaves the previous
 // file's download, summary or chart on the page as if they were its own; a file dropped while another is still
@@ -96,32 +88,25 @@ async function fillAndChart(file, current) {
   var post = function (path) {
     return fetch(path, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes });
   };
-  var fit = isFit(file.name, bytes);
-  if (!fit) {
-    var query = $('absolute').checked ? '?altitude_mode=absolute' : '';
-    var filled = await post('/v1/' + dataset() + '/file' + query);
-    if (!current()) return;
-    if (!filled.ok) { text($('file-status'), await errorOf(filled), true); return; }
-    var blob = await filled.blob();
-    if (!current()) return;
-    var link = $('download');
-    link.href = objectUrl(blob);
-    link.download = file.name.replace(/(\\.[^.]+(\\.gz)?)?$/i, function (ext) { return '-heights' + ext; });
-    link.textContent = 'Download ' + link.download;
-    link.hidden = false;
-    text($('file-status'), filled.headers.get('x-elevation-filled') + ' of ' +
-      filled.headers.get('x-elevation-coordinates') + ' coordinates filled, ' +
-      filled.headers.get('x-elevation-nodata') + ' without data.');
-  }
+  var query = $('absolute').checked ? '?altitude_mode=absolute' : '';
+  var filled = await post('/v1/' + dataset() + '/file' + query);
+  if (!current()) return;
+  if (!filled.ok) { text($('file-status'), await errorOf(filled), true); return; }
+  var blob = await filled.blob();
+  if (!current()) return;
+  var link = $('download');
+  link.href = objectUrl(blob);
+  link.download = file.name.replace(/(\\.[^.]+(\\.gz)?)?$/i, function (ext) { return '-heights' + ext; });
+  link.textContent = 'Download ' + link.download;
+  link.hidden = false;
+  text($('file-status'), filled.headers.get('x-elevation-filled') + ' of ' +
+    filled.headers.get('x-elevation-coordinates') + ' coordinates filled, ' +
+    filled.headers.get('x-elevation-nodata') + ' without data.');
   var profile = await post('/v1/' + dataset() + '/profile?samples=200');
   if (!current()) return;
-  if (!profile.ok) { text(fit ? $('file-status') : $('summary'), await errorOf(profile), true); return; }
+  if (!profile.ok) { text($('summary'), await errorOf(profile), true); return; }
   var s = (await profile.json()).summary;
   if (!current()) return;
-  if (fit) {
-    text($('file-status'), 'A FIT file: its profile is below. Heights are not written into FIT files; ' +
-      'convert it to GPX (e.g. with GPSBabel) to download it with heights.');
-  }
   $('summary').textContent = 'Length ' + (s.length / 1000).toFixed(2) + ' km · ascent ' + Math.round(s.ascent) +
     ' m · descent ' + Math.round(s.descent) + ' m · lowest ' + (s.min ? s.min.elevation : '–') + ' m · highest ' +
     (s.max ? s.max.elevation : '–') + ' m';

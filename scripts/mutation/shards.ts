@@ -60,6 +60,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/track/kmz.ts`,
     `${LIB}/track/gzip-file.ts`,
     `${LIB}/track/fit.ts`,
+    `${LIB}/track/fit-heights.ts`,
     `${LIB}/track/zip-directory.ts`,
     `${LIB}/track/gpx.ts`,
     `${LIB}/track/tcx.ts`,

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { readFitMessages } from 'fit-file-parser';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM } from '../../scripts/report/chromium';
 import { fitFile } from '../support/fit-files';
@@ -137,9 +138,6 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
       );
     });
 
-    const FIT_NOTE =
-      'A FIT file: its profile is below. Heights are not written into FIT files; convert it to GPX (e.g. with ' +
-      'GPSBabel) to download it with heights.';
     const RIDE: [number, number][] = [
       [48.7, 9.1],
       [48.72, 9.13],
@@ -178,25 +176,34 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
     }
 
     it.each([
-      ['ride.fit.gz', gzipSync(fitFile(RIDE))], // told by its name
-      ['ride-export', fitFile(RIDE)], // no extension: told by the ".FIT" in its header
+      ['ride.fit', fitFile(RIDE), 'ride-heights.fit'],
+      ['ride.fit.gz', gzipSync(fitFile(RIDE)), 'ride-heights.fit.gz'],
     ])(
-      'shows the profile of a FIT file (%s) and offers no download, clearing the last file’s',
-      async (name, buffer) => {
-        expect(await page.isHidden('#download')).toBe(false); // the KML's, from the tests above
+      'takes a FIT file (%s): heights in its records to download, its profile and chart',
+      async (name, buffer, download) => {
         await page.setInputFiles('#file', { name, mimeType: 'application/octet-stream', buffer });
         await page.waitForFunction(
-          (note) =>
-            (globalThis as unknown as PageGlobals).document.getElementById('file-status').textContent ===
-            note,
-          FIT_NOTE,
+          (text) =>
+            (globalThis as unknown as PageGlobals).document.getElementById('download').textContent === text,
+          `Download ${download}`,
         );
-        expect(await page.isHidden('#download')).toBe(true);
+        expect(await page.textContent('#file-status')).toBe('4 of 4 coordinates filled, 0 without data.');
+        const [saved] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+        expect(saved.suggestedFilename()).toBe(download);
+        const bytes = readFileSync(await saved.path());
+        const fit = name.endsWith('.gz') ? gunzipSync(bytes) : bytes;
+        // fit-file-parser's strict reader checks both CRCs; every record has a height where it had none.
+        const records = readFitMessages(fit, { messageNumbers: [20] }).messages;
+        expect(records.map((m) => m.fields.some((f) => f.fieldNumber === 78))).toEqual([
+          true,
+          true,
+          true,
+          true,
+        ]);
+        await page.waitForFunction(
+          () => (globalThis as unknown as PageGlobals).document.getElementById('summary').textContent !== '',
+        ); // the profile is asked for after the file: wait for it
         expect(await page.textContent('#summary')).toBe(await summaryLine(buffer));
-        await chartShown();
-        // Put the KML back for the next test.
-        await page.setInputFiles('#file', path.join(FIXTURES, 'google-earth.kml'));
-        await page.locator('#download:not([hidden])').waitFor();
         await chartShown();
       },
     );

@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
+import { readFitMessages } from 'fit-file-parser';
+import { readTrackPath } from '../../layers/elevation';
 import { fitFile } from '../support/fit-files';
+
+const LIMITS = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
 import { invoke } from './support/api-gateway';
 import { loadTrackHandlers, postFile, postProfile, type TrackHandlers } from './support/track-handlers';
 
@@ -477,12 +481,36 @@ describe('a FIT file (what devices record)', () => {
     expect(zipped.json).toEqual(plain.json);
   });
 
-  it('is refused by /file with what to do instead (heights are not written into FIT files)', async () => {
+  it('gets its heights from /file, equal to /v1 at its records to FIT’s 0.2 m, plain or gzip-compressed', async () => {
     const response = await postFile(handlers, fit);
-    expect(response.status).toBe(400);
-    expect((response.json as { error: string }).error).toMatch(
-      /^Heights are not written into FIT files: send the file to \/profile .*\(gpsbabel -i garmin_fit -f activity.fit/,
-    );
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.ant.fit');
+    expect(response.headers['x-elevation-coordinates']).toBe('3');
+    expect(response.headers['x-elevation-filled']).toBe('3');
+    const filled = Buffer.from(response.body, 'base64');
+    const records = readFitMessages(filled, { messageNumbers: [20] }).messages; // both CRCs checked
+    const heights = records.map((m) => {
+      const f = m.fields.find((x) => x.fieldNumber === 78);
+      const stored = f ? Buffer.from(f.bytes).readUInt32LE() : 0xffffffff;
+      return stored === 0xffffffff ? null : stored / 5 - 500;
+    });
+    const v1 = await invoke(handlers.elevation, {
+      path: '/v1/sample',
+      pathParameters: { dataset: 'sample' },
+      query: {
+        locations: (await readTrackPath(fit, LIMITS)).locations.map((l) => `${l.lat},${l.lon}`).join('|'),
+      },
+    });
+    const expected = (v1.json as { results: { elevation: number }[] }).results.map((r) => r.elevation);
+    expect(heights[0]).toBeNull(); // the record before the first fix: no position, no height
+    heights
+      .slice(1)
+      .forEach((h, i) => expect(Math.abs((h as number) - expected[i])).toBeLessThanOrEqual(0.1 + 1e-9));
+    const zipped = await postFile(handlers, gzipSync(fit));
+    expect(zipped.headers['content-type']).toBe('application/gzip');
+    expect(gunzipSync(Buffer.from(zipped.body, 'base64'))).toEqual(filled);
+    const report = await postFile(handlers, fit, { report: 'json' });
+    expect(report.json).toMatchObject({ format: 'fit', coordinates: 3, filled: 3, nodata: 0 });
   });
 
   it('answers 400 for a FIT file that arrived as text (bytes lost), saying how to send it', async () => {

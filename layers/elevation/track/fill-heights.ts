@@ -7,14 +7,15 @@ import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
 import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
 import type { HeightSlot } from './height-slot';
-import { fitNotFillable, isFit } from './fit';
+import { isFit } from './fit';
+import { readFitPoints, writeFitHeights } from './fit-heights';
 import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import type { TrackReadOptions } from './parsed-track';
 import { readTrackText } from './track-text';
 import { encodeText, type TextEncodingName } from './text-encoding';
 import { applyEdits, type TextEdit } from './text-edits';
-import { detectTrackFormat, type TrackFormat } from './track-format';
+import { detectTrackFormat, type FileFormat, type TrackFormat } from './track-format';
 
 export interface FillOptions {
   interpolation: Interpolation;
@@ -30,7 +31,7 @@ export interface FillLimits {
 }
 
 export interface FillReport {
-  format: TrackFormat;
+  format: FileFormat;
   coordinates: number;
   filled: number;
   /** Coordinates where the dataset has no data: their height is left as it was. */
@@ -42,7 +43,7 @@ export interface FillReport {
 }
 
 export interface FilledFile {
-  format: TrackFormat;
+  format: FileFormat;
   bytes: Uint8Array;
   /** The text's encoding (a KMZ's: its KML's), the one it came in; `bom`: whether the text starts with one. */
   encoding: TextEncodingName;
@@ -82,7 +83,7 @@ export async function fillFileHeights(
     );
     return { ...inner, bytes: gzipTrackFile(inner.bytes), gzip: true };
   }
-  if (isFit(bytes)) throw fitNotFillable();
+  if (isFit(bytes)) return fillFit(bytes, dataset, options, limits, ctx, convert);
   const format = detectTrackFormat(bytes);
   const readOptions = { maxCoordinates: limits.maxCoordinates, absoluteAltitude: options.absoluteAltitude };
   if (format === 'kmz') {
@@ -126,6 +127,40 @@ async function fillText(
   };
 }
 
+/** A FIT file's records with positions get their heights (fit-heights.ts); nothing else in it changes. */
+async function fillFit(
+  bytes: Uint8Array,
+  dataset: Dataset,
+  options: FillOptions,
+  limits: FillLimits,
+  ctx: Partial<ReadContext>,
+  convert: HeightConversion | undefined,
+): Promise<FilledFile> {
+  const points = readFitPoints(bytes, limits.maxCoordinates);
+  const { elevations, datasets } = await heightsOf(
+    points.map((p) => p.location),
+    dataset,
+    options,
+    ctx,
+    convert,
+  );
+  const report = { coordinates: points.length, filled: 0, nodata: 0, kept: 0 };
+  const heights = points.map((point, i) => {
+    const decision = decide(point.height, elevations[i], options);
+    report[decision]++;
+    return decision === 'filled' ? roundElevation(elevations[i] as number) : null;
+  });
+  const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
+  return {
+    format: 'fit',
+    bytes: writeFitHeights(bytes, heights),
+    encoding: 'utf-8',
+    bom: false,
+    gzip: false,
+    report: { format: 'fit', ...report, datasets: answered },
+  };
+}
+
 /** The heights of the locations (converted when asked), and the dataset that answered each; none for none. */
 async function heightsOf(
   locations: LatLon[],
@@ -147,16 +182,25 @@ function heightEdits(slots: readonly HeightSlot[], elevations: readonly Elevatio
   const report = { coordinates: slots.length, filled: 0, nodata: 0, kept: 0 };
   slots.forEach((slot, i) => {
     const elevation = elevations[i];
-    if (!options.overwrite && slot.height !== null && slot.height !== 0) {
-      report.kept++;
-    } else if (elevation === null) {
-      report.nodata++;
-      const edit = slot.clear();
-      if (edit) edits.push(edit);
-    } else {
-      report.filled++;
-      edits.push(slot.write(String(roundElevation(elevation))));
-    }
+    const decision = decide(slot.height, elevation, options);
+    report[decision]++;
+    const edit =
+      decision === 'filled'
+        ? slot.write(String(roundElevation(elevation as number)))
+        : decision === 'nodata'
+          ? slot.clear()
+          : null;
+    if (edit) edits.push(edit);
   });
   return { edits, report };
+}
+
+/** What becomes of a point: its existing height kept (overwrite=false: a non-zero one), no data there, or filled. */
+function decide(
+  existing: number | null,
+  elevation: Elevation,
+  options: FillOptions,
+): 'kept' | 'nodata' | 'filled' {
+  if (!options.overwrite && existing !== null && existing !== 0) return 'kept';
+  return elevation === null ? 'nodata' : 'filled';
 }

@@ -2,7 +2,7 @@
  * FIT files, what Garmin, Wahoo and many other devices record (Strava's bulk export holds them as `.fit.gz`), read
  * with fit-file-parser (MIT) with its header and file CRC checks on, so a damaged byte is a 400, never another
  * place. A profile's path is the `record` messages' positions in order; a record without one (before the first fix,
- * indoors) is skipped. Heights are not written back into a FIT file: `/file` refuses one, saying how to convert it.
+ * indoors) is skipped. `/file` writes heights into a FIT file through fit-heights.ts.
  */
 import { InvalidRequestError, PayloadTooLargeError } from '../errors';
 import type FitParser from 'fit-file-parser';
@@ -87,11 +87,4 @@ function parseRecords(parser: FitParser, bytes: Uint8Array): FitRecord[] {
     );
   }
   return records;
-}
-
-/** `/file`'s answer to a FIT file: what it can do instead. */
-export function fitNotFillable(): InvalidRequestError {
-  return new InvalidRequestError(
-    'Heights are not written into FIT files: send the file to /profile for its profile, or convert it to GPX first (gpsbabel -i garmin_fit -f activity.fit -o gpx -F activity.gpx) and send that.',
-  );
 }

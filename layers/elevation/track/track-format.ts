@@ -4,6 +4,8 @@ import { looksLikeCsv } from './csv';
 import { textHead } from './text-encoding';
 
 export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'tcx' | 'geojson' | 'csv';
+/** Every file /file and /profile take: the formats told from their text or zip bytes, and FIT (binary). */
+export type FileFormat = TrackFormat | 'fit';
 
 /**
  * @example
@@ -11,13 +13,14 @@ export type TrackFormat = 'kml' | 'kmz' | 'gpx' | 'tcx' | 'geojson' | 'csv';
  * assert.equal(CONTENT_TYPES.gpx, 'application/gpx+xml');
  * ```
  */
-export const CONTENT_TYPES: Readonly<Record<TrackFormat, string>> = {
+export const CONTENT_TYPES: Readonly<Record<FileFormat, string>> = {
   kml: 'application/vnd.google-earth.kml+xml',
   kmz: 'application/vnd.google-earth.kmz',
   gpx: 'application/gpx+xml',
   tcx: 'application/vnd.garmin.tcx+xml',
   geojson: 'application/geo+json',
   csv: 'text/csv',
+  fit: 'application/vnd.ant.fit',
 };
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];

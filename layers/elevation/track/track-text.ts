@@ -13,7 +13,7 @@ import { gunzipTrackFile, isGzip } from './gzip-file';
 import { readKmz } from './kmz';
 import { readTcx } from './tcx';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
-import { detectTrackFormat, type TrackFormat } from './track-format';
+import { detectTrackFormat, type FileFormat, type TrackFormat } from './track-format';
 import { decodeText, type TextEncodingName } from './text-encoding';
 
 export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
@@ -97,7 +97,7 @@ export function readTrackLocations(
 export async function readTrackPath(
   bytes: Uint8Array,
   limits: { maxCoordinates: number; maxUnzippedBytes: number },
-): Promise<{ format: TrackFormat | 'fit'; locations: LatLon[] }> {
+): Promise<{ format: FileFormat; locations: LatLon[] }> {
   if (isGzip(bytes)) return readTrackPath(gunzipTrackFile(bytes, limits.maxUnzippedBytes), limits);
   if (!isFit(bytes)) return readTrackLocations(bytes, limits);
   const locations = await readFitPath(bytes, limits.maxCoordinates);

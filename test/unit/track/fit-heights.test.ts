@@ -1,0 +1,312 @@
+/**
+ * Heights written into FIT files: in place where a record definition has altitude fields, added where it has none,
+ * read back by fit-file-parser (both CRCs checked) as written, with every other message, field and byte of the
+ * file as it was (developer fields, compressed timestamps, big-endian definitions, both header sizes); and the 4xx
+ * a file gets when it cannot be written safely.
+ */
+import FitParser, { FitBaseType, FitEncoder, readFitMessages } from 'fit-file-parser';
+import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
+import { MAX_FIT_BYTES, readFitPath } from '../../../layers/elevation/track/fit';
+import { readFitPoints, writeFitHeights } from '../../../layers/elevation/track/fit-heights';
+import {
+  DEVICE_HEADER,
+  bytesOf,
+  fitFile,
+  rawFitFile,
+  semicirclesOf,
+  type RawFitMessage,
+} from '../../support/fit-files';
+
+interface ParsedRecord {
+  position_lat?: number;
+  position_long?: number;
+  altitude?: number;
+  enhanced_altitude?: number;
+  heart_rate?: number;
+  timestamp?: unknown;
+}
+
+/** fit-file-parser's records, with its header and file CRC checks on (force: false). */
+function parsedRecords(bytes: Uint8Array): ParsedRecord[] {
+  let records: ParsedRecord[] | undefined;
+  let problem: string | undefined;
+  new FitParser({ force: false, mode: 'list' }).parse(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Buffer<ArrayBuffer>,
+    (error, data) => {
+      problem = error;
+      records = data?.records as ParsedRecord[] | undefined;
+    },
+  );
+  if (problem !== undefined || !records) throw new Error(`fit-file-parser: ${String(problem)}`);
+  return records;
+}
+
+const T0 = 1_100_000_000;
+const u16 = (m: number) => Math.round((m + 500) * 5);
+
+/** An activity as a Garmin writes it: records with time, position, both altitude fields and heart rate. */
+function garminLike(points: ([number, number] | null)[], fields: 'both' | 'altitude' | 'enhanced' | 'none') {
+  const encoder = new FitEncoder(DEVICE_HEADER);
+  encoder.writeMessage(0, [{ number: 0, size: 1, baseType: FitBaseType.Enum, value: 4 }]);
+  points.forEach((point, i) => {
+    const altitude = 300 + i; // what the barometer said
+    encoder.writeMessage(20, [
+      { number: 253, size: 4, baseType: FitBaseType.Uint32, value: T0 + i },
+      ...(point
+        ? [
+            { number: 0, size: 4, baseType: FitBaseType.Sint32, value: semicirclesOf(point[0]) },
+            { number: 1, size: 4, baseType: FitBaseType.Sint32, value: semicirclesOf(point[1]) },
+          ]
+        : []),
+      ...(fields === 'both' || fields === 'altitude'
+        ? [{ number: 2, size: 2, baseType: FitBaseType.Uint16, value: u16(altitude) }]
+        : []),
+      ...(fields === 'both' || fields === 'enhanced'
+        ? [{ number: 78, size: 4, baseType: FitBaseType.Uint32, value: u16(altitude) }]
+        : []),
+      { number: 3, size: 1, baseType: FitBaseType.Uint8, value: 120 + i },
+    ]);
+  });
+  encoder.writeMessage(18, [{ number: 22, size: 2, baseType: FitBaseType.Uint16, value: 42 }]); // session: total_ascent
+  return Buffer.from(encoder.close());
+}
+
+const RIDE: [number, number][] = [
+  [48.7, 9.1],
+  [48.71, 9.11],
+  [48.72, 9.12],
+];
+
+describe('readFitPoints', () => {
+  it('finds the records with a position, in order, with the height they hold (enhanced_altitude first)', () => {
+    const file = garminLike([null, ...RIDE], 'both');
+    const points = readFitPoints(file, 100);
+    expect(points.map((p) => p.height)).toEqual([301, 302, 303]);
+    points.forEach((p, i) => {
+      expect(p.location.lat).toBeCloseTo(RIDE[i][0], 7);
+      expect(p.location.lon).toBeCloseTo(RIDE[i][1], 7);
+    });
+    expect(readFitPoints(garminLike(RIDE, 'altitude'), 100).map((p) => p.height)).toEqual([300, 301, 302]);
+    expect(readFitPoints(garminLike(RIDE, 'none'), 100).map((p) => p.height)).toEqual([null, null, null]);
+  });
+
+  it('finds the same positions as the profile’s reader (fit-file-parser’s semantic parse)', async () => {
+    const file = garminLike([null, ...RIDE, null, [-33.9, 151.2]], 'enhanced');
+    expect(readFitPoints(file, 100).map((p) => p.location)).toEqual(await readFitPath(file, 100));
+  });
+
+  it('stops at the coordinate limit', () => {
+    expect(readFitPoints(fitFile(RIDE), 3)).toHaveLength(3);
+    expect(() => readFitPoints(fitFile(RIDE), 2)).toThrow(
+      'The FIT file has more than 2 positions, the limit per request (MAX_FILE_COORDINATES). Split it into smaller files.',
+    );
+  });
+});
+
+describe('writeFitHeights where records have altitude fields', () => {
+  it('writes both fields in place: the file keeps its size, and only their bytes and the CRCs change', () => {
+    const file = garminLike([null, ...RIDE], 'both');
+    const out = writeFitHeights(file, [450.25, null, 1234.5]);
+    expect(out).toHaveLength(file.length);
+    const records = parsedRecords(out);
+    // Stored in fifths of a metre: 450.25 → 450.2, 1234.5 → 1234.6 (half up).
+    const written = [300, 450.2, 302, 1234.6];
+    records.forEach((r, i) => {
+      expect(r.enhanced_altitude).toBeCloseTo(written[i], 6);
+      expect(r.altitude).toBeCloseTo(written[i], 6);
+    });
+    // Everything else as it was: heart rates, positions, the session after the records.
+    expect(records.map((r) => r.heart_rate)).toEqual([120, 121, 122, 123]);
+    expect(records.map((r) => r.position_lat)).toEqual(parsedRecords(file).map((r) => r.position_lat));
+    const changed = [...out].flatMap((b, i) => (b === file[i] ? [] : [i]));
+    // 2 records × (2 + 4 bytes at most), the header CRC is over unchanged bytes, the file CRC's 2 bytes.
+    expect(changed.length).toBeLessThanOrEqual(2 * 6 + 2);
+    expect(changed.every((i) => i >= 14)).toBe(true);
+  });
+
+  it('writes only the field a definition has', () => {
+    const enhanced = parsedRecords(writeFitHeights(garminLike(RIDE, 'enhanced'), [10, 20, 30]));
+    expect(enhanced.map((r) => [r.altitude, r.enhanced_altitude])).toEqual([
+      [undefined, 10],
+      [undefined, 20],
+      [undefined, 30],
+    ]);
+    const altitude = readFitMessages(writeFitHeights(garminLike(RIDE, 'altitude'), [10, 20, 30]), {
+      messageNumbers: [20],
+    });
+    expect(altitude.messages.every((m) => !m.fields.some((f) => f.fieldNumber === 78))).toBe(true);
+    expect(
+      parsedRecords(writeFitHeights(garminLike(RIDE, 'altitude'), [10, 20, 30])).map((r) => r.altitude),
+    ).toEqual([10, 20, 30]);
+  });
+
+  it('writes a height beyond altitude’s 16 bits into enhanced_altitude only, altitude marked invalid', () => {
+    const out = readFitMessages(writeFitHeights(garminLike(RIDE, 'both'), [13_000, -400, 12_607]), {
+      messageNumbers: [20],
+    });
+    const field = (i: number, n: number) => {
+      const f = out.messages[i].fields.find((x) => x.fieldNumber === n)!;
+      return f.size === 2 ? Buffer.from(f.bytes).readUInt16LE() : Buffer.from(f.bytes).readUInt32LE();
+    };
+    expect([field(0, 2), field(0, 78)]).toEqual([0xffff, u16(13_000)]);
+    expect([field(1, 2), field(1, 78)]).toEqual([u16(-400), u16(-400)]);
+    expect([field(2, 2), field(2, 78)]).toEqual([u16(12_607), u16(12_607)]);
+  });
+});
+
+describe('writeFitHeights where records have no altitude field', () => {
+  it('adds altitude and enhanced_altitude to the definition and to every record: 6 bytes each', () => {
+    const file = garminLike([null, ...RIDE], 'none');
+    const out = writeFitHeights(file, [450, null, 470]);
+    // FitEncoder defines a record twice (without a position, then with one): 2 definitions and 4 records grew.
+    expect(out.length).toBe(file.length + 6 * (2 + 4));
+    const records = parsedRecords(out);
+    expect(records.map((r) => r.altitude)).toEqual([undefined, 450, undefined, 470]);
+    expect(records.map((r) => r.enhanced_altitude)).toEqual([undefined, 450, undefined, 470]);
+    expect(records.map((r) => r.heart_rate)).toEqual([120, 121, 122, 123]);
+  });
+});
+
+describe('writeFitHeights keeps what it does not write', () => {
+  const LAT = bytesOf(4, semicirclesOf(48.7));
+  const LON = bytesOf(4, semicirclesOf(9.1));
+  const messages: RawFitMessage[] = [
+    { kind: 'definition', local: 0, global: 0, fields: [[0, 1, 0]] },
+    { kind: 'data', local: 0, bytes: [4] },
+    // A developer data id and a field description, as a Connect IQ data field writes them.
+    { kind: 'definition', local: 1, global: 207, fields: [[3, 1, 2]] },
+    { kind: 'data', local: 1, bytes: [0] },
+    {
+      kind: 'definition',
+      local: 2,
+      global: 20,
+      fields: [
+        [253, 4, 0x86],
+        [0, 4, 0x85],
+        [1, 4, 0x85],
+        [3, 1, 0x02],
+      ],
+      developerFields: [[0, 2, 0]],
+    },
+    { kind: 'data', local: 2, bytes: [...bytesOf(4, T0), ...LAT, ...LON, 150, 0xaa, 0xbb] },
+    // Compressed timestamps: field 253 left out, the time in the header.
+    { kind: 'compressed', local: 2, timeOffset: (T0 + 1) & 31, bytes: [...LAT, ...LON, 151, 0xcc, 0xdd] },
+    {
+      kind: 'compressed',
+      local: 2,
+      timeOffset: (T0 + 2) & 31,
+      bytes: [...bytesOf(4, 0x7fffffff), ...LON, 152, 1, 2],
+    },
+    // The same record shape, big-endian, with enhanced_altitude: written in place, in its byte order.
+    {
+      kind: 'definition',
+      local: 3,
+      global: 20,
+      bigEndian: true,
+      fields: [
+        [0, 4, 0x85],
+        [1, 4, 0x85],
+        [78, 4, 0x86],
+      ],
+    },
+    {
+      kind: 'data',
+      local: 3,
+      bytes: [
+        ...bytesOf(4, semicirclesOf(48.8), true),
+        ...bytesOf(4, semicirclesOf(9.2), true),
+        ...bytesOf(4, 1, true),
+      ],
+    },
+  ];
+
+  it.each([14, 12] as const)(
+    'developer fields, compressed timestamps and a big-endian record (%i-byte header)',
+    (size) => {
+      const file = rawFitFile(messages, size);
+      expect(readFitPoints(file, 10).map((p) => p.height)).toEqual([null, null, 1 / 5 - 500]);
+      const out = writeFitHeights(file, [400, 401, 402]);
+      const raw = readFitMessages(out, { messageNumbers: [20] }); // both CRCs checked
+      expect(raw.messages.map((m) => m.developerFields.map((f) => [...f.bytes]))).toEqual([
+        [[0xaa, 0xbb]],
+        [[0xcc, 0xdd]],
+        [[1, 2]],
+        [],
+      ]);
+      expect(raw.messages.map((m) => m.timestamp ?? m.compressedTimestamp)).toEqual([
+        T0,
+        T0 + 1,
+        T0 + 2,
+        undefined,
+      ]);
+      const height = (i: number) => {
+        const m = raw.messages[i];
+        const f = m.fields.find((x) => x.fieldNumber === 78);
+        if (!f) return undefined;
+        const v = m.littleEndian ? Buffer.from(f.bytes).readUInt32LE() : Buffer.from(f.bytes).readUInt32BE();
+        return v === 0xffffffff ? null : v / 5 - 500;
+      };
+      expect([0, 1, 2, 3].map(height)).toEqual([400, 401, null, 402]); // the third has no latitude: left alone
+      expect(out.length).toBe(file.length + 6 + 3 * 6); // the little-endian definition and its 3 records grew
+      // A 14-byte header's CRC is written anew (readFitMessages above checked it); a 12-byte one has none.
+      expect(out[0]).toBe(size);
+    },
+  );
+
+  it('leaves a 14-byte header’s CRC at 0 (not computed) as it was', () => {
+    const file = rawFitFile(messages, 14);
+    file.writeUInt16LE(0, 12);
+    file.writeUInt16LE(FitEncoder.calculateCRC(file.subarray(0, file.length - 2)), file.length - 2);
+    const out = Buffer.from(writeFitHeights(file, [1, 2, 3]));
+    expect(out.readUInt16LE(12)).toBe(0);
+    expect(() => readFitMessages(out)).not.toThrow();
+  });
+});
+
+describe('the 4xx of a FIT file that cannot be written safely', () => {
+  const file = fitFile(RIDE);
+
+  it.each([
+    ['a changed byte', Buffer.from(file).fill(0x55, 20, 21), /a CRC does not match: the file was damaged/],
+    [
+      'two files chained',
+      Buffer.concat([file, file]),
+      /its data size does not match the file \(a chained FIT file\?\)/,
+    ],
+    ['a cut file', file.subarray(0, file.length - 5), /^The FIT file cannot be read \(/],
+  ])('%s', (_, bytes, reason) => {
+    expect(() => readFitPoints(bytes, 10)).toThrow(InvalidRequestError);
+    expect(() => readFitPoints(bytes, 10)).toThrow(reason);
+    expect(() => writeFitHeights(bytes, [1, 2, 3])).toThrow(reason);
+  });
+
+  it('refuses a record definition whose altitude is not the profile’s type', () => {
+    const odd = rawFitFile([
+      {
+        kind: 'definition',
+        local: 0,
+        global: 20,
+        fields: [
+          [0, 4, 0x85],
+          [1, 4, 0x85],
+          [2, 4, 0x86],
+        ],
+      },
+      { kind: 'data', local: 0, bytes: [...bytesOf(4, 1), ...bytesOf(4, 1), ...bytesOf(4, 1)] },
+    ]);
+    expect(() => writeFitHeights(odd, [1])).toThrow(
+      "The FIT file's record field altitude is 4 bytes of base type 0x86, not the profile's 2 bytes of 0x84: its heights cannot be written safely.",
+    );
+  });
+
+  it('refuses a file over the FIT size bound with a 413', () => {
+    const big = new Uint8Array(MAX_FIT_BYTES + 1);
+    big.set(file);
+    expect(() => writeFitHeights(big, [])).toThrow(PayloadTooLargeError);
+  });
+
+  it('throws (a bug, not a client error) when given another number of heights than the file has points', () => {
+    expect(() => writeFitHeights(file, [1, 2])).toThrow(RangeError);
+    expect(() => writeFitHeights(file, [1, 2, 3, 4])).toThrow(RangeError);
+  });
+});
