@@ -1,8 +1,8 @@
 /**
  * `GET|POST /v1/{dataset}/profile`: an elevation profile along a path (`locations`, or an uploaded track file),
- * resampled on the geodesic every `distance` metres or into `samples` points; JSON, or an SVG chart.
+ * resampled on the geodesic every `distance` metres or into `samples` points; JSON, an SVG chart, or CSV.
  */
-import { answerProfile, parseProfileOptions, renderProfileSvg } from '../layers/elevation';
+import { answerProfile, parseProfileOptions, renderProfileCsv, renderProfileSvg } from '../layers/elevation';
 import { route } from './route';
 import { corsHeaders, decodePathParameter, jsonResponse } from './http';
 import { heightConversion } from './geoids';
@@ -28,6 +28,13 @@ export const handler = route('profile', ['GET', 'POST', 'OPTIONS'], async (event
       statusCode: 200,
       headers: { 'content-type': 'image/svg+xml', ...corsHeaders(app.corsOrigin) },
       body: renderProfileSvg(profile, dataset.name),
+    };
+  }
+  if (options.format === 'csv') {
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'text/csv; charset=utf-8; header=present', ...corsHeaders(app.corsOrigin) },
+      body: renderProfileCsv(profile),
     };
   }
   const body = { status: 'OK', dataset: dataset.name, summary: profile.summary, points: profile.points };

@@ -50,6 +50,7 @@ export {
 } from './profile/profile-options';
 export { answerProfile } from './profile/elevation-profile';
 export { renderProfileSvg } from './profile/profile-svg';
+export { renderProfileCsv } from './profile/profile-csv';
 export { parseGoogleQuery } from './google/google-query';
 export { answerGoogleQuery, type GoogleAnswer } from './google/google-answer';
 

@@ -154,6 +154,19 @@ describe('GET /v1/{dataset}/profile', () => {
     ).toBe(true);
     expect(polylinePoints).toBe(40);
   });
+
+  it('answers format=csv with the same points as JSON, one row each', async () => {
+    const query = { locations: '48.65,9.05|48.85,9.25', samples: '5' };
+    const [csv, json] = await Promise.all([profile({ ...query, format: 'CSV' }), profile(query)]);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
+    const rows = csv.body.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('distance_m,elevation_m,grade_percent,lat,lon');
+    const points = (json.json as ProfileBody).points;
+    expect(rows.slice(1).map((r) => r.split(',').map((c) => (c === '' ? null : Number(c))))).toEqual(
+      points.map((p) => [p.distance, p.elevation, p.grade, p.location.lat, p.location.lng]),
+    );
+  });
 });
 
 describe('POST /v1/{dataset}/profile', () => {

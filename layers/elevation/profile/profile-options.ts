@@ -8,7 +8,7 @@ import type { Spacing } from './resample';
 export interface ProfileOptions {
   spacing: Spacing;
   interpolation: Interpolation;
-  format: 'json' | 'svg';
+  format: 'json' | 'svg' | 'csv';
   threshold: number;
   datum: VerticalDatum | null;
 }
@@ -110,9 +110,9 @@ function number(name: string, raw: unknown, fallback: number, min: number, max: 
   );
 }
 
-function parseFormat(raw: unknown): 'json' | 'svg' {
+function parseFormat(raw: unknown): 'json' | 'svg' | 'csv' {
   if (!given(raw)) return 'json';
   const value = typeof raw === 'string' ? raw.toLowerCase() : '';
-  if (value === 'json' || value === 'svg') return value;
-  throw new InvalidRequestError(`Invalid format '${shown(raw)}': use json or svg.`);
+  if (value === 'json' || value === 'svg' || value === 'csv') return value;
+  throw new InvalidRequestError(`Invalid format '${shown(raw)}': use json, svg or csv.`);
 }

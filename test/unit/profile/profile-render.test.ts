@@ -1,5 +1,10 @@
 /** The profile's SVG chart and its options: what a user sees for long paths, gaps and bad parameters. */
-import { InvalidRequestError, parseProfileOptions, renderProfileSvg } from '../../../layers/elevation';
+import {
+  InvalidRequestError,
+  parseProfileOptions,
+  renderProfileCsv,
+  renderProfileSvg,
+} from '../../../layers/elevation';
 import { buildProfile } from '../../../layers/elevation/profile/profile';
 import { niceRange } from '../../../layers/elevation/profile/profile-svg';
 
@@ -7,6 +12,26 @@ const path = (length: number, n: number) => ({
   points: Array.from({ length: n }, (_, i) => ({ lat: 48, lon: 9 + (i * length) / n / 74000 })),
   distances: Array.from({ length: n }, (_, i) => (i * length) / (n - 1)),
   length,
+});
+
+describe('renderProfileCsv', () => {
+  it('writes a header and a row a point, CRLF-ended, with empty cells where a point has no data', () => {
+    const profile = buildProfile(path(1000, 4), [100, 110, null, 120], 5);
+    const csv = renderProfileCsv(profile);
+    const rows = csv.split('\r\n');
+    expect(rows[0]).toBe('distance_m,elevation_m,grade_percent,lat,lon');
+    expect(rows).toHaveLength(6); // header, 4 points, and '' after the last CRLF
+    expect(rows[5]).toBe('');
+    expect(csv).not.toMatch(/[^\r]\n/);
+    const p = profile.points;
+    expect(rows.slice(1, 5)).toEqual([
+      `0,100,,48,${p[0].location.lng}`,
+      `${p[1].distance},110,${p[1].grade},48,${p[1].location.lng}`,
+      `${p[2].distance},,,48,${p[2].location.lng}`,
+      `${p[3].distance},120,${p[3].grade},48,${p[3].location.lng}`,
+    ]);
+    expect(p[1].grade).not.toBeNull();
+  });
 });
 
 describe('renderProfileSvg', () => {
@@ -80,8 +105,8 @@ describe('parseProfileOptions', () => {
     [{ threshold: '1000.5' }, "Invalid threshold '1000.5': use a number of metres from 0 to 1000."],
     [{ threshold: 'Infinity' }, "Invalid threshold 'Infinity': use a number of metres from 0 to 1000."],
     [{ distance: '10000001' }, "Invalid distance '10000001': use a number of metres from 0.1 to 10000000."],
-    [{ format: 5 }, "Invalid format '5': use json or svg."],
-    [{ format: 'xml' }, "Invalid format 'xml': use json or svg."],
+    [{ format: 5 }, "Invalid format '5': use json, svg or csv."],
+    [{ format: 'xml' }, "Invalid format 'xml': use json, svg or csv."],
   ])('refuses %j at its bounds, quoting what was sent', (params, message) => {
     expect(() => parseProfileOptions(params, 512)).toThrow(message);
   });
