@@ -183,6 +183,60 @@ describe('readCsv: the 400s, naming the line', () => {
   });
 });
 
+describe('readCsv: the edges (from mutation testing)', () => {
+  it('trims spaces around coordinates and heights, and skips a line of spaces as blank', () => {
+    expect(locations('lat, lon\n 48.5 , 9.5 \n   \n48.6,9.6\n')).toEqual([
+      [48.5, 9.5],
+      [48.6, 9.6],
+    ]);
+    expect(readCsv('lat,lon,ele\n1,2, 350.5 \n', OPTIONS).slots[0].height).toBe(350.5);
+    expect(looksLikeCsv('   \nlat,lon\n')).toBe(true);
+  });
+
+  it('reads an existing height with a decimal comma where the delimiter allows it', () => {
+    expect(readCsv('lat;lon;ele\n1;2;350,5\n', OPTIONS).slots[0].height).toBe(350.5);
+  });
+
+  it('writes decimal commas when any row has them, not only when every row has', () => {
+    expect(fill('lat;lon\n48;9\n48,5;9,5\n')).toBe('lat;lon;elevation\n48;9;100,25\n48,5;9,5;101,25\n');
+  });
+
+  it('names the missing longitude of a semicolon row without one', () => {
+    expect(() => readCsv('lat;lon\n48,5\n', OPTIONS)).toThrow("The CSV file's line 2 has no longitude.");
+  });
+
+  it('takes what follows a closing quote as part of the cell, as spreadsheets do', () => {
+    expect(locations('name,lat,lon\n"A"x,48.5,9.5\n')).toEqual([[48.5, 9.5]]);
+  });
+
+  it('reads an escaped quote as one quote, so a header cell "lat""" does not name the latitude column', () => {
+    expect(() => readCsv('"lat""",lon\n1,2\n', OPTIONS)).toThrow(/names no latitude and longitude columns/);
+  });
+
+  it('needs both columns: a latitude alone is not a header', () => {
+    expect(() => readCsv('lat,elevation\n1,2\n', OPTIONS)).toThrow(
+      "The CSV file's header 'lat,elevation' names no latitude and longitude columns",
+    );
+    expect(looksLikeCsv('lat,elevation\n')).toBe(false);
+  });
+
+  it('reads a first line of numbers with spaces as data without a header', () => {
+    expect(() => readCsv('48.5, 9.5\n', OPTIONS)).toThrow(/^The CSV file has no header row/);
+  });
+
+  it('names the columns of a header naming one twice as written, trimmed', () => {
+    expect(() => readCsv('lat, Latitude ,lon\n1,2,3\n', OPTIONS)).toThrow(
+      "more than one latitude column ('lat', 'Latitude')",
+    );
+  });
+
+  it('shortens a long first line in the message to 60 characters', () => {
+    const sixty = 'x'.repeat(58) + ',y';
+    expect(() => readCsv(`${sixty}\n`, OPTIONS)).toThrow(`header '${sixty}' names`);
+    expect(() => readCsv(`${sixty}z\n`, OPTIONS)).toThrow(`header '${sixty}…' names`);
+  });
+});
+
 describe('telling a CSV from other bodies', () => {
   it.each([
     ['lat,lon\n1,2', 'csv'],

@@ -91,7 +91,7 @@ describe('readFitPoints', () => {
   });
 
   it('finds the same positions as the profile’s reader (fit-file-parser’s semantic parse)', async () => {
-    const file = garminLike([null, ...RIDE, null, [-33.9, 151.2]], 'enhanced');
+    const file = garminLike([null, ...RIDE, null, [-33.9, 151.2], [40.7, -74.0], [-22.9, -43.2]], 'enhanced');
     expect(readFitPoints(file, 100).map((p) => p.location)).toEqual(await readFitPath(file, 100));
   });
 
@@ -124,6 +124,19 @@ describe('writeFitHeights where records have altitude fields', () => {
     expect(changed.every((i) => i >= 14)).toBe(true);
   });
 
+  it('changes no other field of any record, whichever altitude fields a definition has', () => {
+    for (const fields of ['both', 'altitude', 'enhanced'] as const) {
+      const file = garminLike([null, ...RIDE], fields);
+      const others = (bytes: Uint8Array) =>
+        readFitMessages(bytes, { messageNumbers: [20] }).messages.map((m) =>
+          m.fields
+            .filter((f) => f.fieldNumber !== 2 && f.fieldNumber !== 78)
+            .map((f) => [f.fieldNumber, ...f.bytes]),
+        );
+      expect(others(writeFitHeights(file, [1000, 2000, 3000]))).toEqual(others(file));
+    }
+  });
+
   it('writes only the field a definition has', () => {
     const enhanced = parsedRecords(writeFitHeights(garminLike(RIDE, 'enhanced'), [10, 20, 30]));
     expect(enhanced.map((r) => [r.altitude, r.enhanced_altitude])).toEqual([
@@ -141,7 +154,8 @@ describe('writeFitHeights where records have altitude fields', () => {
   });
 
   it('writes a height beyond altitude’s 16 bits into enhanced_altitude only, altitude marked invalid', () => {
-    const out = readFitMessages(writeFitHeights(garminLike(RIDE, 'both'), [13_000, -400, 12_607]), {
+    const four: [number, number][] = [...RIDE, [48.73, 9.13]];
+    const out = readFitMessages(writeFitHeights(garminLike(four, 'both'), [13_000, -400, -500, -600]), {
       messageNumbers: [20],
     });
     const field = (i: number, n: number) => {
@@ -150,7 +164,8 @@ describe('writeFitHeights where records have altitude fields', () => {
     };
     expect([field(0, 2), field(0, 78)]).toEqual([0xffff, u16(13_000)]);
     expect([field(1, 2), field(1, 78)]).toEqual([u16(-400), u16(-400)]);
-    expect([field(2, 2), field(2, 78)]).toEqual([u16(12_607), u16(12_607)]);
+    expect([field(2, 2), field(2, 78)]).toEqual([0, 0]); // -500 m: the lowest both can hold
+    expect([field(3, 2), field(3, 78)]).toEqual([0xffff, 0xffffffff]); // below it: invalid in both
   });
 });
 
@@ -186,16 +201,24 @@ describe('writeFitHeights keeps what it does not write', () => {
         [1, 4, 0x85],
         [3, 1, 0x02],
       ],
-      developerFields: [[0, 2, 0]],
+      developerFields: [
+        [0, 2, 0],
+        [1, 1, 0],
+      ],
     },
-    { kind: 'data', local: 2, bytes: [...bytesOf(4, T0), ...LAT, ...LON, 150, 0xaa, 0xbb] },
+    { kind: 'data', local: 2, bytes: [...bytesOf(4, T0), ...LAT, ...LON, 150, 0xaa, 0xbb, 0xa1] },
     // Compressed timestamps: field 253 left out, the time in the header.
-    { kind: 'compressed', local: 2, timeOffset: (T0 + 1) & 31, bytes: [...LAT, ...LON, 151, 0xcc, 0xdd] },
+    {
+      kind: 'compressed',
+      local: 2,
+      timeOffset: (T0 + 1) & 31,
+      bytes: [...LAT, ...LON, 151, 0xcc, 0xdd, 0xc1],
+    },
     {
       kind: 'compressed',
       local: 2,
       timeOffset: (T0 + 2) & 31,
-      bytes: [...bytesOf(4, 0x7fffffff), ...LON, 152, 1, 2],
+      bytes: [...bytesOf(4, 0x7fffffff), ...LON, 152, 1, 2, 3],
     },
     // The same record shape, big-endian, with enhanced_altitude: written in place, in its byte order.
     {
@@ -228,9 +251,9 @@ describe('writeFitHeights keeps what it does not write', () => {
       const out = writeFitHeights(file, [400, 401, 402]);
       const raw = readFitMessages(out, { messageNumbers: [20] }); // both CRCs checked
       expect(raw.messages.map((m) => m.developerFields.map((f) => [...f.bytes]))).toEqual([
-        [[0xaa, 0xbb]],
-        [[0xcc, 0xdd]],
-        [[1, 2]],
+        [[0xaa, 0xbb], [0xa1]],
+        [[0xcc, 0xdd], [0xc1]],
+        [[1, 2], [3]],
         [],
       ]);
       expect(raw.messages.map((m) => m.timestamp ?? m.compressedTimestamp)).toEqual([
@@ -280,6 +303,25 @@ describe('the 4xx of a FIT file that cannot be written safely', () => {
     expect(() => writeFitHeights(bytes, [1, 2, 3])).toThrow(reason);
   });
 
+  it.each([
+    [0, [4, 0x86], "position_lat is 4 bytes of base type 0x86, not the profile's 4 bytes of 0x85"],
+    [1, [4, 0x86], "position_long is 4 bytes of base type 0x86, not the profile's 4 bytes of 0x85"],
+    [2, [2, 0x83], "altitude is 2 bytes of base type 0x83, not the profile's 2 bytes of 0x84"],
+    [78, [4, 0x85], "enhanced_altitude is 4 bytes of base type 0x85, not the profile's 4 bytes of 0x86"],
+  ])('refuses record field %i of another base type, naming it', (field, [size, type], message) => {
+    const fields: [number, number, number][] = [
+      [0, 4, 0x85],
+      [1, 4, 0x85],
+      [2, 2, 0x84],
+      [78, 4, 0x86],
+    ].map(([n, sz, t]) => (n === field ? [n, size, type] : [n, sz, t]));
+    const odd = rawFitFile([
+      { kind: 'definition', local: 0, global: 20, fields },
+      { kind: 'data', local: 0, bytes: fields.flatMap(([, sz]) => bytesOf(sz as 2 | 4, 1)) },
+    ]);
+    expect(() => readFitPoints(odd, 10)).toThrow(`The FIT file's record field ${message}`);
+  });
+
   it('refuses a record definition whose altitude is not the profile’s type', () => {
     const odd = rawFitFile([
       {
@@ -299,14 +341,23 @@ describe('the 4xx of a FIT file that cannot be written safely', () => {
     );
   });
 
-  it('refuses a file over the FIT size bound with a 413', () => {
+  it('refuses a file over the FIT size bound with a 413, and reads one of exactly that size', () => {
     const big = new Uint8Array(MAX_FIT_BYTES + 1);
     big.set(file);
     expect(() => writeFitHeights(big, [])).toThrow(PayloadTooLargeError);
+    expect(() => writeFitHeights(big, [])).toThrow(
+      `The FIT file is ${MAX_FIT_BYTES + 1} bytes; FIT files are read up to ${MAX_FIT_BYTES} bytes. Send a shorter activity.`,
+    );
+    // Exactly the bound: read, and refused for what it holds (zeros after the file), not for its size.
+    expect(() => readFitPoints(big.subarray(0, MAX_FIT_BYTES), 10)).toThrow(/^The FIT file cannot be read/);
   });
 
   it('throws (a bug, not a client error) when given another number of heights than the file has points', () => {
-    expect(() => writeFitHeights(file, [1, 2])).toThrow(RangeError);
-    expect(() => writeFitHeights(file, [1, 2, 3, 4])).toThrow(RangeError);
+    expect(() => writeFitHeights(file, [1, 2])).toThrow(
+      new RangeError('Fewer heights than the file has points.'),
+    );
+    expect(() => writeFitHeights(file, [1, 2, 3, 4])).toThrow(
+      new RangeError('More heights than the file has points.'),
+    );
   });
 });
