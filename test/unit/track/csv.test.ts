@@ -205,6 +205,10 @@ describe('readCsv: the edges (from mutation testing)', () => {
     expect(() => readCsv('lat;lon\n48,5\n', OPTIONS)).toThrow("The CSV file's line 2 has no longitude.");
   });
 
+  it('names the missing latitude of a row whose latitude column comes after its cells', () => {
+    expect(() => readCsv('lon;lat\n9,5\n', OPTIONS)).toThrow("The CSV file's line 2 has no latitude.");
+  });
+
   it('takes what follows a closing quote as part of the cell, as spreadsheets do', () => {
     expect(locations('name,lat,lon\n"A"x,48.5,9.5\n')).toEqual([[48.5, 9.5]]);
   });

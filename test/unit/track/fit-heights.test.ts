@@ -95,6 +95,33 @@ describe('readFitPoints', () => {
     expect(readFitPoints(file, 100).map((p) => p.location)).toEqual(await readFitPath(file, 100));
   });
 
+  it('refuses a position beyond the poles, naming its record', () => {
+    const file = rawFitFile([
+      {
+        kind: 'definition',
+        local: 0,
+        global: 20,
+        fields: [
+          [0, 4, 0x85],
+          [1, 4, 0x85],
+        ],
+      },
+      {
+        kind: 'data',
+        local: 0,
+        bytes: [...bytesOf(4, semicirclesOf(48.5)), ...bytesOf(4, semicirclesOf(9.5))],
+      },
+      {
+        kind: 'data',
+        local: 0,
+        bytes: [...bytesOf(4, semicirclesOf(95)), ...bytesOf(4, semicirclesOf(9.5))],
+      },
+    ]);
+    expect(() => readFitPoints(file, 10)).toThrow(
+      /^Invalid latitude 95\.\d* at record 2 of the FIT file: latitude must be between -90 and 90\.$/,
+    );
+  });
+
   it('stops at the coordinate limit', () => {
     expect(readFitPoints(fitFile(RIDE), 3)).toHaveLength(3);
     expect(() => readFitPoints(fitFile(RIDE), 2)).toThrow(
