@@ -5,7 +5,12 @@
  * a file gets when it cannot be written safely.
  */
 import FitParser, { FitBaseType, FitEncoder, readFitMessages } from 'fit-file-parser';
-import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
+import {
+  InvalidRequestError,
+  PayloadTooLargeError,
+  fillFileHeights,
+  loadDatasetRegistry,
+} from '../../../layers/elevation';
 import { MAX_FIT_BYTES, readFitPath } from '../../../layers/elevation/track/fit';
 import { readFitPoints, writeFitHeights } from '../../../layers/elevation/track/fit-heights';
 import {
@@ -386,5 +391,47 @@ describe('the 4xx of a FIT file that cannot be written safely', () => {
     expect(() => writeFitHeights(file, [1, 2, 3, 4])).toThrow(
       new RangeError('More heights than the file has points.'),
     );
+  });
+});
+
+describe('through fillFileHeights', () => {
+  const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+  const options = { interpolation: 'nearest' as const, overwrite: true, absoluteAltitude: false };
+  const limits = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
+  // 49.9,10.1 is in plane-point (1036 m nearest); 51,10.3 is outside it.
+  const file = garminLike(
+    [
+      [49.9, 10.1],
+      [51, 10.3],
+    ],
+    'both',
+  );
+
+  it('fills the points with data, leaves the others as the device wrote them, and names who answered', async () => {
+    const filled = await fillFileHeights(file, registry.get('plane-point'), options, limits);
+    expect(filled).toMatchObject({ format: 'fit', gzip: false, encoding: 'utf-8', bom: false });
+    expect(filled.report).toEqual({
+      format: 'fit',
+      coordinates: 2,
+      filled: 1,
+      nodata: 1,
+      kept: 0,
+      datasets: ['plane-point'],
+    });
+    expect(parsedRecords(filled.bytes).map((r) => r.enhanced_altitude)).toEqual([1036, 301]);
+  });
+
+  it('names no dataset when none answered, and keeps non-zero heights with overwrite=false', async () => {
+    const outside = garminLike([[51, 10.3]], 'both');
+    const none = await fillFileHeights(outside, registry.get('plane-point'), options, limits);
+    expect(none.report).toMatchObject({ filled: 0, nodata: 1, datasets: [] });
+    const kept = await fillFileHeights(
+      file,
+      registry.get('plane-point'),
+      { ...options, overwrite: false },
+      limits,
+    );
+    expect(kept.report).toMatchObject({ filled: 0, kept: 2 });
+    expect(Buffer.from(kept.bytes)).toEqual(Buffer.from(file)); // nothing written: the same bytes, CRCs too
   });
 });
