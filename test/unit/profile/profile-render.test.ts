@@ -99,6 +99,15 @@ describe('parseProfileOptions', () => {
   });
 
   it.each([
+    ['json', 'json'],
+    ['SVG', 'svg'],
+    ['Csv', 'csv'],
+    [undefined, 'json'],
+  ])('reads format=%s as %s, in any case', (format, expected) => {
+    expect(parseProfileOptions(format === undefined ? {} : { format }, 512).format).toBe(expected);
+  });
+
+  it.each([
     [{ samples: '1' }, "Invalid samples '1': use a whole number from 2 to 512."],
     [{ samples: '513' }, "Invalid samples '513': use a whole number from 2 to 512."],
     [{ samples: 'ten' }, "Invalid samples 'ten': use a whole number from 2 to 512."],
