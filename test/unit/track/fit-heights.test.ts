@@ -76,6 +76,14 @@ function garminLike(points: ([number, number] | null)[], fields: 'both' | 'altit
   return Buffer.from(encoder.close());
 }
 
+/** A file of records of one definition (fields: [number, size, base type]), one data message a row of bytes. */
+function recordsFile(fields: [number, number, number][], ...rows: number[][]): Buffer {
+  return rawFitFile([
+    { kind: 'definition', local: 0, global: 20, fields },
+    ...rows.map((bytes): RawFitMessage => ({ kind: 'data', local: 0, bytes })),
+  ]);
+}
+
 const RIDE: [number, number][] = [
   [48.7, 9.1],
   [48.71, 9.11],
@@ -101,27 +109,12 @@ describe('readFitPoints', () => {
   });
 
   it('refuses a position beyond the poles, naming its record', () => {
-    const file = rawFitFile([
-      {
-        kind: 'definition',
-        local: 0,
-        global: 20,
-        fields: [
-          [0, 4, 0x85],
-          [1, 4, 0x85],
-        ],
-      },
-      {
-        kind: 'data',
-        local: 0,
-        bytes: [...bytesOf(4, semicirclesOf(48.5)), ...bytesOf(4, semicirclesOf(9.5))],
-      },
-      {
-        kind: 'data',
-        local: 0,
-        bytes: [...bytesOf(4, semicirclesOf(95)), ...bytesOf(4, semicirclesOf(9.5))],
-      },
-    ]);
+    const at = (lat: number) => [...bytesOf(4, semicirclesOf(lat)), ...bytesOf(4, semicirclesOf(9.5))];
+    const position: [number, number, number][] = [
+      [0, 4, 0x85],
+      [1, 4, 0x85],
+    ];
+    const file = recordsFile(position, at(48.5), at(95));
     expect(() => readFitPoints(file, 10)).toThrow(
       /^Invalid latitude 95\.\d* at record 2 of the FIT file: latitude must be between -90 and 90\.$/,
     );
@@ -340,6 +333,7 @@ describe('the 4xx of a FIT file that cannot be written safely', () => {
     [1, [4, 0x86], "position_long is 4 bytes of base type 0x86, not the profile's 4 bytes of 0x85"],
     [2, [2, 0x83], "altitude is 2 bytes of base type 0x83, not the profile's 2 bytes of 0x84"],
     [78, [4, 0x85], "enhanced_altitude is 4 bytes of base type 0x85, not the profile's 4 bytes of 0x86"],
+    [2, [4, 0x86], "altitude is 4 bytes of base type 0x86, not the profile's 2 bytes of 0x84"],
   ])('refuses record field %i of another base type, naming it', (field, [size, type], message) => {
     const fields: [number, number, number][] = [
       [0, 4, 0x85],
@@ -347,30 +341,12 @@ describe('the 4xx of a FIT file that cannot be written safely', () => {
       [2, 2, 0x84],
       [78, 4, 0x86],
     ].map(([n, sz, t]) => (n === field ? [n, size, type] : [n, sz, t]));
-    const odd = rawFitFile([
-      { kind: 'definition', local: 0, global: 20, fields },
-      { kind: 'data', local: 0, bytes: fields.flatMap(([, sz]) => bytesOf(sz as 2 | 4, 1)) },
-    ]);
-    expect(() => readFitPoints(odd, 10)).toThrow(`The FIT file's record field ${message}`);
-  });
-
-  it('refuses a record definition whose altitude is not the profile’s type', () => {
-    const odd = rawFitFile([
-      {
-        kind: 'definition',
-        local: 0,
-        global: 20,
-        fields: [
-          [0, 4, 0x85],
-          [1, 4, 0x85],
-          [2, 4, 0x86],
-        ],
-      },
-      { kind: 'data', local: 0, bytes: [...bytesOf(4, 1), ...bytesOf(4, 1), ...bytesOf(4, 1)] },
-    ]);
-    expect(() => writeFitHeights(odd, [1])).toThrow(
-      "The FIT file's record field altitude is 4 bytes of base type 0x86, not the profile's 2 bytes of 0x84: its heights cannot be written safely.",
+    const odd = recordsFile(
+      fields,
+      fields.flatMap(([, sz]) => bytesOf(sz as 2 | 4, 1)),
     );
+    expect(() => readFitPoints(odd, 10)).toThrow(`The FIT file's record field ${message}`);
+    expect(() => writeFitHeights(odd, [1])).toThrow(`The FIT file's record field ${message}`);
   });
 
   it('refuses a file over the FIT size bound with a 413, and reads one of exactly that size', () => {
