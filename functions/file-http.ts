@@ -13,7 +13,7 @@ import { base64DecodedBytes, textDamage } from './body-bytes';
 export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint8Array {
   if (!event.body) {
     throw new InvalidRequestError(
-      'No file: send a KML, KMZ, GPX, TCX or GeoJSON document or a CSV point list as the request body (curl --data-binary @track.kml).',
+      'No file: send a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file as the request body (curl --data-binary @track.kml).',
     );
   }
   // Checked before decoding, so an oversized body costs no copy: the decoded size of base64 text is 3 bytes per

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/{dataset}/file`: a KML, KMZ, GPX, TCX or GeoJSON document or a CSV point list in, the same document out with every height
+ * `POST /v1/{dataset}/file`: a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file in, the same file out with every height
  * filled from the dataset (or chain); counts in `x-elevation-*` headers, or as JSON with `report=json`.
  */
 import { fillFileHeights, parseFileOptions } from '../layers/elevation';

@@ -59,7 +59,7 @@ export async function readForm(
   const file = files.length === 0 ? null : files[0];
   if (file && file.bytes.byteLength === 0) {
     throw new InvalidRequestError(
-      `The form's file${file.filename ? ` '${file.filename}'` : ''} is empty: choose a KML, KMZ, GPX, TCX, GeoJSON or CSV file.`,
+      `The form's file${file.filename ? ` '${file.filename}'` : ''} is empty: choose a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file.`,
     );
   }
   const damaged = file && !event.isBase64Encoded ? textDamage(file.bytes) : null;

@@ -192,7 +192,7 @@ describe('a form that cannot be answered is a 4xx saying why', () => {
     const response = await postForm(handlers, body, contentType);
     expect(response.status).toBe(400);
     expect(errorOf(response)).toBe(
-      "The form's file 'walk.kml' is empty: choose a KML, KMZ, GPX, TCX, GeoJSON or CSV file.",
+      "The form's file 'walk.kml' is empty: choose a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file.",
     );
   });
 

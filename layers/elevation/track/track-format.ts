@@ -50,6 +50,6 @@ export function detectTrackFormat(bytes: Uint8Array): TrackFormat {
   const format = tryDetectTrackFormat(bytes);
   if (format) return format;
   throw new InvalidRequestError(
-    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document, or a CSV with a header row naming its lat and lon columns, as the request body, plain or gzip-compressed (.gpx.gz).',
+    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document, a CSV with a header row naming its lat and lon columns, or a FIT file, as the request body, plain or gzip-compressed (.gpx.gz).',
   );
 }
