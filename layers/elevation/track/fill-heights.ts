@@ -6,15 +6,14 @@
 import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
 import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
-import type { HeightSlot } from './height-slot';
 import { isFit } from './fit';
-import { readFitPoints, writeFitHeights } from './fit-heights';
+import { readFitFile } from './fit-heights';
 import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import type { TrackReadOptions } from './parsed-track';
 import { readTrackText } from './track-text';
 import { encodeText, type TextEncodingName } from './text-encoding';
-import { applyEdits, type TextEdit } from './text-edits';
+import { applyEdits } from './text-edits';
 import { detectTrackFormat, type FileFormat, type TrackFormat } from './track-format';
 
 export interface FillOptions {
@@ -112,10 +111,13 @@ async function fillText(
   convert: HeightConversion | undefined,
 ): Promise<FilledFile> {
   const { encoding, bom, text, track } = readTrackText(bytes, format, readOptions);
-  const locations = track.slots.map((s) => s.location);
-  const { elevations, datasets } = await heightsOf(locations, dataset, options, ctx, convert);
-  const { edits, report } = heightEdits(track.slots, elevations, options);
-  const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
+  const { decisions, counts } = await decideHeights(track.slots, dataset, options, ctx, convert);
+  const edits = track.slots.flatMap((slot, i) => {
+    const decision = decisions[i];
+    const edit =
+      decision === 'kept' ? null : decision === 'nodata' ? slot.clear() : slot.write(String(decision));
+    return edit ? [edit] : [];
+  });
   const out = encodeText(bom + applyEdits(text, [...edits, ...track.extraEdits]), encoding);
   return {
     format,
@@ -123,7 +125,7 @@ async function fillText(
     encoding,
     bom: bom !== '',
     gzip: false,
-    report: { format, ...report, datasets: answered },
+    report: { format, ...counts },
   };
 }
 
@@ -136,7 +138,32 @@ async function fillFit(
   ctx: Partial<ReadContext>,
   convert: HeightConversion | undefined,
 ): Promise<FilledFile> {
-  const points = readFitPoints(bytes, limits.maxCoordinates);
+  const fit = readFitFile(bytes, limits.maxCoordinates);
+  const { decisions, counts } = await decideHeights(fit.points, dataset, options, ctx, convert);
+  return {
+    format: 'fit',
+    bytes: fit.write(decisions.map((d) => (typeof d === 'number' ? d : null))),
+    encoding: 'utf-8',
+    bom: false,
+    gzip: false,
+    report: { format: 'fit', ...counts },
+  };
+}
+
+/** What becomes of each point: 'kept' (overwrite=false: a non-zero height), 'nodata', or the height to write. */
+type Decision = 'kept' | 'nodata' | number;
+
+/**
+ * Samples the points (heights converted when asked) and decides each; counts the decisions and names the datasets
+ * that answered (for a chain "a,b"), in order of first use. Text files and FIT files share it.
+ */
+async function decideHeights(
+  points: readonly { location: LatLon; height: number | null }[],
+  dataset: Dataset,
+  options: FillOptions,
+  ctx: Partial<ReadContext>,
+  convert: HeightConversion | undefined,
+): Promise<{ decisions: Decision[]; counts: Omit<FillReport, 'format'> }> {
   const { elevations, datasets } = await heightsOf(
     points.map((p) => p.location),
     dataset,
@@ -144,21 +171,22 @@ async function fillFit(
     ctx,
     convert,
   );
-  const report = { coordinates: points.length, filled: 0, nodata: 0, kept: 0 };
-  const heights = points.map((point, i) => {
-    const decision = decide(point.height, elevations[i], options);
-    report[decision]++;
-    return decision === 'filled' ? roundElevation(elevations[i] as number) : null;
+  const counts = { coordinates: points.length, filled: 0, nodata: 0, kept: 0 };
+  const decisions = points.map((point, i): Decision => {
+    const elevation = elevations[i];
+    if (!options.overwrite && point.height !== null && point.height !== 0) {
+      counts.kept++;
+      return 'kept';
+    }
+    if (elevation === null) {
+      counts.nodata++;
+      return 'nodata';
+    }
+    counts.filled++;
+    return roundElevation(elevation);
   });
   const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
-  return {
-    format: 'fit',
-    bytes: writeFitHeights(bytes, heights),
-    encoding: 'utf-8',
-    bom: false,
-    gzip: false,
-    report: { format: 'fit', ...report, datasets: answered },
-  };
+  return { decisions, counts: { ...counts, datasets: answered } };
 }
 
 /** The heights of the locations (converted when asked), and the dataset that answered each; none for none. */
@@ -175,32 +203,4 @@ async function heightsOf(
     elevations: convert ? await convert(sampled, locations) : sampled.elevations,
     datasets: sampled.datasets,
   };
-}
-
-function heightEdits(slots: readonly HeightSlot[], elevations: readonly Elevation[], options: FillOptions) {
-  const edits: TextEdit[] = [];
-  const report = { coordinates: slots.length, filled: 0, nodata: 0, kept: 0 };
-  slots.forEach((slot, i) => {
-    const elevation = elevations[i];
-    const decision = decide(slot.height, elevation, options);
-    report[decision]++;
-    const edit =
-      decision === 'filled'
-        ? slot.write(String(roundElevation(elevation as number)))
-        : decision === 'nodata'
-          ? slot.clear()
-          : null;
-    if (edit) edits.push(edit);
-  });
-  return { edits, report };
-}
-
-/** What becomes of a point: its existing height kept (overwrite=false: a non-zero one), no data there, or filled. */
-function decide(
-  existing: number | null,
-  elevation: Elevation,
-  options: FillOptions,
-): 'kept' | 'nodata' | 'filled' {
-  if (!options.overwrite && existing !== null && existing !== 0) return 'kept';
-  return elevation === null ? 'nodata' : 'filled';
 }

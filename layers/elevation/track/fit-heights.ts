@@ -69,8 +69,25 @@ export type FitHeights = readonly (number | null)[];
  * assert.deepEqual(readFitPoints(new Uint8Array([14, 0x20, 0, 0, 0, 0, 0, 0, 0x2e, 0x46, 0x49, 0x54, 0, 0, 168, 163]), 10), []);
  * ```
  */
-export function readFitPoints(bytes: Uint8Array, maxCoordinates: number): FitPoint[] {
+export function readFitPoints(bytes: Uint8Array, maxCoordinates: number): readonly FitPoint[] {
+  return readFitFile(bytes, maxCoordinates).points;
+}
+
+/** A FIT file checked once: its points, and `write` to put heights at them (as writeFitHeights, without a 2nd check). */
+export interface FitFile {
+  readonly points: readonly FitPoint[];
+  write(heights: FitHeights): Uint8Array;
+}
+
+export function readFitFile(bytes: Uint8Array, maxCoordinates: number): FitFile {
   const records = checkStructure(bytes);
+  return {
+    points: pointsOf(bytes, records, maxCoordinates),
+    write: (heights) => writeHeights(bytes, records, heights),
+  };
+}
+
+function pointsOf(bytes: Uint8Array, records: number, maxCoordinates: number): FitPoint[] {
   const points: FitPoint[] = [];
   walkRecords(bytes, records, {
     data(at, definition) {
@@ -98,7 +115,10 @@ export function readFitPoints(bytes: Uint8Array, maxCoordinates: number): FitPoi
  * ```
  */
 export function writeFitHeights(bytes: Uint8Array, heights: FitHeights): Uint8Array {
-  const records = checkStructure(bytes);
+  return writeHeights(bytes, checkStructure(bytes), heights);
+}
+
+function writeHeights(bytes: Uint8Array, records: number, heights: FitHeights): Uint8Array {
   const headerSize = bytes[0];
   const pieces: Uint8Array[] = [copy(bytes, 0, headerSize)];
   let point = 0;
