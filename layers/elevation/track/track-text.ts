@@ -91,7 +91,7 @@ export function readTrackLocations(
  * assert.deepEqual(locations, [{ lat: 49.9, lon: 10.1 }]);
  * // A FIT header and nothing after it: no file CRC to check, so no path.
  * const fit = new Uint8Array([14, 0x20, 0, 0, 0, 0, 0, 0, 0x2e, 0x46, 0x49, 0x54, 0, 0]);
- * await assert.rejects(readTrackPath(fit, limits), /^InvalidRequestError: The FIT file cannot be read \(File CRC missing\)/);
+ * await assert.rejects(readTrackPath(fit, limits), /^InvalidRequestError: The FIT file cannot be read \(its header is not a FIT header, or the file is not as long/);
  * ```
  */
 export async function readTrackPath(
@@ -100,7 +100,7 @@ export async function readTrackPath(
 ): Promise<{ format: FileFormat; locations: LatLon[] }> {
   if (isGzip(bytes)) return readTrackPath(gunzipTrackFile(bytes, limits.maxUnzippedBytes), limits);
   if (!isFit(bytes)) return readTrackLocations(bytes, limits);
-  const locations = await readFitPath(bytes, limits.maxCoordinates);
+  const locations = readFitPath(bytes, limits.maxCoordinates);
   if (locations.length === 0) {
     throw new InvalidRequestError(
       'The FIT file has no positions: a profile needs at least one (an indoor activity has none).',

@@ -3,7 +3,7 @@ import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/eleva
 import { isFit, MAX_FIT_BYTES, readFitPath } from '../../../layers/elevation/track/fit';
 import { readTrackPath } from '../../../layers/elevation/track/track-text';
 import { FitBaseType, FitEncoder } from 'fit-file-parser';
-import { fitFile } from '../../support/fit-files';
+import { DEVICE_HEADER, bytesOf, fitFile, rawFitFile, semicirclesOf } from '../../support/fit-files';
 
 const LIMITS = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
 const rounded = (path: { lat: number; lon: number }[]) =>
@@ -26,7 +26,7 @@ it('tells a FIT file by its header (size 12 or 14, .FIT at bytes 8-11)', () => {
 
 it('answers the records’ positions in order, skipping records without one', async () => {
   const file = fitFile([null, [48.742275, 9.101177], null, [48.75, 9.12], [-33.9, 151.2]]);
-  expect(rounded(await readFitPath(file, 10))).toEqual([
+  expect(rounded(readFitPath(file, 10))).toEqual([
     [48.742275, 9.101177],
     [48.75, 9.12],
     [-33.9, 151.2],
@@ -34,14 +34,14 @@ it('answers the records’ positions in order, skipping records without one', as
   expect((await readTrackPath(file, LIMITS)).format).toBe('fit');
 });
 
-it('takes exactly MAX_FILE_COORDINATES positions and refuses one more', async () => {
+it('takes exactly MAX_FILE_COORDINATES positions and refuses one more', () => {
   const three = fitFile([
     [1, 1],
     [2, 2],
     [3, 3],
   ]);
-  expect(await readFitPath(three, 3)).toHaveLength(3);
-  await expect(readFitPath(three, 2)).rejects.toThrow(
+  expect(readFitPath(three, 3)).toHaveLength(3);
+  expect(() => readFitPath(three, 2)).toThrow(
     'The FIT file has more than 2 positions, the limit per request (MAX_FILE_COORDINATES). Split it into smaller files.',
   );
 });
@@ -62,55 +62,94 @@ describe('refuses a damaged file with a 400 rather than read other positions', (
     copy[at] ^= 0x01;
     return copy;
   };
+  const CRC = 'a CRC does not match: the file was damaged';
+  const LENGTH =
+    'its header is not a FIT header, or the file is not as long as its header says: cut short, or several FIT files chained';
+  const withHeaderCrc = (bytes: Buffer) => {
+    bytes.writeUInt16LE(FitEncoder.calculateCRC(bytes.subarray(0, 12)), 12);
+    return bytes;
+  };
   it.each([
-    ['a changed byte in a position', changed(file.length - 6), 'File CRC mismatch'],
-    ['a changed header', changed(4), 'Header CRC mismatch'],
-    ['cut short', file.subarray(0, file.length - 5), 'File data exceeds input length'],
-  ])('%s', async (_, bytes, reason) => {
-    const read = readFitPath(bytes, 10);
-    await expect(read).rejects.toThrow(InvalidRequestError);
-    await expect(read).rejects.toThrow(`The FIT file cannot be read (${reason}): send it again, or as GPX.`);
+    ['a changed byte in a position', changed(file.length - 6), CRC],
+    ['a changed header CRC', changed(12), CRC],
+    ['a changed data size (its header CRC right)', withHeaderCrc(changed(4)), LENGTH],
+    ['cut short', file.subarray(0, file.length - 5), LENGTH],
+    ['two files chained', Buffer.concat([file, file]), LENGTH],
+  ])('%s', (_, bytes, reason) => {
+    expect(() => readFitPath(bytes, 10)).toThrow(InvalidRequestError);
+    expect(() => readFitPath(bytes, 10)).toThrow(
+      `The FIT file cannot be read (${reason}): send it again, or as GPX.`,
+    );
   });
 });
 
-it('refuses a position outside the globe, naming the record', async () => {
+it('refuses a position outside the globe, naming the record', () => {
   const file = fitFile([
     [1, 1],
     [95, 10],
   ]);
-  await expect(readFitPath(file, 10)).rejects.toThrow(
-    /^Invalid latitude 95(\.\d+)? at record 2 of the FIT file/,
-  );
+  expect(() => readFitPath(file, 10)).toThrow(/^Invalid latitude 95(\.\d+)? at record 2 of the FIT file/);
 });
 
-it('refuses a file over MAX_FIT_BYTES with a 413 before parsing it', async () => {
+it('refuses a file over MAX_FIT_BYTES with a 413 before parsing it', () => {
   const header = fitFile([[1, 1]]).subarray(0, 14);
   const huge = Buffer.concat([header, Buffer.alloc(MAX_FIT_BYTES + 1 - header.length)]);
-  await expect(readFitPath(huge, 10)).rejects.toThrow(PayloadTooLargeError);
-  await expect(readFitPath(huge, 10)).rejects.toThrow(
+  expect(() => readFitPath(huge, 10)).toThrow(PayloadTooLargeError);
+  expect(() => readFitPath(huge, 10)).toThrow(
     `The FIT file is ${MAX_FIT_BYTES + 1} bytes; FIT files are read up to ${MAX_FIT_BYTES} bytes. Send a shorter activity.`,
   );
 });
 
-it('refuses a file whose CRC checks out but whose records do not parse (a data record without a definition)', async () => {
+it('refuses a file whose CRC checks out but whose records do not parse (a data record without a definition)', () => {
   const header = Buffer.from([14, 0x20, 0, 0, 4, 0, 0, 0, 0x2e, 0x46, 0x49, 0x54, 0, 0]);
   const body = Buffer.from([0x00, 1, 2, 3]);
   const crc = FitEncoder.calculateCRC(Buffer.concat([header, body]));
   const file = Buffer.concat([header, body, Buffer.from([crc & 0xff, crc >> 8])]);
-  await expect(readFitPath(file, 10)).rejects.toThrow(
-    'The FIT file cannot be read (FIT data record has no local definition): send it again, or as GPX.',
+  expect(() => readFitPath(file, 10)).toThrow(
+    'The FIT file cannot be read (a message runs past its end or has no definition): send it again, or as GPX.',
   );
 });
 
-it('reads a file of exactly MAX_FIT_BYTES (then its content decides)', async () => {
+it('reads a file of exactly MAX_FIT_BYTES (then its content decides)', () => {
   const header = fitFile([[1, 1]]).subarray(0, 14);
   const exact = Buffer.concat([header, Buffer.alloc(MAX_FIT_BYTES - header.length)]);
-  await expect(readFitPath(exact, 10)).rejects.toThrow(/^The FIT file cannot be read \(/);
+  expect(() => readFitPath(exact, 10)).toThrow(/^The FIT file cannot be read \(/);
 });
 
-it('skips a record with a latitude but no longitude', async () => {
-  const encoder = new FitEncoder();
+it('skips a record with a latitude but no longitude', () => {
+  const encoder = new FitEncoder(DEVICE_HEADER);
   encoder.writeMessage(20, [{ number: 0, size: 4, baseType: FitBaseType.Sint32, value: 581_000_000 }]); // lat only
   const half = Buffer.from(encoder.close());
-  expect(await readFitPath(half, 10)).toEqual([]);
+  expect(readFitPath(half, 10)).toEqual([]);
+});
+
+describe('checks the types of the fields it reads, and only those', () => {
+  const file = (fields: [number, number, number][]) =>
+    rawFitFile([
+      { kind: 'definition', local: 0, global: 20, fields },
+      {
+        kind: 'data',
+        local: 0,
+        bytes: fields.flatMap(([, size]) => bytesOf(size as 2 | 4, semicirclesOf(48.7))),
+      },
+    ]);
+
+  it('reads positions beside an altitude of another type (which /file refuses to write into)', () => {
+    const odd = file([
+      [0, 4, 0x85],
+      [1, 4, 0x85],
+      [2, 4, 0x86],
+    ]);
+    expect(rounded(readFitPath(odd, 10))).toEqual([[48.7, 48.7]]);
+  });
+
+  it('refuses a position of another type, naming the field', () => {
+    const odd = file([
+      [0, 4, 0x86],
+      [1, 4, 0x85],
+    ]);
+    expect(() => readFitPath(odd, 10)).toThrow(
+      "The FIT file's record field position_lat is 4 bytes of base type 0x86, not the profile's 4 bytes of 0x85: its positions cannot be read safely.",
+    );
+  });
 });
