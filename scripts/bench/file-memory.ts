@@ -14,6 +14,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
 import { FitBaseType, FitEncoder } from 'fit-file-parser';
 import { fillFileHeights, loadDatasetRegistry, readTrackPath } from '../../layers/elevation';
 import { MAX_FIT_BYTES } from '../../layers/elevation/track/fit';
@@ -66,6 +68,36 @@ function* repeat(n: number, line: (i: number) => string): Iterable<string> {
   for (let i = 0; i < n; i++) yield line(i);
 }
 
+/** ~32 MiB of GPX: 100,000 points with time and a Garmin TrackPointExtension, padded by descriptions. */
+function bigGpx(): Uint8Array {
+  const point = (i: number) =>
+    `<trkpt lat="${at(i)[0].toFixed(6)}" lon="${at(i)[1].toFixed(6)}"><ele>0</ele><time>2026-12-05T07:00:00Z</time>` +
+    `<desc>${'x'.repeat(100)}</desc><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>${120 + (i % 40)}</gpxtpx:hr>` +
+    `<gpxtpx:cad>85</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>\n`;
+  return text([
+    '<?xml version="1.0"?><gpx version="1.1" creator="bench" xmlns="http://www.topografix.com/GPX/1/1"',
+    ' xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><trkseg>\n',
+    ...repeat(MAX_COORDINATES, point),
+    '</trkseg></trk></gpx>\n',
+  ]);
+}
+
+/** ~32 MiB of KML: 10,000 placemarks of 10 points, each with a long description. */
+function bigKml(): Uint8Array {
+  const placemark = (p: number) =>
+    `<Placemark><name>${p}</name><description>${'y'.repeat(2_600)}</description><LineString><coordinates>` +
+    Array.from(
+      { length: 10 },
+      (_, k) => `${at(p * 10 + k)[1].toFixed(6)},${at(p * 10 + k)[0].toFixed(6)},0`,
+    ).join(' ') +
+    '</coordinates></LineString></Placemark>\n';
+  return text([
+    '<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>\n',
+    ...repeat(MAX_COORDINATES / 10, placemark),
+    '</Document></kml>\n',
+  ]);
+}
+
 const CASES: Record<string, () => Uint8Array> = {
   'fit-sparse': () => fitFileOf(MAX_FIT_BYTES, 20),
   'fit-dense': () => fitRecords(MAX_COORDINATES, 1),
@@ -84,6 +116,10 @@ const CASES: Record<string, () => Uint8Array> = {
       ...repeat(MAX_COORDINATES, (i) => `${at(i)[1].toFixed(6)},${at(i)[0].toFixed(6)},0 `),
       '</coordinates></LineString></Placemark></kml>\n',
     ]),
+  // What MAX_KMZ_UNZIPPED_MB lets in: a .gpx.gz that unzips to 32 MiB (a watch's export, heart rate and cadence
+  // with every point), and a KMZ whose KML is as large.
+  'gpx-gz': () => gzipSync(bigGpx()),
+  kmz: () => zipSync({ 'doc.kml': bigKml() }, { level: 6 }),
   csv: () =>
     text([
       'lat,lon,ele\n',

@@ -51,12 +51,17 @@ export function tryParseCoordinateTuples(text: string, syntax: TupleSyntax): Coo
   return tuples;
 }
 
-export function parseCoordinateTuples(text: string, syntax: TupleSyntax, where: string): CoordinateTuple[] {
+/** The tuples of a coordinates text; a 400 naming `where()` (called only then: a line number costs a scan) if none. */
+export function parseCoordinateTuples(
+  text: string,
+  syntax: TupleSyntax,
+  where: () => string,
+): CoordinateTuple[] {
   const tuples = tryParseCoordinateTuples(text, syntax);
   if (tuples) return tuples;
   const example = syntax === 'kml' ? '9.10,48.74,0 9.11,48.75,0' : '9.10 48.74 0';
   throw new InvalidRequestError(
-    `Unable to parse the coordinates at ${where}: '${truncate(text.trim())}'. Expected tuples like '${example}'.`,
+    `Unable to parse the coordinates at ${where()}: '${truncate(text.trim())}'. Expected tuples like '${example}'.`,
   );
 }
 

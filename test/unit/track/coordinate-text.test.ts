@@ -40,14 +40,14 @@ describe('KML coordinate tuples', () => {
   });
 
   it('throws a 400 that shows the text and an example', () => {
-    expect(() => parseCoordinateTuples('nine,forty', 'kml', 'line 3')).toThrow(
+    expect(() => parseCoordinateTuples('nine,forty', 'kml', () => 'line 3')).toThrow(
       /Unable to parse the coordinates at line 3: 'nine,forty'. Expected tuples like '9.10,48.74,0/,
     );
   });
 
   it('shows a gx:coord example for gx text, and at most 60 characters of a long text', () => {
     const long = `9.1 48.7 ${'x'.repeat(100)}`;
-    expect(() => parseCoordinateTuples(long, 'gx', '<gx:coord> 2')).toThrow(
+    expect(() => parseCoordinateTuples(long, 'gx', () => '<gx:coord> 2')).toThrow(
       new InvalidRequestError(
         `Unable to parse the coordinates at <gx:coord> 2: '9.1 48.7 ${'x'.repeat(48)}...'. Expected tuples like '9.10 48.74 0'.`,
       ),

@@ -6,6 +6,14 @@
 import { InvalidRequestError } from '../../../layers/elevation';
 import { readKml } from '../../../layers/elevation/track/kml';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
+import { lineAt } from '../../../layers/elevation/track/xml-scan';
+import type * as XmlScan from '../../../layers/elevation/track/xml-scan';
+
+// The real lineAt, watched: how often a read computes a line number.
+jest.mock('../../../layers/elevation/track/xml-scan', () => {
+  const actual = jest.requireActual<typeof XmlScan>('../../../layers/elevation/track/xml-scan');
+  return { ...actual, lineAt: jest.fn(actual.lineAt) };
+});
 
 const KML = (body: string) =>
   `<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark>${body}</Placemark></kml>`;
@@ -198,5 +206,29 @@ describe('readKml', () => {
         '<Point><extrude>1</extrude>\n      <altitudeMode>absolute</altitudeMode>\n      <coordinates>10,50</coordinates></Point>',
       ),
     );
+  });
+});
+
+describe('line numbers are for error messages only', () => {
+  beforeEach(() => jest.mocked(lineAt).mockClear());
+
+  // Each is a scan from the file's start: one per <coordinates> made a KML of 10,000 placemarks take seconds.
+  it('reads a well-formed KML of many placemarks without computing one', () => {
+    const placemarks = Array.from(
+      { length: 50 },
+      (_, i) =>
+        `<Placemark><LineString><coordinates>10,${i % 80},0 11,${i % 80}</coordinates></LineString></Placemark>\n`,
+    );
+    const text = `<kml xmlns="http://www.opengis.net/kml/2.2"><Document>\n${placemarks.join('')}</Document></kml>`;
+    expect(readKml(text, { maxCoordinates: 1000, absoluteAltitude: false }).slots).toHaveLength(100);
+    expect(lineAt).not.toHaveBeenCalled();
+  });
+
+  it('computes the line of coordinates it cannot read, for the message', () => {
+    const text = `<kml xmlns="http://www.opengis.net/kml/2.2">\n<Placemark><Point>\n<coordinates>ten,fifty</coordinates></Point></Placemark></kml>`;
+    expect(() => readKml(text, { maxCoordinates: 10, absoluteAltitude: false })).toThrow(
+      "Unable to parse the coordinates at line 3: 'ten,fifty'.",
+    );
+    expect(lineAt).toHaveBeenCalledTimes(1);
   });
 });

@@ -359,10 +359,12 @@ describe('coordinate tuples', () => {
 
   it('shows the offending text trimmed, whole up to 60 characters', () => {
     const sixty = `9.1,${'x'.repeat(56)}`;
-    expect(() => parseCoordinateTuples(`  ${sixty}\n`, 'kml', 'line 2')).toThrow(
+    expect(() => parseCoordinateTuples(`  ${sixty}\n`, 'kml', () => 'line 2')).toThrow(
       `Unable to parse the coordinates at line 2: '${sixty}'.`,
     );
-    expect(() => parseCoordinateTuples(`${sixty}y`, 'kml', 'line 2')).toThrow(`'${sixty.slice(0, 57)}...'`);
+    expect(() => parseCoordinateTuples(`${sixty}y`, 'kml', () => 'line 2')).toThrow(
+      `'${sixty.slice(0, 57)}...'`,
+    );
   });
 });
 
