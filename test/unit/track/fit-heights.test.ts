@@ -127,6 +127,45 @@ describe('readFitPoints', () => {
     );
   });
 
+  it('reads a field holding FIT’s invalid marker as no value: enhanced_altitude, then altitude', () => {
+    const fields: [number, number, number][] = [
+      [0, 4, 0x85],
+      [1, 4, 0x85],
+      [2, 2, 0x84],
+      [78, 4, 0x86],
+    ];
+    const position = [...bytesOf(4, semicirclesOf(48.5)), ...bytesOf(4, semicirclesOf(9.5))];
+    const file = recordsFile(
+      fields,
+      [...position, ...bytesOf(2, u16(300)), ...bytesOf(4, u16(310))],
+      [...position, ...bytesOf(2, u16(300)), ...bytesOf(4, 0xffffffff)],
+      [...position, ...bytesOf(2, 0xffff), ...bytesOf(4, 0xffffffff)],
+    );
+    expect(readFitPoints(file, 10).map((p) => p.height)).toEqual([310, 300, null]);
+  });
+
+  it('steps over a definition’s developer fields to the next message', () => {
+    const definition = {
+      kind: 'definition' as const,
+      local: 0,
+      global: 20,
+      fields: [
+        [0, 4, 0x85],
+        [1, 4, 0x85],
+      ] as [number, number, number][],
+    };
+    const position = (lat: number) => [...bytesOf(4, semicirclesOf(lat)), ...bytesOf(4, semicirclesOf(9.5))];
+    // One developer field of 1 byte; the message after the definition starts with a non-zero byte.
+    const file = rawFitFile([
+      { ...definition, developerFields: [[0, 1, 0]] },
+      { kind: 'data', local: 0, bytes: [...position(48.25), 7] },
+      { kind: 'data', local: 0, bytes: [...position(48.75), 8] },
+    ]);
+    expect(readFitPoints(file, 10).map((p) => Math.round(p.location.lat * 100) / 100)).toEqual([
+      48.25, 48.75,
+    ]);
+  });
+
   it('stops at the coordinate limit', () => {
     expect(readFitPoints(fitFile(RIDE), 3)).toHaveLength(3);
     expect(() => readFitPoints(fitFile(RIDE), 2)).toThrow(
@@ -308,6 +347,20 @@ describe('writeFitHeights keeps what it does not write', () => {
     },
   );
 
+  it('writes a 14-byte header’s CRC anew when one of its bytes is 0', () => {
+    // A header whose CRC has a zero byte: the profile version (bytes 2-3) is changed until it has one.
+    const file = rawFitFile(messages, 14);
+    for (let version = 0; file.readUInt16LE(12) & 0xff && file.readUInt16LE(12) >> 8; version++) {
+      file.writeUInt16LE(version, 2);
+      file.writeUInt16LE(FitEncoder.calculateCRC(file.subarray(0, 12)), 12);
+    }
+    file.writeUInt16LE(FitEncoder.calculateCRC(file.subarray(0, file.length - 2)), file.length - 2);
+    expect(() => readFitMessages(file)).not.toThrow();
+    const out = Buffer.from(writeFitHeights(file, [1, 2, 3]));
+    expect(out.length).toBeGreaterThan(file.length); // the data size in the header changed
+    expect(() => readFitMessages(out)).not.toThrow(); // both CRCs checked
+  });
+
   it('leaves a 14-byte header’s CRC at 0 (not computed) as it was', () => {
     const file = rawFitFile(messages, 14);
     file.writeUInt16LE(0, 12);
@@ -352,8 +405,9 @@ describe('the 4xx of a FIT file that cannot be written safely', () => {
       fields,
       fields.flatMap(([, sz]) => bytesOf(sz as 2 | 4, 1)),
     );
-    expect(() => readFitPoints(odd, 10)).toThrow(`The FIT file's record field ${message}`);
-    expect(() => writeFitHeights(odd, [1])).toThrow(`The FIT file's record field ${message}`);
+    const refusal = `The FIT file's record field ${message}: its heights cannot be written safely.`;
+    expect(() => readFitPoints(odd, 10)).toThrow(refusal);
+    expect(() => writeFitHeights(odd, [1])).toThrow(refusal);
   });
 
   it('refuses a file over the FIT size bound with a 413, and reads one of exactly that size', () => {
