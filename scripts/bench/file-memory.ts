@@ -72,7 +72,7 @@ function* repeat(n: number, line: (i: number) => string): Iterable<string> {
 function bigGpx(): Uint8Array {
   const point = (i: number) =>
     `<trkpt lat="${at(i)[0].toFixed(6)}" lon="${at(i)[1].toFixed(6)}"><ele>0</ele><time>2026-12-05T07:00:00Z</time>` +
-    `<desc>${'x'.repeat(100)}</desc><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>${120 + (i % 40)}</gpxtpx:hr>` +
+    `<desc>${'x'.repeat(50)}</desc><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>${120 + (i % 40)}</gpxtpx:hr>` +
     `<gpxtpx:cad>85</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>\n`;
   return text([
     '<?xml version="1.0"?><gpx version="1.1" creator="bench" xmlns="http://www.topografix.com/GPX/1/1"',
