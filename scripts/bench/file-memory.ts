@@ -98,6 +98,12 @@ function bigKml(): Uint8Array {
   ]);
 }
 
+/** A gzip file of 32 MiB (MAX_KMZ_UNZIPPED_MB): `head`, then `unit` as often as fits, then `tail`. */
+function gzip32(head: string, unit: string, tail: string): Uint8Array {
+  const count = Math.floor((MAX_UNZIPPED_BYTES - 64 - head.length - tail.length) / unit.length);
+  return gzipSync(text([head, unit.repeat(count), tail]));
+}
+
 const CASES: Record<string, () => Uint8Array> = {
   'fit-sparse': () => fitFileOf(MAX_FIT_BYTES, 20),
   'fit-dense': () => fitRecords(MAX_COORDINATES, 1),
@@ -116,10 +122,25 @@ const CASES: Record<string, () => Uint8Array> = {
       ...repeat(MAX_COORDINATES, (i) => `${at(i)[1].toFixed(6)},${at(i)[0].toFixed(6)},0 `),
       '</coordinates></LineString></Placemark></kml>\n',
     ]),
+  geojson: () =>
+    text([
+      '{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[\n',
+      [...repeat(MAX_COORDINATES, (i) => `[${at(i)[1].toFixed(6)},${at(i)[0].toFixed(6)},0]`)].join(',\n'),
+      ']}}\n',
+    ]),
   // What MAX_KMZ_UNZIPPED_MB lets in: a .gpx.gz that unzips to 32 MiB (a watch's export, heart rate and cadence
   // with every point), and a KMZ whose KML is as large.
   'gpx-gz': () => gzipSync(bigGpx()),
   kmz: () => zipSync({ 'doc.kml': bigKml() }, { level: 6 }),
+  // Over MAX_FILE_COORDINATES: ~30 KB sent, 32 MiB of the shortest coordinates unzipped; refused with a 400.
+  'csv-over': () => gzip32('lat,lon\n', '1,1\n', ''),
+  'geojson-over': () => gzip32('{"type":"LineString","coordinates":[', '[1,1],', '[1,1]]}'),
+  'kml-over': () =>
+    gzip32(
+      '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><LineString><coordinates>',
+      '1,1 ',
+      '</coordinates></LineString></Placemark></kml>',
+    ),
   csv: () =>
     text([
       'lat,lon,ele\n',
@@ -142,7 +163,7 @@ async function child(file: string, route: (typeof ROUTES)[number]): Promise<void
   const before = status('VmRSS');
   fs.writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
   const start = performance.now();
-  let points: number;
+  let points: number | string;
   try {
     if (route === 'file') {
       const filled = await fillFileHeights(
@@ -156,8 +177,8 @@ async function child(file: string, route: (typeof ROUTES)[number]): Promise<void
       points = (await readTrackPath(bytes, limits)).locations.length;
     }
   } catch (error) {
-    process.stdout.write(JSON.stringify({ error: (error as Error).message.slice(0, 160) }));
-    return;
+    const { statusCode } = error as { statusCode?: number };
+    points = `${statusCode ?? 'crash'}: ${(error as Error).message.slice(0, 40)}…`;
   }
   const ms = performance.now() - start;
   process.stdout.write(
@@ -166,9 +187,9 @@ async function child(file: string, route: (typeof ROUTES)[number]): Promise<void
 }
 
 interface ChildResult {
-  error?: string;
   bytes: number;
-  points: number;
+  /** How many points, or the refusal's status and the start of its message. */
+  points: number | string;
   ms: number;
   peakMiB: number;
 }
@@ -190,14 +211,12 @@ function main(): void {
         const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8' });
         if (run.status !== 0) throw new Error(`${name} ${route} failed: ${run.stderr}`);
         const r = JSON.parse(run.stdout) as ChildResult;
-        const figures = r.error
-          ? ['', '', '', `refused: ${r.error}`]
-          : [
-              r.bytes.toLocaleString('en'),
-              r.points.toLocaleString('en'),
-              r.ms.toFixed(0),
-              r.peakMiB.toFixed(0),
-            ];
+        const figures = [
+          r.bytes.toLocaleString('en'),
+          r.points.toLocaleString('en'),
+          r.ms.toFixed(0),
+          r.peakMiB.toFixed(0),
+        ];
         rows.push([name, route, ...figures]);
       }
     }

@@ -24,12 +24,20 @@ const SPACE = /\s+/y;
 
 export type TupleSyntax = 'kml' | 'gx';
 
-/** The tuples of the text, or null when it is not a list of tuples in that syntax. */
-export function tryParseCoordinateTuples(text: string, syntax: TupleSyntax): CoordinateTuple[] | null {
+/**
+ * The tuples of the text, or null when it is not a list of tuples in that syntax. At most `maxTuples` + 1 are read:
+ * a caller that takes `maxTuples` refuses the text at the one more without its parts being held (a 32 MiB
+ * `<coordinates>` of `1,1` tuples once held 850 MB before it was refused).
+ */
+export function tryParseCoordinateTuples(
+  text: string,
+  syntax: TupleSyntax,
+  maxTuples = Infinity,
+): CoordinateTuple[] | null {
   const tuple = syntax === 'kml' ? KML_TUPLE : GX_TUPLE;
   const tuples: CoordinateTuple[] = [];
   let at = 0;
-  while (at < text.length) {
+  while (at < text.length && tuples.length <= maxTuples) {
     SPACE.lastIndex = at;
     if (SPACE.test(text)) at = SPACE.lastIndex;
     if (at >= text.length) break;
@@ -51,13 +59,17 @@ export function tryParseCoordinateTuples(text: string, syntax: TupleSyntax): Coo
   return tuples;
 }
 
-/** The tuples of a coordinates text; a 400 naming `where()` (called only then: a line number costs a scan) if none. */
+/**
+ * The tuples of a coordinates text (at most `maxTuples` + 1, as tryParseCoordinateTuples); a 400 naming `where()`
+ * (called only then: a line number costs a scan) if it is not one.
+ */
 export function parseCoordinateTuples(
   text: string,
   syntax: TupleSyntax,
   where: () => string,
+  maxTuples = Infinity,
 ): CoordinateTuple[] {
-  const tuples = tryParseCoordinateTuples(text, syntax);
+  const tuples = tryParseCoordinateTuples(text, syntax, maxTuples);
   if (tuples) return tuples;
   const example = syntax === 'kml' ? '9.10,48.74,0 9.11,48.75,0' : '9.10 48.74 0';
   throw new InvalidRequestError(

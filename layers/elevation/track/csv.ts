@@ -77,11 +77,25 @@ export function looksLikeCsv(head: string): boolean {
   return findHeader(line) !== null || headerlessDelimiter(line) !== null;
 }
 
-/** The first line with something besides delimiters and spaces (rows like `,,,` are a spreadsheet's empty rows). */
+/**
+ * The first line with something besides delimiters and spaces (rows like `,,,` are a spreadsheet's empty rows),
+ * found line by line: the text may be 32 MiB of them.
+ */
 function firstLine(text: string): string | undefined {
-  return text.split(/\r?\n/).find((line) => line.replace(/[,;\t|]/g, '').trim() !== '');
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const line = text.slice(start, end > start && text[end - 1] === '\r' ? end - 1 : end);
+    if (line.replace(/[,;\t|]/g, '').trim() !== '') return line;
+    start = end + 1;
+  }
+  return undefined;
 }
 
+/**
+ * Rows are read one at a time and each becomes a slot at once, so a file of more rows than MAX_FILE_COORDINATES
+ * is refused at the first one over (a 32 MiB `.csv.gz` of `1,1` rows once held 3.5 GB before it was refused).
+ */
 export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
   const line = firstLine(text);
   if (line === undefined) {
@@ -90,14 +104,24 @@ export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
   const found = findHeader(line);
   if (!found) throw headerError(line);
   if (found.ambiguous !== null) throw new InvalidRequestError(found.ambiguous);
-  const [record, ...rows] = scanRecords(text, found.delimiter).filter((r) => !isBlank(r));
-  const header: Header = { ...found, record };
-  const decimalComma =
-    header.delimiter !== ',' &&
-    rows.some((r) => [header.lat, header.lon].some((c) => r.cells[c]?.value.includes(',')));
+  const records = scanRecords(text, found.delimiter);
+  const header: Header = { ...found, record: nextNonBlank(records) as CsvRecord };
+  // Heights are written with a decimal comma when any row's coordinates have one; the writes come after the read.
+  const decimalComma = { seen: false };
   const slots = new SlotCollector(options.maxCoordinates);
-  for (const row of rows) slots.add(rowSlot(row, header, decimalComma));
+  for (let row = nextNonBlank(records); row; row = nextNonBlank(records)) {
+    if (!decimalComma.seen && header.delimiter !== ',') {
+      decimalComma.seen = [header.lat, header.lon].some((c) => row?.cells[c]?.value.includes(','));
+    }
+    slots.add(rowSlot(row, header, decimalComma));
+  }
   return { slots: slots.slots, extraEdits: header.elevation === null ? [appendedHeader(header)] : [] };
+}
+
+function nextNonBlank(records: Iterator<CsvRecord>): CsvRecord | undefined {
+  for (let next = records.next(); !next.done; next = records.next())
+    if (!isBlank(next.value)) return next.value;
+  return undefined;
 }
 
 function headerError(line: string): InvalidRequestError {
@@ -119,7 +143,7 @@ function findHeader(line: string): HeaderLine | null {
     if (!line.includes(delimiter)) continue;
     let values: string[];
     try {
-      values = scanRecords(line, delimiter)[0].cells.map((c) => c.value);
+      values = (scanRecords(line, delimiter).next().value as CsvRecord).cells.map((c) => c.value);
     } catch {
       values = line.split(delimiter); // an unclosed quote: readCsv's full scan names its line
     }
@@ -162,7 +186,7 @@ function headerlessDelimiter(line: string): Delimiter | null {
   return null;
 }
 
-function rowSlot(row: CsvRecord, header: Header, decimalComma: boolean): HeightSlot {
+function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: boolean }): HeightSlot {
   const where = () => `line ${row.line}`;
   const { delimiter } = header;
   const columns = header.record.cells.length;
@@ -177,7 +201,7 @@ function rowSlot(row: CsvRecord, header: Header, decimalComma: boolean): HeightS
   const location = checkedLocation(lat, lon, where);
   const column = header.elevation ?? columns;
   const cell = row.cells[column] as Cell | undefined;
-  const format = (height: string) => (decimalComma ? height.replace('.', ',') : height);
+  const format = (height: string) => (decimalComma.seen ? height.replace('.', ',') : height);
   // A row short of the column gets empty cells up to it, then its own.
   const pad = delimiter.repeat(Math.max(0, column - row.cells.length + 1));
   return {
@@ -236,8 +260,7 @@ function shorten(text: string): string {
  * RFC 4180 records: a cell in double quotes may hold the delimiter, line ends and `""` (one quote); a quote inside
  * an unquoted cell is taken as it is, as spreadsheets read it. Lines end with LF or CRLF.
  */
-function scanRecords(text: string, delimiter: Delimiter): CsvRecord[] {
-  const records: CsvRecord[] = [];
+function* scanRecords(text: string, delimiter: Delimiter): Generator<CsvRecord, void, undefined> {
   let line = 1;
   let i = 0;
   while (i <= text.length) {
@@ -281,13 +304,12 @@ function scanRecords(text: string, delimiter: Delimiter): CsvRecord[] {
       break;
     }
     record.end = i;
-    records.push(record);
+    yield record;
     if (i >= text.length) break;
     i += isCrLf(text, i) ? 2 : 1;
     line++;
     if (i === text.length) break; // a final line end ends the last record; it does not start another
   }
-  return records;
 }
 
 function isCrLf(text: string, i: number): boolean {

@@ -7,10 +7,10 @@
  * back as they were.
  */
 // The ESM build: the package's main is a UMD bundle whose internal requires esbuild cannot follow.
-import { getNodeValue, parseTree, type Node } from 'jsonc-parser/lib/esm/main';
-import { InvalidRequestError } from '../errors';
+import { getNodeValue, parseTree, visit, type Node } from 'jsonc-parser/lib/esm/main';
+import { InvalidRequestError, PayloadTooLargeError } from '../errors';
 import { crsConversion, type ToWgs84 } from './geojson-crs';
-import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import { SlotCollector, TooManyCoordinatesError, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 
@@ -19,7 +19,15 @@ const MAX_COORDINATE_DEPTH = 3;
 /** Features in GeometryCollections in …: bounds the walk; RFC 7946 discourages nesting collections at all. */
 const MAX_OBJECT_DEPTH = 16;
 
+/**
+ * JSON values (numbers, strings, booleans, nulls, objects, arrays) read per coordinate MAX_FILE_COORDINATES allows:
+ * a position with a height is 4, a Point Feature with ten properties ~20. The syntax tree holds ~140 bytes a
+ * value, so 3.2 million (the default) bound it to ~450 MB.
+ */
+export const GEOJSON_VALUES_PER_COORDINATE = 32;
+
 export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrack {
+  checkSize(text, options.maxCoordinates);
   try {
     JSON.parse(text);
   } catch (error) {
@@ -32,6 +40,64 @@ export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrac
   const slots = new SlotCollector(options.maxCoordinates);
   visitObject(text, root, { slots, toWgs84: null }, 0);
   return { slots: slots.slots, extraEdits: [] };
+}
+
+/**
+ * Counts the file's JSON values and positions (arrays of numbers under a `coordinates` member) in one pass that
+ * builds nothing, and refuses it at the first value or position over the bound, before JSON.parse and the syntax
+ * tree hold it all (a 32 MiB `.geojson.gz` of `[1,1]` positions once held 2.4 GB before it was refused).
+ */
+function checkSize(text: string, maxCoordinates: number): void {
+  const maxValues = GEOJSON_VALUES_PER_COORDINATE * maxCoordinates;
+  let values = 0;
+  let positions = 0;
+  let key: string | undefined; // the member whose value comes next
+  // Per open array or object: whether it is (in) a coordinates value, and whether it holds a number itself.
+  const open: { coordinates: boolean; number: boolean }[] = [];
+  const begin = (array: boolean) => {
+    if (++values > maxValues) throw tooManyValues(maxValues, maxCoordinates);
+    const parent = open[open.length - 1];
+    open.push({
+      coordinates: array && (key === 'coordinates' || (parent?.coordinates ?? false)),
+      number: false,
+    });
+    key = undefined;
+  };
+  const end = () => {
+    const frame = open.pop();
+    if (frame?.coordinates && frame.number && ++positions > maxCoordinates) {
+      throw new TooManyCoordinatesError(maxCoordinates);
+    }
+  };
+  try {
+    visit(text, {
+      onObjectBegin: () => begin(false),
+      onArrayBegin: () => begin(true),
+      onObjectEnd: end,
+      onArrayEnd: end,
+      onObjectProperty: (property) => {
+        key = property;
+      },
+      onLiteralValue: (value) => {
+        if (++values > maxValues) throw tooManyValues(maxValues, maxCoordinates);
+        const parent = open[open.length - 1];
+        if (parent && typeof value === 'number') parent.number = true;
+        key = undefined;
+      },
+    });
+  } catch (error) {
+    // The visit is recursive too; absurd nesting overflows the stack.
+    if (error instanceof RangeError) throw new InvalidRequestError('The GeoJSON file is nested too deeply.');
+    throw error;
+  }
+}
+
+function tooManyValues(maxValues: number, maxCoordinates: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `The GeoJSON file has more than ${maxValues} JSON values (numbers, strings, objects, arrays …), the most read ` +
+      `for MAX_FILE_COORDINATES=${maxCoordinates} (${GEOJSON_VALUES_PER_COORDINATE} per coordinate): drop the ` +
+      'properties it does not need, or split it.',
+  );
 }
 
 function tryParseTree(text: string): Node | undefined {

@@ -41,18 +41,27 @@ export function checkedLocation(lat: number, lon: number, where: () => string): 
   return { lat, lon };
 }
 
-export class TooManyCoordinatesError extends InvalidRequestError {}
+export class TooManyCoordinatesError extends InvalidRequestError {
+  constructor(maxCoordinates: number) {
+    super(
+      `The file has more than ${maxCoordinates} coordinates, the limit per request (MAX_FILE_COORDINATES). Split it into smaller files.`,
+    );
+  }
+}
 
 /** Gathers a document's slots and stops at the coordinate limit before any more work (or memory) is spent. */
 export class SlotCollector {
   readonly slots: HeightSlot[] = [];
   constructor(private readonly maxCoordinates: number) {}
 
+  /** How many more slots may be added before the limit. */
+  get remaining(): number {
+    return this.maxCoordinates - this.slots.length;
+  }
+
   add(slot: HeightSlot): void {
     if (this.slots.length >= this.maxCoordinates) {
-      throw new TooManyCoordinatesError(
-        `The file has more than ${this.maxCoordinates} coordinates, the limit per request (MAX_FILE_COORDINATES). Split it into smaller files.`,
-      );
+      throw new TooManyCoordinatesError(this.maxCoordinates);
     }
     this.slots.push(slot);
   }

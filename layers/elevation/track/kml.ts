@@ -125,7 +125,7 @@ function addTuples(
       `The coordinates at ${where()} contain markup (a comment, CDATA or an entity reference): write them as plain text.`,
     );
   }
-  const tuples = parseCoordinateTuples(raw, syntax, where);
+  const tuples = parseCoordinateTuples(raw, syntax, where, slots.remaining); // one more than fits is refused below
   const separator = syntax === 'kml' ? ',' : ' ';
   tuples.forEach((tuple, i) =>
     slots.add(tupleSlot(tuple, content.start, separator, onPath, () => `coordinate ${i + 1} at ${where()}`)),

@@ -14,6 +14,7 @@ import {
   tryDetectTrackFormat,
 } from '../../../layers/elevation';
 import { looksLikeCsv, readCsv } from '../../../layers/elevation/track/csv';
+import { TooManyCoordinatesError } from '../../../layers/elevation/track/height-slot';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
 
 const OPTIONS = { maxCoordinates: 100, absoluteAltitude: false };
@@ -180,6 +181,12 @@ describe('readCsv: the 400s, naming the line', () => {
     expect(() => readCsv(text, { ...OPTIONS, maxCoordinates: 2 })).toThrow(
       /^The file has more than 2 coordinates, the limit per request \(MAX_FILE_COORDINATES\)/,
     );
+  });
+
+  it('stops there without reading the rows after it (an unclosed quote further on is not met)', () => {
+    const text = 'lat;lon\n' + '48,5;9,5\n'.repeat(3) + '"unclosed';
+    expect(() => readCsv(text, { ...OPTIONS, maxCoordinates: 2 })).toThrow(new TooManyCoordinatesError(2));
+    expect(() => readCsv(text, { ...OPTIONS, maxCoordinates: 3 })).toThrow(/has no closing quote/);
   });
 });
 

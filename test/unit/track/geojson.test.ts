@@ -3,7 +3,8 @@
  * geometry), how a height is written (replaced, or inserted with the file's own separator), and the 400 a
  * malformed file gets, naming where.
  */
-import { InvalidRequestError } from '../../../layers/elevation';
+import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
+import { TooManyCoordinatesError } from '../../../layers/elevation/track/height-slot';
 import { readGeoJson } from '../../../layers/elevation/track/geojson';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
 
@@ -175,7 +176,7 @@ describe('readGeoJson', () => {
 
   it('answers "nested too deeply" for arrays too deep to walk, which JSON.parse accepts', () => {
     const text = `{"type":"Point","coordinates":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    expect(() => readGeoJson(text, options)).toThrow(
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 100_000 })).toThrow(
       new InvalidRequestError('The GeoJSON file is nested too deeply.'),
     );
   });
@@ -209,6 +210,50 @@ describe('readGeoJson', () => {
 
   it('stops at the coordinate limit', () => {
     const text = JSON.stringify({ type: 'MultiPoint', coordinates: Array.from({ length: 5 }, () => [1, 1]) });
-    expect(() => readGeoJson(text, { ...options, maxCoordinates: 4 })).toThrow(InvalidRequestError);
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 4 })).toThrow(
+      new TooManyCoordinatesError(4),
+    );
+    expect(readGeoJson(text, { ...options, maxCoordinates: 5 }).slots).toHaveLength(5);
+  });
+});
+
+describe('readGeoJson’s bounds, checked before the file is parsed', () => {
+  const feature = (coordinates: unknown) => ({
+    type: 'Feature',
+    bbox: [0, 0, 1, 1],
+    properties: { ids: [1, 2], name: 'a' },
+    geometry: { type: 'MultiLineString', coordinates },
+  });
+  const lines = [
+    [
+      [9.1, 48.7],
+      [9.2, 48.8],
+    ],
+    [[9.3, 48.9, 300]],
+  ];
+
+  it('counts positions in coordinates only, at every depth: bbox and properties’ number arrays are not positions', () => {
+    const text = JSON.stringify({ type: 'FeatureCollection', features: [feature(lines), feature(lines)] });
+    expect(readGeoJson(text, { ...options, maxCoordinates: 6 }).slots).toHaveLength(6);
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 5 })).toThrow(
+      new TooManyCoordinatesError(5),
+    );
+  });
+
+  it('refuses a file of more JSON values than 32 per coordinate with a 413, however few its positions', () => {
+    const text = JSON.stringify({ ...feature([[[9.1, 48.7]]]), properties: { samples: Array(300).fill(0) } });
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 9 })).toThrow(PayloadTooLargeError);
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 9 })).toThrow(
+      'The GeoJSON file has more than 288 JSON values (numbers, strings, objects, arrays …), the most read for MAX_FILE_COORDINATES=9 (32 per coordinate): drop the properties it does not need, or split it.',
+    );
+    expect(readGeoJson(text, { ...options, maxCoordinates: 10 }).slots).toHaveLength(1); // 320: enough
+  });
+
+  it('refuses a position over the limit before it meets a syntax error further on', () => {
+    const text = `{"type":"MultiPoint","coordinates":[[1,1],[2,2],[3,3] oops`;
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 2 })).toThrow(
+      new TooManyCoordinatesError(2),
+    );
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 3 })).toThrow(/^The file is not valid JSON/);
   });
 });

@@ -4,6 +4,7 @@
  * schema puts it — so Google Earth shows the heights instead of clamping to the ground.
  */
 import { InvalidRequestError } from '../../../layers/elevation';
+import { TooManyCoordinatesError } from '../../../layers/elevation/track/height-slot';
 import { readKml } from '../../../layers/elevation/track/kml';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
 import { lineAt } from '../../../layers/elevation/track/xml-scan';
@@ -230,5 +231,31 @@ describe('line numbers are for error messages only', () => {
       "Unable to parse the coordinates at line 3: 'ten,fifty'.",
     );
     expect(lineAt).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the coordinate limit', () => {
+  const KML_OF = (coordinates: string) =>
+    `<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><LineString><coordinates>${coordinates}</coordinates></LineString></Placemark></kml>`;
+
+  it('stops a <coordinates> at the first tuple over it, before reading the rest of its text', () => {
+    const text = KML_OF('1,1 2,2 3,3 garbage');
+    expect(() => readKml(text, { maxCoordinates: 2, absoluteAltitude: false })).toThrow(
+      new TooManyCoordinatesError(2),
+    );
+    expect(() => readKml(text, { maxCoordinates: 3, absoluteAltitude: false })).toThrow(
+      /^Unable to parse the coordinates at line 1/,
+    );
+  });
+
+  it('counts the tuples of every <coordinates> against it', () => {
+    const text = KML_OF('1,1 2,2').replace(
+      '</Placemark>',
+      '</Placemark><Placemark><Point><coordinates>3,3</coordinates></Point></Placemark>',
+    );
+    expect(readKml(text, { maxCoordinates: 3, absoluteAltitude: false }).slots).toHaveLength(3);
+    expect(() => readKml(text, { maxCoordinates: 2, absoluteAltitude: false })).toThrow(
+      new TooManyCoordinatesError(2),
+    );
   });
 });
