@@ -3,6 +3,7 @@
  * memory than the limits allow (XXE, billion laughs, a 1 GiB zip bomb with honest and lying headers, 10 MB of
  * coordinates, too many coordinates, malformed and deeply nested XML, invalid UTF-8).
  */
+import { gzipSync } from 'node:zlib';
 import { invoke, type EventOptions } from './support/api-gateway';
 import {
   BILLION_LAUGHS_GPX,
@@ -104,6 +105,39 @@ describe('hostile files', () => {
     expect(response.status).toBe(400);
     expect(errorOf(response)).toContain('more than 100000 coordinates');
   });
+
+  /** A .gz of 32 MiB (MAX_KMZ_UNZIPPED_MB): the shortest coordinates, eight million of them, in ~33 KB sent. */
+  const gzip32 = (head: string, unit: string, tail: string) =>
+    gzipSync(
+      head +
+        unit.repeat(Math.floor((32 * 1024 * 1024 - 64 - head.length - tail.length) / unit.length)) +
+        tail,
+    );
+
+  it.each([
+    ['CSV rows', gzip32('lat,lon\n', '1,1\n', '')],
+    ['GeoJSON positions', gzip32('{"type":"LineString","coordinates":[', '[1,1],', '[1,1]]}')],
+    [
+      'KML tuples',
+      gzip32(
+        '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><LineString><coordinates>',
+        '1,1 ',
+        '</coordinates></LineString></Placemark></kml>',
+      ),
+    ],
+  ])(
+    'answers 400 for a .gz of eight million %s, stopping at the coordinate limit (it once held 0.9-3.5 GB)',
+    async (_label, file) => {
+      expect(file.length).toBeLessThan(64 * 1024);
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      const response = await post(file);
+      const growth = process.memoryUsage().rss - before;
+      expect(response.status).toBe(400);
+      expect(errorOf(response)).toContain('more than 100000 coordinates');
+      expect(growth).toBeLessThan(MAX_MEMORY_GROWTH_BYTES);
+    },
+  );
 
   it.each([
     ['an unclosed element', '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark></kml>'],
