@@ -34,6 +34,14 @@ const post = (body: Buffer | string, extra: Partial<EventOptions> = {}) =>
     ...extra,
   });
 
+/** Posts the file and answers the response with how much the process's RSS grew over it (after a GC before). */
+async function postMeasured(body: Buffer) {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  const response = await post(body);
+  return { response, growth: process.memoryUsage().rss - before };
+}
+
 const errorOf = (response: { json: unknown }) => (response.json as { status: string; error: string }).error;
 
 describe('hostile files', () => {
@@ -62,10 +70,7 @@ describe('hostile files', () => {
   ])('answers 413 for a KMZ that unzips to 1 GiB (%s), in bounded memory', async (_label, declared) => {
     const bomb = zipBomb(ONE_GIB_IN_MIB, declared);
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
-    global.gc?.();
-    const before = process.memoryUsage().rss;
-    const response = await post(bomb);
-    const growth = process.memoryUsage().rss - before;
+    const { response, growth } = await postMeasured(bomb);
     expect(response.status).toBe(413);
     expect(errorOf(response)).toContain('MAX_KMZ_UNZIPPED_MB');
     expect(growth).toBeLessThan(MAX_MEMORY_GROWTH_BYTES);
@@ -129,10 +134,7 @@ describe('hostile files', () => {
     'answers 400 for a .gz of eight million %s, stopping at the coordinate limit (it once held 0.9-3.5 GB)',
     async (_label, file) => {
       expect(file.length).toBeLessThan(64 * 1024);
-      global.gc?.();
-      const before = process.memoryUsage().rss;
-      const response = await post(file);
-      const growth = process.memoryUsage().rss - before;
+      const { response, growth } = await postMeasured(file);
       expect(response.status).toBe(400);
       expect(errorOf(response)).toContain('more than 100000 coordinates');
       expect(growth).toBeLessThan(MAX_MEMORY_GROWTH_BYTES);
