@@ -113,6 +113,12 @@ describe('readCsv: decimal commas', () => {
     expect(fill('lat\tlon\n48,5\t9\n')).toBe('lat\tlon\televation\n48,5\t9\t100,25\n');
   });
 
+  it('writes every height with one when any row has one, even rows before and after it that do not', () => {
+    expect(fill('lat;lon\n48;9\n48,5;9,5\n48.6;9.6\n')).toBe(
+      'lat;lon;elevation\n48;9;100,25\n48,5;9,5;101,25\n48.6;9.6;102,25\n',
+    );
+  });
+
   it('writes decimal points where the coordinates have them, whatever the delimiter', () => {
     expect(fill('lat;lon\n48.5;9.5\n')).toBe('lat;lon;elevation\n48.5;9.5;100.25\n');
     expect(fill('lat;lon\n48;9\n')).toBe('lat;lon;elevation\n48;9;100.25\n');
@@ -132,6 +138,10 @@ describe('readCsv: the 400s, naming the line', () => {
     [
       '48.5,9.5\n48.6,9.6\n',
       "The CSV file has no header row: its first line '48.5,9.5' is data. Add a header naming the columns, e.g. 'lat,lon', so latitude and longitude are not guessed.",
+    ],
+    [
+      'x,y\r\n1,2\r\n', // CRLF: the line named without its CR
+      "The CSV file's header 'x,y' names no latitude and longitude columns: name them lat (or latitude) and lon (or lng, long, longitude).",
     ],
     [
       'x,y\n1,2\n',

@@ -249,6 +249,27 @@ describe('readGeoJson’s bounds, checked before the file is parsed', () => {
     expect(readGeoJson(text, { ...options, maxCoordinates: 10 }).slots).toHaveLength(1); // 320: enough
   });
 
+  // A Point (5 values: the object, its type, the coordinates array and two numbers) with properties {"a": [...]}
+  // (2 more): 7 + n values, where 32 (MAX_FILE_COORDINATES = 1) are read.
+  const pointWith = (item: string, n: number) =>
+    `{"type":"Point","coordinates":[9.1,48.7],"properties":{"a":[${Array(n).fill(item).join(',')}]}}`;
+
+  it.each([
+    ['arrays', '[]'],
+    ['objects', '{}'],
+    ['numbers', '0'],
+    ['strings', '"x"'],
+  ])('counts %s as values: exactly 32 per coordinate are read, one more is a 413', (_, item) => {
+    const one = { ...options, maxCoordinates: 1 };
+    expect(readGeoJson(pointWith(item, 25), one).slots).toHaveLength(1);
+    expect(() => readGeoJson(pointWith(item, 26), one)).toThrow(PayloadTooLargeError);
+  });
+
+  it('counts only arrays of numbers as positions: one of strings is not a position, whatever the limit', () => {
+    const text = '{"type":"MultiPoint","coordinates":[["a","b"],["c","d"]]}';
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 1 })).toThrow(/is not a position/);
+  });
+
   it('refuses a position over the limit before it meets a syntax error further on', () => {
     const text = `{"type":"MultiPoint","coordinates":[[1,1],[2,2],[3,3] oops`;
     expect(() => readGeoJson(text, { ...options, maxCoordinates: 2 })).toThrow(
