@@ -1,11 +1,11 @@
 /**
  * CSV point lists, as spreadsheets, survey tools and GPS Visualizer write them: comma-, semicolon-, tab- or
- * pipe-separated, with a header row that names the latitude column (`lat`, `latitude`) and the longitude column
- * (`lon`, `lng`, `long`, `longitude`), in any case. Every data row is a height slot, in file order and on the path
- * (a profile runs through the rows one after another).
+ * pipe-separated, with a header row that names the latitude column (`lat`, `latitude`; `Breite`, `latitud` …) and
+ * the longitude column (`lon`, `lng`, `long`, `longitude`; `Länge`, `longitud` …), in any case. Every data row is
+ * a height slot, in file order and on the path (a profile runs through the rows one after another).
  *
- * An elevation column (`ele`, `elev`, `elevation`, `alt`, `altitude`, `height`, optionally with ` (m)` or `_m`)
- * has its cells replaced; a file without one gets `elevation` appended to its header and a cell to every row, a
+ * An elevation column (`ele`, `elev`, `elevation`, `alt`, `altitude`, `height`; `Höhe`, `altitud`, `hoogte` …,
+ * optionally with ` (m)` or `_m`) has its cells replaced; a file without one gets `elevation` appended to its header and a cell to every row, a
  * row with fewer cells than the header padded first, so the heights land in their column. Everything else, quotes,
  * line ends, blank lines, the other columns, comes back byte for byte. A semicolon- or tab-separated file may
  * write decimal commas (`48,7;9,1`, as a German or French spreadsheet does): they are read, and the heights are
@@ -24,9 +24,13 @@ import type { TextEdit } from './text-edits';
 const DELIMITERS = [',', ';', '\t', '|'] as const;
 type Delimiter = (typeof DELIMITERS)[number];
 
-const LATITUDE = /^(lat|latitude)$/;
-const LONGITUDE = /^(lon|lng|long|longitude)$/;
-const ELEVATION = /^(ele|elev|elevation|alt|altitude|height)(\s*\(m\)|_m)?$/;
+// English, and the names German, Spanish, Italian and Dutch spreadsheets give the columns (French and Portuguese
+// ones use the English words); compared in lower case, NFC-normalised (a decomposed "Länge" matches too).
+const LATITUDE = /^(lat|latitude|breite|breitengrad|latitud|latitudine|breedtegraad)$/;
+const LONGITUDE =
+  /^(lon|lng|long|longitude|länge|laenge|längengrad|laengengrad|longitud|longitudine|lengtegraad)$/;
+const ELEVATION =
+  /^(ele|elev|elevation|alt|altitude|height|höhe|hoehe|altitud|altura|elevación|elevacion|altitudine|hoogte)(\s*\(m\)|_m)?$/;
 
 /** One cell: its span in the text (with its quotes, if quoted) and its value (unquoted). */
 interface Cell {
@@ -152,6 +156,7 @@ function findHeader(line: string): HeaderLine | null {
       v
         .trim()
         .replace(/^"(.*)"$/, '$1')
+        .normalize('NFC')
         .toLowerCase(),
     );
     const columns = (pattern: RegExp) => names.flatMap((n, i) => (pattern.test(n) ? [i] : []));

@@ -38,6 +38,13 @@ describe('readCsv: the header', () => {
     ['LAT\tLNG', '\t'],
     ['latitude|long', '|'],
     [' "lat" , "lon" ', ','],
+    ['Breite;Länge', ';'], // German
+    ['BREITENGRAD;LÄNGENGRAD', ';'],
+    ['breite;laenge', ';'],
+    ['Latitud;Longitud', ';'], // Spanish
+    ['latitudine;longitudine', ';'], // Italian
+    ['Breedtegraad;Lengtegraad', ';'], // Dutch
+    ['Breite;La\u0308nge', ';'], // a decomposed ä, as macOS file names and some exports write it
   ])('finds the columns of %j (delimiter %j), in any case and quoting', (header, delimiter) => {
     const text = `${header}\n48.5${delimiter}9.5\n`;
     expect(locations(text)).toEqual([[48.5, 9.5]]);
@@ -52,14 +59,14 @@ describe('readCsv: the header', () => {
     expect(fill('"lat";"lon"\n48,5;9,5\n')).toBe('"lat";"lon";"elevation"\n48,5;9,5;100,25\n');
   });
 
-  it.each(['ele', 'Elev', 'ELEVATION', 'alt', 'Altitude (m)', 'altitude(m)', 'height_m', 'Height'])(
-    'fills an existing %j column in place',
-    (name) => {
-      expect(fill(`lat,lon,${name},note\n48.5,9.5,,x\n48.6,9.6,0,y\n`)).toBe(
-        `lat,lon,${name},note\n48.5,9.5,100.25,x\n48.6,9.6,101.25,y\n`,
-      );
-    },
-  );
+  it.each([
+    ...['ele', 'Elev', 'ELEVATION', 'alt', 'Altitude (m)', 'altitude(m)', 'height_m', 'Height'],
+    ...['Höhe', 'Höhe (m)', 'hoehe', 'Altitud', 'altura', 'Elevación', 'elevacion', 'altitudine', 'Hoogte'],
+  ])('fills an existing %j column in place', (name) => {
+    expect(fill(`lat,lon,${name},note\n48.5,9.5,,x\n48.6,9.6,0,y\n`)).toBe(
+      `lat,lon,${name},note\n48.5,9.5,100.25,x\n48.6,9.6,101.25,y\n`,
+    );
+  });
 
   it('reads the existing height of each row (null where empty or not a number)', () => {
     const heights = readCsv('lat,lon,ele\n1,2,350.5\n1,2,\n1,2,n/a\n1,2,0\n', OPTIONS).slots.map(
@@ -111,6 +118,12 @@ describe('readCsv: decimal commas', () => {
   it('reads them where the delimiter is not a comma, and writes heights the same way', () => {
     expect(fill('lat;lon\n48,5;9,5\n')).toBe('lat;lon;elevation\n48,5;9,5;100,25\n');
     expect(fill('lat\tlon\n48,5\t9\n')).toBe('lat\tlon\televation\n48,5\t9\t100,25\n');
+  });
+
+  it('fills a German spreadsheet’s export: its column names, semicolons and decimal commas', () => {
+    expect(fill('Name;Breite;Länge;Höhe (m)\nVaihingen;48,742275;9,101177;\n')).toBe(
+      'Name;Breite;Länge;Höhe (m)\nVaihingen;48,742275;9,101177;100,25\n',
+    );
   });
 
   it('writes every height with one when any row has one, even rows before and after it that do not', () => {
@@ -166,6 +179,7 @@ describe('readCsv: the 400s, naming the line', () => {
     ['lat,lon,Latitude\n1,2,3\n', "more than one latitude column ('lat', 'Latitude')"],
     ['lng;lat;long\n1;2;3\n', "more than one longitude column ('lng', 'long')"],
     ['lat,lon,ele,altitude (m)\n1,2,,\n', "more than one elevation column ('ele', 'altitude (m)')"],
+    ['Breite;Länge;lon\n1;2;3\n', "more than one longitude column ('Länge', 'lon')"],
   ])('refuses a header naming a column twice rather than pick one: %j', (text, what) => {
     expect(() => readCsv(text, OPTIONS)).toThrow(
       `The CSV file's header names ${what}: keep one, or rename the others.`,
