@@ -115,7 +115,8 @@ export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   for (let row = nextNonBlank(records); row; row = nextNonBlank(records)) {
     if (!decimalComma.seen && header.delimiter !== ',') {
-      decimalComma.seen = [header.lat, header.lon].some((c) => row?.cells[c]?.value.includes(','));
+      const { cells } = row;
+      decimalComma.seen = [header.lat, header.lon].some((c) => cells[c]?.value.includes(','));
     }
     slots.add(rowSlot(row, header, decimalComma));
   }

@@ -214,11 +214,11 @@ export interface FitVisitor {
 }
 
 /**
- * Every message of a file checkFitStructure passed, in order; answers where its data end. The walk follows the
+ * Every message of a file checkFitStructure passed, in order. The walk follows the
  * grammar the strict reader checked, so it must land exactly on the data's end: if it did not, it would be reading
  * other bytes as positions and heights, so it fails (a 500, our bug) rather than answer them.
  */
-export function walkFit(bytes: Uint8Array, reading: FitReading, visitor: FitVisitor): number {
+export function walkFit(bytes: Uint8Array, reading: FitReading, visitor: FitVisitor): void {
   const view = viewOf(bytes);
   const headerSize = bytes[0];
   const end = headerSize + view.getUint32(4, true);
@@ -272,7 +272,6 @@ export function walkFit(bytes: Uint8Array, reading: FitReading, visitor: FitVisi
     at += 1 + dataFieldBytes(definition, compressed) + definition.developerBytes;
   }
   if (at !== end) throw new Error(`The FIT walk ended at byte ${at}, not at the data's end (${end}).`);
-  return end;
 }
 
 /** The types the FIT profile gives a record's position (and altitude) fields; anything else is not guessed at. */

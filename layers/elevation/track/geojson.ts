@@ -33,7 +33,8 @@ export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrac
   } catch (error) {
     throw new InvalidRequestError(`The file is not valid JSON: ${(error as Error).message}.`);
   }
-  const root = tryParseTree(text);
+  // JSON.parse has accepted the text: no comments or trailing commas for the lenient parser to allow.
+  const root = nestingChecked(() => parseTree(text));
   if (!root || root.type !== 'object' || typeof property(root, 'type')?.value !== 'string') {
     throw new InvalidRequestError('The file is not GeoJSON: expected an object with a "type" member.');
   }
@@ -54,8 +55,11 @@ function checkSize(text: string, maxCoordinates: number): void {
   let key: string | undefined; // the member whose value comes next
   // Per open array or object: whether it is (in) a coordinates value, and whether it holds a number itself.
   const open: { coordinates: boolean; number: boolean }[] = [];
-  const begin = (array: boolean) => {
+  const countValue = () => {
     if (++values > maxValues) throw tooManyValues(maxValues, maxCoordinates);
+  };
+  const begin = (array: boolean) => {
+    countValue();
     const parent = open[open.length - 1];
     open.push({
       coordinates: array && (key === 'coordinates' || (parent?.coordinates ?? false)),
@@ -69,7 +73,7 @@ function checkSize(text: string, maxCoordinates: number): void {
       throw new TooManyCoordinatesError(maxCoordinates);
     }
   };
-  try {
+  nestingChecked(() =>
     visit(text, {
       onObjectBegin: () => begin(false),
       onArrayBegin: () => begin(true),
@@ -79,14 +83,20 @@ function checkSize(text: string, maxCoordinates: number): void {
         key = property;
       },
       onLiteralValue: (value) => {
-        if (++values > maxValues) throw tooManyValues(maxValues, maxCoordinates);
+        countValue();
         const parent = open[open.length - 1];
         if (parent && typeof value === 'number') parent.number = true;
         key = undefined;
       },
-    });
+    }),
+  );
+}
+
+/** One of jsonc-parser's walks, which recurse: absurd nesting (JSON.parse accepts it) overflows the stack. */
+function nestingChecked<T>(walk: () => T): T {
+  try {
+    return walk();
   } catch (error) {
-    // The visit is recursive too; absurd nesting overflows the stack.
     if (error instanceof RangeError) throw new InvalidRequestError('The GeoJSON file is nested too deeply.');
     throw error;
   }
@@ -98,17 +108,6 @@ function tooManyValues(maxValues: number, maxCoordinates: number): PayloadTooLar
       `for MAX_FILE_COORDINATES=${maxCoordinates} (${GEOJSON_VALUES_PER_COORDINATE} per coordinate): drop the ` +
       'properties it does not need, or split it.',
   );
-}
-
-function tryParseTree(text: string): Node | undefined {
-  try {
-    // JSON.parse has accepted the text: no comments or trailing commas for the lenient parser to allow.
-    return parseTree(text);
-  } catch (error) {
-    // The tree is built recursively; absurd nesting overflows the stack (JSON.parse accepted it).
-    if (error instanceof RangeError) throw new InvalidRequestError('The GeoJSON file is nested too deeply.');
-    throw error;
-  }
 }
 
 function property(node: Node, key: string): Node | undefined {
