@@ -86,14 +86,24 @@ export function looksLikeCsv(head: string): boolean {
  * found line by line: the text may be 32 MiB of them.
  */
 function firstLine(text: string): string | undefined {
+  const lineEnd = crOnly(text) ? '\r' : '\n';
   for (let start = 0; start < text.length;) {
-    const newline = text.indexOf('\n', start);
+    const newline = text.indexOf(lineEnd, start);
     const end = newline === -1 ? text.length : newline;
     const line = text.slice(start, end > start && text[end - 1] === '\r' ? end - 1 : end);
     if (line.replace(/[,;\t|]/g, '').trim() !== '') return line;
     start = end + 1;
   }
   return undefined;
+}
+
+/**
+ * Whether the text's lines end with a lone CR, as Excel for Mac's "CSV (Macintosh)" and classic Mac OS tools write
+ * them: only when it has no LF at all. In a file with LF line ends a stray CR stays inside its cell, never a row of
+ * its own (splitting there could move a cell into another column).
+ */
+function crOnly(text: string): boolean {
+  return text.includes('\r') && !text.includes('\n');
 }
 
 /**
@@ -264,9 +274,11 @@ function shorten(text: string): string {
 
 /**
  * RFC 4180 records: a cell in double quotes may hold the delimiter, line ends and `""` (one quote); a quote inside
- * an unquoted cell is taken as it is, as spreadsheets read it. Lines end with LF or CRLF.
+ * an unquoted cell is taken as it is, as spreadsheets read it. Lines end with LF or CRLF, or with CR in a file
+ * without LF (crOnly).
  */
 function* scanRecords(text: string, delimiter: Delimiter): Generator<CsvRecord, void, undefined> {
+  const cr = crOnly(text);
   let line = 1;
   let i = 0;
   while (i <= text.length) {
@@ -295,11 +307,11 @@ function* scanRecords(text: string, delimiter: Delimiter): Generator<CsvRecord, 
         }
         // Whatever follows the closing quote up to the next delimiter is part of the cell, as spreadsheets read it.
         const afterQuote = i;
-        while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && !isCrLf(text, i)) i++;
+        while (i < text.length && text[i] !== delimiter && !lineEndAt(text, i, cr)) i++;
         value = parts.join('') + text.slice(afterQuote, i);
-        line += countLines(value);
+        line += countLines(value, cr ? '\r' : '\n');
       } else {
-        while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && !isCrLf(text, i)) i++;
+        while (i < text.length && text[i] !== delimiter && !lineEndAt(text, i, cr)) i++;
         value = text.slice(start, i);
       }
       record.cells.push({ start, end: i, value, quoted });
@@ -318,12 +330,17 @@ function* scanRecords(text: string, delimiter: Delimiter): Generator<CsvRecord, 
   }
 }
 
+/** Whether a line ends at i: LF or CRLF, or CR in a file whose lines end with CR (crOnly). */
+function lineEndAt(text: string, i: number, cr: boolean): boolean {
+  return cr ? text[i] === '\r' : text[i] === '\n' || isCrLf(text, i);
+}
+
 function isCrLf(text: string, i: number): boolean {
   return text[i] === '\r' && text[i + 1] === '\n';
 }
 
-function countLines(text: string): number {
+function countLines(text: string, lineBreak: '\n' | '\r'): number {
   let n = 0;
-  for (const c of text) if (c === '\n') n++;
+  for (const c of text) if (c === lineBreak) n++;
   return n;
 }

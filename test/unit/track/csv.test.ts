@@ -84,6 +84,25 @@ describe('readCsv: what stays as it was', () => {
     );
   });
 
+  it('reads and keeps CR line ends in a file without LF (Excel for Mac’s "CSV (Macintosh)")', () => {
+    const text = 'name;Latitude;Longitude\r"A\rhill";48,5;9,5\r\r;;\rB;48,6;x\r';
+    expect(tryDetectTrackFormat(Buffer.from(text))).toBe('csv');
+    expect(() => readCsv(text, OPTIONS)).toThrow(
+      "The CSV file's line 6 has longitude 'x', not a number in decimal degrees.", // lines counted in a quoted cell too
+    );
+    expect(fill(text.replace(';x', ';9,6'))).toBe(
+      'name;Latitude;Longitude;elevation\r"A\rhill";48,5;9,5;100,25\r\r;;\rB;48,6;9,6;101,25\r',
+    );
+    expect(() => readCsv('x,y\r1,2\r', OPTIONS)).toThrow("The CSV file's header 'x,y' names no latitude");
+  });
+
+  it('keeps a stray CR inside its cell where the lines end with LF, rather than start a row there', () => {
+    expect(fill('name,lat,lon\nA\r,48.5,9.5\n')).toBe('name,lat,lon,elevation\nA\r,48.5,9.5,100.25\n');
+    expect(() => readCsv('lon,lat,ele\n9.5,48.5\r48.6,9.6\n', OPTIONS)).toThrow(
+      "The CSV file's line 2 has latitude '48.5\r48.6', not a number in decimal degrees.",
+    );
+  });
+
   it('reads quoted cells holding the delimiter, a line end and escaped quotes, counting lines through them', () => {
     const text = 'name,lat,lon\n"say ""hi""\nand go",48.5,9.5\nB,48.6,x\n';
     expect(locations(text.replace(',x', ',9.6'))).toEqual([
