@@ -54,13 +54,16 @@ export function reportHeaders(report: FillReport): Record<string, string> {
  * The filled file as the response: a KMZ, a FIT file, a gzip file (`application/gzip`, as it came), or text in another
  * encoding than UTF-8, goes base64-encoded (a Lambda response body is a JS string, which would carry it as UTF-8).
  * UTF-16 is labelled with its charset: `utf-16` beside a byte-order mark (which tells the order),
- * `utf-16le`/`utf-16be` without one.
+ * `utf-16le`/`utf-16be` without one. 8-bit text (`latin1`: its bytes as they came) is labelled only as CSV, which
+ * cannot name its encoding, and whose `text/csv` would otherwise get serverless-offline's `charset=utf-8`:
+ * `windows-1252`, what Excel writes (and what browsers read a `latin1` label as). An XML document's declaration
+ * names its encoding, which an XML type without a charset leaves in force (RFC 7303).
  */
 export function fileResponse(filled: FilledFile, corsOrigin: string | null): Response {
   const { bytes, report, encoding } = filled;
   const zipOrFit = filled.gzip || report.format === 'kmz' || report.format === 'fit';
   const binary = zipOrFit || encoding !== 'utf-8';
-  const charset = zipOrFit || encoding === 'utf-8' ? '' : filled.bom ? 'utf-16' : encoding;
+  const charset = zipOrFit ? '' : charsetOf(filled);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
     statusCode: 200,
@@ -74,4 +77,10 @@ export function fileResponse(filled: FilledFile, corsOrigin: string | null): Res
     body: binary ? buffer.toString('base64') : buffer.toString('utf8'),
     isBase64Encoded: binary,
   };
+}
+
+function charsetOf({ encoding, bom, report }: FilledFile): string {
+  if (encoding === 'utf-8') return '';
+  if (encoding === 'latin1') return report.format === 'csv' ? 'windows-1252' : '';
+  return bom ? 'utf-16' : encoding;
 }

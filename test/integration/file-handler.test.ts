@@ -327,6 +327,67 @@ describe('POST /v1/{dataset}/file with a UTF-8 file labelled UTF-16 (as .NET wri
   });
 });
 
+// Excel saves "CSV" in Windows-1252 (on Windows, and on macOS for "Comma Separated Values"); a German one with
+// semicolons, decimal commas and its column names. Every byte beyond ASCII must come back as it came.
+describe('POST /v1/{dataset}/file with 8-bit text (Windows-1252, Latin-1)', () => {
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  // Windows-1252's own codes 0x80-0x9F too (here „Süd“ €), which Latin-1 leaves to control characters.
+  const input = latin1('Name;Breite;Länge;Höhe\r\nMünchen \u0084Süd\u0093 \u0080;48,742275;9,101177;\r\n');
+
+  it('fills a CSV and answers every other byte as it came, labelled as Excel writes it', async () => {
+    expect(input.toString('latin1')).toContain('L\u00e4nge');
+    const response = await postFile(handlers, input);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=windows-1252');
+    const height = await expectedFile('{{48.742275,9.101177}}');
+    const expected = Buffer.concat([
+      input.subarray(0, -2),
+      latin1(height.replace('.', ',')),
+      input.subarray(-2),
+    ]);
+    expect(Buffer.from(response.body, 'base64').equals(expected)).toBe(true);
+  });
+
+  it('reads its path for a profile', async () => {
+    const response = await postProfile(handlers, input, { samples: '2' });
+    expect(response.status).toBe(200);
+    const { points } = response.json as { points: { location: { lat: number; lng: number } }[] };
+    expect(points.map((p) => p.location)).toEqual(Array(2).fill({ lat: 48.742275, lng: 9.101177 }));
+  });
+
+  it('answers 400 when it arrived as text and lost those bytes, saying how to send it', async () => {
+    const text = input.toString('utf8'); // what a gateway makes of it with a text type: U+FFFD for each
+    expect(text).toContain('\uFFFD');
+    const response = await postFile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error:
+        'The file in an 8-bit encoding (Windows-1252, Latin-1) arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    });
+  });
+
+  it('fills a GPX whose declaration names ISO-8859-1, keeping its Latin-1 name', async () => {
+    const declare = (text: string) =>
+      text.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace('Morning run', 'Lauf über die Höhe');
+    const gpx = latin1(declare(fixture('garmin.gpx').toString('utf8')));
+    const response = await postFile(handlers, gpx);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/gpx+xml');
+    const expected = latin1(declare(await expectedFile(fixture('garmin.expected.gpx').toString('utf8'))));
+    expect(Buffer.from(response.body, 'base64').equals(expected)).toBe(true);
+  });
+
+  it('refuses the same GPX without the declaration, saying how to name its encoding', async () => {
+    const gpx = latin1(fixture('garmin.gpx').toString('utf8').replace('Morning run', 'Lauf über die Höhe'));
+    const response = await postFile(handlers, gpx);
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error:
+        'The GPX file is not valid UTF-8 text: save it as UTF-8, or name its encoding in its XML declaration (encoding="ISO-8859-1").',
+    });
+  });
+});
+
 describe('POST /v1/{dataset}/file with a KMZ', () => {
   const icon = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
   const kmz = (kmlName = 'doc.kml') =>

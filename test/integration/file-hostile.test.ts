@@ -171,9 +171,9 @@ describe('hostile files', () => {
       'not valid UTF-8',
     ],
     [
-      'a Latin-1 declaration',
-      '<?xml version="1.0" encoding="ISO-8859-1"?><gpx></gpx>',
-      "encoding 'ISO-8859-1'",
+      'a Shift_JIS declaration',
+      '<?xml version="1.0" encoding="Shift_JIS"?><gpx></gpx>',
+      "encoding 'Shift_JIS'",
     ],
     ['plain text', 'hello', 'Unrecognised file'],
     ['a PNG', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]), 'Unrecognised file'],

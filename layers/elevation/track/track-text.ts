@@ -14,7 +14,7 @@ import { readKmz } from './kmz';
 import { readTcx } from './tcx';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import { detectTrackFormat, type FileFormat, type TrackFormat } from './track-format';
-import { decodeText, type TextEncodingName } from './text-encoding';
+import { declaresEightBit, decodeText, type TextEncodingName } from './text-encoding';
 
 export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
 
@@ -39,7 +39,13 @@ export function readTrackText(
   format: TextTrackFormat,
   options: TrackReadOptions,
 ): TrackText {
-  const { encoding, bom, text } = decodeText(bytes, `${format.toUpperCase()} file`);
+  // CSV has no way to name its encoding, and Excel writes it in Windows-1252; an XML file names its own; JSON is
+  // UTF-8 (RFC 8259).
+  const xml = format !== 'csv' && format !== 'geojson';
+  const { encoding, bom, text } = decodeText(bytes, `${format.toUpperCase()} file`, {
+    eightBit: format === 'csv' ? 'fallback' : xml && declaresEightBit(bytes) ? 'declared' : undefined,
+    advice: xml ? ', or name its encoding in its XML declaration (encoding="ISO-8859-1")' : '',
+  });
   return { encoding, bom, text, track: READERS[format](text, options) };
 }
 

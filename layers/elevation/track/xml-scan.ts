@@ -8,6 +8,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidRequestError } from '../errors';
 import type { TextEdit } from './text-edits';
+import { EIGHT_BIT_ENCODING } from './text-encoding';
 
 /** Deeper than any real KML/GPX (folders in folders); bounds the parser's stack and ours. */
 export const MAX_XML_DEPTH = 100;
@@ -108,15 +109,17 @@ export function scanXml(text: string, visitor: XmlVisitor): void {
 
 /**
  * The declaration must name an encoding the text can have been decoded from (text-encoding.ts tells UTF-8 from
- * UTF-16 by the bytes). A UTF-16 label on UTF-8 bytes (what .NET writes through a StringWriter, which libxml2
- * refuses as "Document labelled UTF-16 but has UTF-8 content") or a UTF-8 label on UTF-16 bytes (a file
- * re-saved by PowerShell) is read as the bytes are: they can be read no other way, and the label is left as it
- * is. Any other encoding would need a decoder for it.
+ * UTF-16 by the bytes, and reads a single-byte encoding a declaration names as 8-bit text). A UTF-16 label on
+ * UTF-8 bytes (what .NET writes through a StringWriter, which libxml2 refuses as "Document labelled UTF-16 but has
+ * UTF-8 content") or a UTF-8 label on UTF-16 bytes (a file re-saved by PowerShell) is read as the bytes are: they
+ * can be read no other way, and the label is left as it is. Any other encoding (Shift_JIS, GB18030: several bytes
+ * a character) would need a decoder for it.
  */
 function checkEncoding(encoding: string | undefined): void {
   if (encoding === undefined || /^(utf-?8|us-ascii|utf-?16(le|be)?)$/i.test(encoding)) return;
+  if (EIGHT_BIT_ENCODING.test(encoding)) return;
   throw new XmlSyntaxError(
-    `The file declares encoding '${encoding}': only UTF-8 and UTF-16 are accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
+    `The file declares encoding '${encoding}': only UTF-8, UTF-16 and single-byte encodings (ISO-8859-1, Windows-1252 …) are accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
   );
 }
 

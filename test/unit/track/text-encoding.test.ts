@@ -1,6 +1,7 @@
 /** Track documents in UTF-8 or UTF-16: told from their bytes, decoded strictly, written back as they came. */
 import fc from 'fast-check';
 import {
+  declaresEightBit,
   decodeText,
   encodeText,
   sniffTextEncoding,
@@ -52,7 +53,11 @@ describe('decodeText', () => {
   });
 
   it.each([
-    ['UTF-8 with a byte that is not UTF-8', bytes(0x3c, 0xff, 0x3e), 'The GPX file is not valid UTF-8 text.'],
+    [
+      'UTF-8 with a byte that is not UTF-8',
+      bytes(0x3c, 0xff, 0x3e),
+      'The GPX file is not valid UTF-8 text: save it as UTF-8.',
+    ],
     [
       'UTF-16LE of an odd length',
       Buffer.concat([le('<a/>'), bytes(0x0a)]),
@@ -82,6 +87,67 @@ describe('decodeText', () => {
     const copy = Buffer.from(input);
     decodeText(input, 'file');
     expect(input).toEqual(copy);
+  });
+});
+
+describe('decodeText: 8-bit text', () => {
+  const windows1252 = Buffer.from('Name;Breite;L\xe4nge;H\xf6he\r\nM\xfcnchen \x80;48,1;11,5;\r\n', 'latin1');
+
+  it("reads what is not UTF-8 as 8-bit text where the reader allows it ('fallback': CSV)", () => {
+    expect(decodeText(windows1252, 'CSV file', { eightBit: 'fallback' })).toEqual({
+      encoding: 'latin1',
+      bom: '',
+      text: 'Name;Breite;Länge;Höhe\r\nMünchen \u0080;48,1;11,5;\r\n',
+    });
+    expect(() => decodeText(windows1252, 'CSV file')).toThrow(/^The CSV file is not valid UTF-8 text/);
+  });
+
+  it("reads UTF-8 as UTF-8 and UTF-16 as UTF-16 all the same ('fallback')", () => {
+    expect(decodeText(Buffer.from('Länge'), 'CSV file', { eightBit: 'fallback' }).encoding).toBe('utf-8');
+    expect(decodeText(le('\uFEFFLänge'), 'CSV file', { eightBit: 'fallback' }).encoding).toBe('utf-16le');
+    // A UTF-16 file cut short is refused as UTF-16, not read as 8-bit text.
+    expect(() => decodeText(le('\uFEFFa').subarray(0, 3), 'CSV file', { eightBit: 'fallback' })).toThrow(
+      /not valid UTF-16LE text/,
+    );
+  });
+
+  it("reads every byte as 8-bit text where the XML declaration names such an encoding ('declared')", () => {
+    const utf8Looking = Buffer.from('<a>\xc3\xa9</a>', 'latin1'); // "Ã©" in Latin-1, "é" if it were UTF-8
+    expect(decodeText(utf8Looking, 'GPX file', { eightBit: 'declared' }).text).toBe('<a>\u00c3\u00a9</a>');
+    expect(decodeText(le('<a/>'), 'GPX file', { eightBit: 'declared' }).encoding).toBe('utf-16le');
+  });
+
+  it('adds the advice to the refusal', () => {
+    expect(() => decodeText(windows1252, 'GPX file', { advice: ', or else' })).toThrow(
+      new InvalidRequestError('The GPX file is not valid UTF-8 text: save it as UTF-8, or else.'),
+    );
+  });
+
+  it('writes any bytes read as 8-bit text back as they were', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (input) => {
+        fc.pre(sniffTextEncoding(input) === 'utf-8'); // not two bytes that tell UTF-16
+        const { encoding, bom, text } = decodeText(input, 'file', { eightBit: 'declared' });
+        expect(encoding).toBe('latin1');
+        expect(encodeText(bom + text, encoding).equals(Buffer.from(input))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('declaresEightBit', () => {
+  it.each([
+    ['<?xml version="1.0" encoding="ISO-8859-1"?><gpx/>', true],
+    ["<?xml version='1.0' encoding='windows-1252' standalone='yes'?><kml/>", true],
+    ['<?xml version="1.0" encoding = "latin1"?>', true],
+    ['<?xml version="1.0" encoding="UTF-8"?><gpx/>', false],
+    ['<?xml version="1.0"?><gpx/>', false],
+    ['<?xml version="1.0" encoding="Shift_JIS"?>', false],
+    [' <?xml version="1.0" encoding="ISO-8859-1"?>', false], // not a declaration: it must come first
+    ['<gpx encoding="ISO-8859-1"/>', false],
+    ['\uFEFF<?xml version="1.0" encoding="ISO-8859-1"?>', false], // UTF-8's BOM says otherwise
+  ])('%j: %s', (text, declared) => {
+    expect(declaresEightBit(Buffer.from(text))).toBe(declared);
   });
 });
 
@@ -123,7 +189,8 @@ describe('textHead', () => {
     expect(textHead(input, maxBytes)).toBe(head);
   });
 
-  it('reads bytes that are not text leniently, as U+FFFD', () => {
-    expect(textHead(bytes(0x3c, 0xff, 0x3e), 10)).toBe('<\uFFFD>');
+  it('reads bytes that are not UTF-8 as 8-bit text, byte for byte', () => {
+    expect(textHead(bytes(0x3c, 0xff, 0x3e), 10)).toBe('<\u00ff>');
+    expect(textHead(Buffer.from('Breite;L\xe4nge\n', 'latin1'), 100)).toBe('Breite;Länge\n');
   });
 });

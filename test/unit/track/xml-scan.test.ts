@@ -99,18 +99,21 @@ describe('scanXml limits and refusals', () => {
 
   // The text is decoded already (text-encoding.ts tells UTF-8 from UTF-16 by the bytes): any label of those two
   // is taken, even on text decoded from the other (.NET labels UTF-8 output UTF-16; PowerShell re-saves as UTF-16).
-  it.each(['UTF-8', 'utf8', 'US-ASCII', 'UTF-16', 'utf-16', 'UTF16', 'UTF-16LE', 'utf-16be'])(
-    'takes a declared encoding of %s',
-    (encoding) => {
-      expect(() => scanXml(`<?xml version="1.0" encoding="${encoding}"?><a/>`, {})).not.toThrow();
-    },
-  );
+  // A single-byte encoding was read as 8-bit text, byte for byte (text-encoding.ts: decodeText's 'declared').
+  it.each([
+    ...['UTF-8', 'utf8', 'US-ASCII', 'UTF-16', 'utf-16', 'UTF16', 'UTF-16LE', 'utf-16be'],
+    ...['ISO-8859-1', 'iso8859-15', 'ISO_8859-2', 'latin1', 'Latin-9', 'L1', 'windows-1252', 'CP1250'],
+  ])('takes a declared encoding of %s', (encoding) => {
+    expect(() => scanXml(`<?xml version="1.0" encoding="${encoding}"?><a/>`, {})).not.toThrow();
+  });
 
   it.each([
     'xutf-8',
     'utf-8-x',
     'us-ascii7',
-    'windows-1252',
+    'windows-1252x',
+    'iso-8859-1x',
+    'Shift_JIS',
     'UTF-32',
     'utf-16-le',
     'utf-16x',
@@ -118,7 +121,7 @@ describe('scanXml limits and refusals', () => {
   ])('refuses a declared encoding of %s', (encoding) => {
     expect(() => scanXml(`<?xml version="1.0" encoding="${encoding}"?><a/>`, {})).toThrow(
       new XmlSyntaxError(
-        `The file declares encoding '${encoding}': only UTF-8 and UTF-16 are accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
+        `The file declares encoding '${encoding}': only UTF-8, UTF-16 and single-byte encodings (ISO-8859-1, Windows-1252 …) are accepted. Save it as UTF-8 (Google Earth and GPS apps do by default).`,
       ),
     );
   });
