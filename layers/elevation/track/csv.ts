@@ -1,6 +1,6 @@
 /**
  * CSV point lists, as spreadsheets, survey tools and GPS Visualizer write them: comma-, semicolon-, tab- or
- * pipe-separated, with a header row that names the latitude column (`lat`, `latitude`; `Breite`, `latitud` …) and
+ * pipe-separated (or as an Excel `sep=` first line says), with a header row that names the latitude column (`lat`, `latitude`; `Breite`, `latitud` …) and
  * the longitude column (`lon`, `lng`, `long`, `longitude`; `Länge`, `longitud` …), in any case. Every data row is
  * a height slot, in file order and on the path (a profile runs through the rows one after another).
  *
@@ -73,25 +73,41 @@ interface Header {
  * ```ts
  * assert.equal(looksLikeCsv('name;Latitude;Longitude\nA;48,7;9,1\n'), true);
  * assert.equal(looksLikeCsv('48.7,9.1\n48.8,9.2\n'), true); // no header: readCsv says it needs one
+ * assert.equal(looksLikeCsv('sep=;\nBreite;Länge\n'), true); // Excel's delimiter hint first
  * assert.equal(looksLikeCsv('hello, world'), false);
  * ```
  */
 export function looksLikeCsv(head: string): boolean {
-  const line = firstLine(head) ?? '';
-  return findHeader(line) !== null || headerlessDelimiter(line) !== null;
+  const { line, sep } = csvStart(head);
+  if (sep !== null) return true; // Excel's hint says CSV; readCsv names what else is wrong
+  return line !== undefined && (findHeader(line) !== null || headerlessDelimiter(line) !== null);
 }
 
 /**
- * The first line with something besides delimiters and spaces (rows like `,,,` are a spreadsheet's empty rows),
- * found line by line: the text may be 32 MiB of them.
+ * Excel's hint on a CSV's first line naming its delimiter (`sep=;`), which exporters write so that Excel splits the
+ * columns whatever the computer's list separator; it is kept as it is.
  */
-function firstLine(text: string): string | undefined {
+const SEP_LINE = /^"?sep=(.)"?$/i;
+
+/** The header line and the delimiter a `sep=` line before it names (null without one). */
+function csvStart(text: string): { line: string | undefined; sep: string | null } {
+  const first = firstLine(text, 0);
+  if (!first) return { line: undefined, sep: null };
+  const sep = SEP_LINE.exec(first.line)?.[1] ?? null;
+  return { line: sep === null ? first.line : firstLine(text, first.next)?.line, sep };
+}
+
+/**
+ * The first line from `from` on with something besides delimiters and spaces (rows like `,,,` are a
+ * spreadsheet's empty rows), and where the next one starts; found line by line: the text may be 32 MiB of them.
+ */
+function firstLine(text: string, from: number): { line: string; next: number } | undefined {
   const lineEnd = crOnly(text) ? '\r' : '\n';
-  for (let start = 0; start < text.length;) {
+  for (let start = from; start < text.length;) {
     const newline = text.indexOf(lineEnd, start);
     const end = newline === -1 ? text.length : newline;
     const line = text.slice(start, end > start && text[end - 1] === '\r' ? end - 1 : end);
-    if (line.replace(/[,;\t|]/g, '').trim() !== '') return line;
+    if (line.replace(/[,;\t|]/g, '').trim() !== '') return { line, next: end + 1 };
     start = end + 1;
   }
   return undefined;
@@ -111,14 +127,20 @@ function crOnly(text: string): boolean {
  * is refused at the first one over (a 32 MiB `.csv.gz` of `1,1` rows once held 3.5 GB before it was refused).
  */
 export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
-  const line = firstLine(text);
+  const { line, sep } = csvStart(text);
+  if (sep !== null && !isDelimiter(sep)) {
+    throw new InvalidRequestError(
+      `The CSV file's first line names '${sep}' as its delimiter (sep=${sep}): the delimiters read are comma, semicolon, tab and |.`,
+    );
+  }
   if (line === undefined) {
     throw new InvalidRequestError('The CSV file is empty: it needs a header row and a row per point.');
   }
-  const found = findHeader(line);
+  const found = findHeader(line, sep);
   if (!found) throw headerError(line);
   if (found.ambiguous !== null) throw new InvalidRequestError(found.ambiguous);
   const records = scanRecords(text, found.delimiter);
+  if (sep !== null) nextNonBlank(records); // the sep= line
   const header: Header = { ...found, record: nextNonBlank(records) as CsvRecord };
   // Heights are written with a decimal comma when any row's coordinates have one; the writes come after the read.
   const decimalComma = { seen: false };
@@ -152,9 +174,12 @@ function headerError(line: string): InvalidRequestError {
   );
 }
 
-/** The delimiter and columns of a header line, trying each delimiter in turn; null when none names both. */
-function findHeader(line: string): HeaderLine | null {
-  for (const delimiter of DELIMITERS) {
+/**
+ * The delimiter and columns of a header line, trying each delimiter in turn (only `sep`, when a `sep=` line named
+ * one); null when none names both.
+ */
+function findHeader(line: string, sep: Delimiter | null = null): HeaderLine | null {
+  for (const delimiter of sep === null ? DELIMITERS : [sep]) {
     if (!line.includes(delimiter)) continue;
     let values: string[];
     try {
@@ -191,6 +216,10 @@ function findHeader(line: string): HeaderLine | null {
     }
   }
   return null;
+}
+
+function isDelimiter(text: string): text is Delimiter {
+  return (DELIMITERS as readonly string[]).includes(text);
 }
 
 /** The delimiter of a line of two or more numbers (a file without a header), or null. */

@@ -50,6 +50,30 @@ describe('readCsv: the header', () => {
     expect(locations(text)).toEqual([[48.5, 9.5]]);
   });
 
+  it('reads the delimiter an Excel "sep=" first line names, and keeps that line', () => {
+    expect(fill('sep=;\r\nName;lat;lon\r\nA;48,5;9,5\r\n')).toBe(
+      'sep=;\r\nName;lat;lon;elevation\r\nA;48,5;9,5;100,25\r\n',
+    );
+    expect(fill('"sep=,"\n\nlat,lon\n48.5,9.5\n')).toBe('"sep=,"\n\nlat,lon,elevation\n48.5,9.5,100.25\n');
+    expect(fill('SEP=\t\nlat\tlon\n48.5\t9.5\n')).toBe('SEP=\t\nlat\tlon\televation\n48.5\t9.5\t100.25\n');
+    // Only the delimiter it names: a header that would be read with another is not.
+    expect(() => readCsv('sep=;\nlat,lon\n48.5,9.5\n', OPTIONS)).toThrow(
+      "The CSV file's header 'lat,lon' names no latitude and longitude columns",
+    );
+    expect(() => readCsv('sep=;\nlat;lon\n48,5;x\n', OPTIONS)).toThrow(
+      "The CSV file's line 3 has longitude 'x'",
+    );
+    expect(tryDetectTrackFormat(Buffer.from('sep=;\nlat;lon\n'))).toBe('csv');
+  });
+
+  it('refuses a "sep=" line naming a delimiter it does not read, or nothing after it', () => {
+    expect(tryDetectTrackFormat(Buffer.from('sep=:\nlat:lon\n'))).toBe('csv');
+    expect(() => readCsv('sep=:\nlat:lon\n1:2\n', OPTIONS)).toThrow(
+      "The CSV file's first line names ':' as its delimiter (sep=:): the delimiters read are comma, semicolon, tab and |.",
+    );
+    expect(() => readCsv('sep=;\n;;\n', OPTIONS)).toThrow('The CSV file is empty');
+  });
+
   it('finds the columns wherever they stand, longitude first too', () => {
     expect(locations('id,lng,name,lat\n1,9.5,A,48.5\n')).toEqual([[48.5, 9.5]]);
   });
