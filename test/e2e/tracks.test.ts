@@ -1,7 +1,7 @@
 /**
  * Issue 13's endpoints over real HTTP through serverless-offline (esbuild bundles, worker threads) and the
- * data-layer server: a KMZ, a GPX, a gzip-compressed GPX and a UTF-16 GPX uploaded and answered (binary bodies
- * survive the offline gateway), a body sent with Content-Encoding: gzip, Google's client library against `/maps/api/elevation/json`, and a profile's `format=svg` rendered by
+ * data-layer server: a KMZ, a GPX, a gzip-compressed GPX, a UTF-16 GPX and a Windows-1252 CSV uploaded and answered
+ * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's client library against `/maps/api/elevation/json`, and a profile's `format=svg` rendered by
  * Debian's headless Chromium. Without Chromium the SVG test skips with a message locally and fails under CI=true.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -144,6 +144,31 @@ describe('track files through serverless-offline', () => {
     expect(text.status).toBe(400);
     expect(((await text.json()) as { error: string }).error).toBe(
       'The UTF-16 file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
+    );
+  });
+
+  it("answers Excel's Windows-1252 CSV byte for byte, labelled so (not hapi's utf-8); sent as text it is refused", async () => {
+    const csv = Buffer.from('Name;Breite;Länge;Höhe\r\nMünchen;48,742275;9,101177;\r\n', 'latin1');
+    const send = (contentType: string) =>
+      fetch(`${stack.baseUrl}/v1/sample/file`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: csv,
+      });
+    const [binary, text] = await Promise.all([send('application/octet-stream'), send('text/csv')]);
+    expect(binary.status).toBe(200);
+    expect(binary.headers.get('content-type')).toBe('text/csv; charset=windows-1252');
+    const height = (await v1Heights(['48.742275,9.101177'])).get('48.742275,9.101177');
+    const answered = Buffer.from(await binary.arrayBuffer());
+    const filled = Buffer.concat([
+      csv.subarray(0, -2),
+      Buffer.from(String(height).replace('.', ',')),
+      csv.subarray(-2),
+    ]);
+    expect(answered.equals(filled)).toBe(true);
+    expect(text.status).toBe(400);
+    expect(((await text.json()) as { error: string }).error).toBe(
+      'The file in an 8-bit encoding (Windows-1252, Latin-1) arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
     );
   });
 

@@ -386,6 +386,16 @@ describe('POST /v1/{dataset}/file with 8-bit text (Windows-1252, Latin-1)', () =
         'The GPX file is not valid UTF-8 text: save it as UTF-8, or name its encoding in its XML declaration (encoding="ISO-8859-1").',
     });
   });
+  it('refuses a GeoJSON file that is not UTF-8 (RFC 8259), without the XML advice', async () => {
+    const json = latin1(
+      '{"type":"Feature","properties":{"name":"Höhe"},"geometry":{"type":"Point","coordinates":[9.1,48.7]}}',
+    );
+    const response = await postFile(handlers, json);
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error: 'The GEOJSON file is not valid UTF-8 text: save it as UTF-8.',
+    });
+  });
 });
 
 describe('POST /v1/{dataset}/file with a KMZ', () => {

@@ -101,9 +101,7 @@ export function textHead(bytes: Uint8Array, maxBytes: number): string {
   const head = bytes.subarray(0, maxBytes);
   if (encoding === 'utf-8') {
     // 8-bit text (decodeText's `latin1`) byte for byte, so a Windows-1252 CSV's "Länge" names its column here too.
-    return isUtf8(head, { cutAtEnd: true })
-      ? new TextDecoder().decode(head)
-      : Buffer.from(head).toString('latin1');
+    return isUtf8Prefix(head) ? new TextDecoder().decode(head) : Buffer.from(head).toString('latin1');
   }
   const units = Buffer.from(head.subarray(0, head.length - (head.length % 2)));
   return new TextDecoder('utf-16le').decode(encoding === 'utf-16be' ? units.swap16() : units);
@@ -147,10 +145,10 @@ export function declaresEightBit(bytes: Uint8Array): boolean {
   return name !== undefined && EIGHT_BIT_ENCODING.test(name);
 }
 
-/** Whether the bytes are UTF-8 (`cutAtEnd`: a character cut off at their end, as in a file's first bytes, is allowed). */
-function isUtf8(bytes: Uint8Array, { cutAtEnd = false } = {}): boolean {
+/** Whether the bytes are UTF-8, but for a character their end may cut off (they are a file's first bytes). */
+function isUtf8Prefix(bytes: Uint8Array): boolean {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: cutAtEnd });
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
     return true;
   } catch {
     return false;

@@ -269,6 +269,7 @@ describe('readCsv: the edges (from mutation testing)', () => {
 
   it('reads an existing height with a decimal comma where the delimiter allows it', () => {
     expect(readCsv('lat;lon;ele\n1;2;350,5\n', OPTIONS).slots[0].height).toBe(350.5);
+    expect(readCsv('lat,lon,ele\n1,2,"350,5"\n', OPTIONS).slots[0].height).toBe(null); // a comma-separated file
   });
 
   it('writes decimal commas when any row has them, not only when every row has', () => {
