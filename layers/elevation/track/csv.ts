@@ -1,8 +1,9 @@
 /**
  * CSV point lists, as spreadsheets, survey tools and GPS Visualizer write them: comma-, semicolon-, tab- or
- * pipe-separated (or as an Excel `sep=` first line says), with a header row that names the latitude column (`lat`, `latitude`; `Breite`, `latitud` …) and
- * the longitude column (`lon`, `lng`, `long`, `longitude`; `Länge`, `longitud` …), in any case. Every data row is
- * a height slot, in file order and on the path (a profile runs through the rows one after another).
+ * pipe-separated (or as an Excel `sep=` first line says), with a header row that names the latitude column (`lat`,
+ * `latitude`; `Breite`, `latitud` …) and the longitude column (`lon`, `lng`, `long`, `longitude`; `Länge`,
+ * `longitud` …), in any case. Every data row is a height slot, in file order and on the path (a profile runs
+ * through the rows one after another). Lines end with LF, CRLF, or CR in a file without LF (Excel for Mac).
  *
  * An elevation column (`ele`, `elev`, `elevation`, `alt`, `altitude`, `height`; `Höhe`, `altitud`, `hoogte` …,
  * optionally with ` (m)` or `_m`) has its cells replaced; a file without one gets `elevation` appended to its header and a cell to every row, a

@@ -126,7 +126,7 @@ function latin1(bytes: Uint8Array): DecodedText {
   return { encoding: 'latin1', bom: '', text: Buffer.from(bytes).toString('latin1') };
 }
 
-/** The single-byte encodings whose first 128 codes are ASCII: ISO 8859-1 … 16 (Latin-1 …), Windows-1250 … 1258. */
+/** Single-byte encodings whose first 128 codes are ASCII: ISO 8859-1 … 16 (Latin-1 …), Windows-1250 … 1258. */
 export const EIGHT_BIT_ENCODING = /^(iso[-_]?8859-\d{1,2}|latin-?\d{1,2}|l\d|windows-125\d|cp125\d)$/i;
 
 /**
