@@ -43,6 +43,17 @@ async function expected(name: string): Promise<string> {
   return template.replace(/\{\{([^}]+)\}\}/g, (_, key: string) => String(heights.get(key)));
 }
 
+/** The same file to `/file` twice: as `application/octet-stream` (base64 to the handler) and with a text type. */
+function sendAsBinaryAndText(body: Buffer, textType: string): Promise<[Response, Response]> {
+  const send = (contentType: string) =>
+    fetch(`${stack.baseUrl}/v1/sample/file`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body,
+    });
+  return Promise.all([send('application/octet-stream'), send(textType)]);
+}
+
 describe('track files through serverless-offline', () => {
   it('answers a KMZ with its doc.kml filled, byte-identical except the heights', async () => {
     const kmz = zipSync({ 'doc.kml': readFileSync(path.join(FIXTURES, 'google-earth.kml')) });
@@ -128,13 +139,7 @@ describe('track files through serverless-offline', () => {
 
   it('answers a UTF-16 GPX (as PowerShell writes it) in UTF-16; sent as text it is refused with the fix', async () => {
     const utf16 = Buffer.from(`\uFEFF${readFileSync(path.join(FIXTURES, 'garmin.gpx'), 'utf8')}`, 'utf16le');
-    const send = (contentType: string) =>
-      fetch(`${stack.baseUrl}/v1/sample/file`, {
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body: utf16,
-      });
-    const [binary, text] = await Promise.all([send('application/octet-stream'), send('application/gpx+xml')]);
+    const [binary, text] = await sendAsBinaryAndText(utf16, 'application/gpx+xml');
     expect(binary.status).toBe(200);
     expect(binary.headers.get('content-type')).toBe('application/gpx+xml; charset=utf-16');
     const answered = Buffer.from(await binary.arrayBuffer());
@@ -149,13 +154,7 @@ describe('track files through serverless-offline', () => {
 
   it("answers Excel's Windows-1252 CSV byte for byte, labelled so (not hapi's utf-8); sent as text it is refused", async () => {
     const csv = Buffer.from('Name;Breite;Länge;Höhe\r\nMünchen;48,742275;9,101177;\r\n', 'latin1');
-    const send = (contentType: string) =>
-      fetch(`${stack.baseUrl}/v1/sample/file`, {
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body: csv,
-      });
-    const [binary, text] = await Promise.all([send('application/octet-stream'), send('text/csv')]);
+    const [binary, text] = await sendAsBinaryAndText(csv, 'text/csv');
     expect(binary.status).toBe(200);
     expect(binary.headers.get('content-type')).toBe('text/csv; charset=windows-1252');
     const height = (await v1Heights(['48.742275,9.101177'])).get('48.742275,9.101177');
