@@ -26,12 +26,18 @@ const DELIMITERS = [',', ';', '\t', '|'] as const;
 type Delimiter = (typeof DELIMITERS)[number];
 
 // English, and the names German, Spanish, Italian and Dutch spreadsheets give the columns (French and Portuguese
-// ones use the English words); compared in lower case, NFC-normalised (a decomposed "Länge" matches too).
-const LATITUDE = /^(lat|latitude|breite|breitengrad|latitud|latitudine|breedtegraad)$/;
-const LONGITUDE =
-  /^(lon|lng|long|longitude|länge|laenge|längengrad|laengengrad|longitud|longitudine|lengtegraad)$/;
+// ones use the English words); compared in lower case, NFC-normalised (a decomposed "Länge" matches too). A name may
+// say its unit: degrees (or WGS 84's, whose degrees they are) for a coordinate, metres for a height; any other unit
+// (`lat (rad)`, `height (ft)`) names no column, so it is never read as degrees or metres.
+const IN_DEGREES = String.raw`(\s*[([](°|deg|degrees|dd|decimal degrees|wgs[\s-]?84)[)\]]|_deg)?`;
+const LATITUDE = new RegExp(
+  `^(lat|latitude|breite|breitengrad|latitud|latitudine|breedtegraad)${IN_DEGREES}$`,
+);
+const LONGITUDE = new RegExp(
+  `^(lon|lng|long|longitude|länge|laenge|längengrad|laengengrad|longitud|longitudine|lengtegraad)${IN_DEGREES}$`,
+);
 const ELEVATION =
-  /^(ele|elev|elevation|alt|altitude|height|höhe|hoehe|altitud|altura|elevación|elevacion|altitudine|hoogte)(\s*\(m\)|_m)?$/;
+  /^(ele|elev|elevation|alt|altitude|height|höhe|hoehe|altitud|altura|elevación|elevacion|altitudine|hoogte)(\s*[([]m[)\]]|_m)?$/;
 
 /** One cell: its span in the text (with its quotes, if quoted) and its value (unquoted). */
 interface Cell {

@@ -45,6 +45,11 @@ describe('readCsv: the header', () => {
     ['latitudine;longitudine', ';'], // Italian
     ['Breedtegraad;Lengtegraad', ';'], // Dutch
     ['Breite;La\u0308nge', ';'], // a decomposed ä, as macOS file names and some exports write it
+    ['Latitude (°),Longitude (°)', ','], // a unit in degrees
+    ['lat [deg],lon_deg', ','],
+    ['Latitude (WGS84);Longitude (WGS 84)', ';'],
+    ['Breite (dd);Länge (dd)', ';'],
+    ['latitude (decimal degrees)\tlongitude (degrees)', '\t'],
   ])('finds the columns of %j (delimiter %j), in any case and quoting', (header, delimiter) => {
     const text = `${header}\n48.5${delimiter}9.5\n`;
     expect(locations(text)).toEqual([[48.5, 9.5]]);
@@ -84,7 +89,23 @@ describe('readCsv: the header', () => {
   });
 
   it.each([
-    ...['ele', 'Elev', 'ELEVATION', 'alt', 'Altitude (m)', 'altitude(m)', 'height_m', 'Height'],
+    'lat (rad),lon (rad)', // radians, or any unit but degrees, are not read as degrees
+    'Latitude (UTM),Longitude (UTM)',
+    'lat (deg) x,lon',
+  ])('finds no columns in %j', (header) => {
+    expect(() => readCsv(`${header}\n0.85,0.16\n`, OPTIONS)).toThrow(
+      /names no latitude and longitude columns/,
+    );
+  });
+
+  it('leaves a height column in another unit alone and appends one in metres', () => {
+    expect(fill('lat,lon,Height (ft)\n48.5,9.5,1200\n')).toBe(
+      'lat,lon,Height (ft),elevation\n48.5,9.5,1200,100.25\n',
+    );
+  });
+
+  it.each([
+    ...['ele', 'Elev', 'ELEVATION', 'alt', 'Altitude (m)', 'altitude(m)', 'height_m', 'Height', 'Höhe [m]'],
     ...['Höhe', 'Höhe (m)', 'hoehe', 'Altitud', 'altura', 'Elevación', 'elevacion', 'altitudine', 'Hoogte'],
   ])('fills an existing %j column in place', (name) => {
     expect(fill(`lat,lon,${name},note\n48.5,9.5,,x\n48.6,9.6,0,y\n`)).toBe(
