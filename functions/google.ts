@@ -1,15 +1,23 @@
 /**
- * `GET /maps/api/elevation/json`: Google's Elevation API on the default dataset (or `GOOGLE_DATASET`), so
- * Google's client libraries work with only their URL changed. Errors keep Google's shape:
- * `{"error_message": …, "results": [], "status": "INVALID_REQUEST" | "UNKNOWN_ERROR"}`.
+ * `GET /maps/api/elevation/json` and `/maps/api/elevation/xml`: Google's Elevation API on the default dataset (or
+ * `GOOGLE_DATASET`), so Google's client libraries, and spreadsheets and scripts that read its XML, work with only
+ * their URL changed. Every error keeps Google's shape in the format asked for, the method check and the deadline
+ * included: `{"error_message": …, "results": [], "status": "INVALID_REQUEST" | "UNKNOWN_ERROR"}` or
+ * `<ElevationResponse><status>…</status><error_message>…</error_message></ElevationResponse>`.
  */
-import { answerGoogleQuery, parseGoogleQuery } from '../layers/elevation';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { answerGoogleQuery, googleAnswerXml, googleErrorXml, parseGoogleQuery } from '../layers/elevation';
 import { route } from './route';
-import { errorResponse, jsonResponse, type Response } from './http';
+import { corsHeaders, jsonResponse, type Response } from './http';
 import { datasetFields } from './dataset-fields';
 
-export const handler = route('google', ['GET', 'OPTIONS'], async (event, t, app, ctx) => {
-  try {
+/** Google's own media type for the XML output. */
+const XML_TYPE = 'application/xml; charset=UTF-8';
+
+export const handler = route(
+  'google',
+  ['GET', 'OPTIONS'],
+  async (event, t, app, ctx) => {
     const locations = await t.phase('parse', () =>
       parseGoogleQuery(event.queryStringParameters ?? {}, app.limits),
     );
@@ -18,15 +26,31 @@ export const handler = route('google', ['GET', 'OPTIONS'], async (event, t, app,
     const fields = datasetFields(app.registry.names(), app.registry.resolve(datasetSpec).name);
     t.set({ ...fields, points: locations.length });
     const answer = await answerGoogleQuery(app.registry, datasetSpec, locations, ctx);
-    return jsonResponse(200, JSON.stringify(answer), app.corsOrigin);
-  } catch (error) {
-    return inGoogleShape(errorResponse(error, app.corsOrigin, t));
-  }
-});
+    if (!asksForXml(event)) return jsonResponse(200, JSON.stringify(answer), app.corsOrigin);
+    return {
+      statusCode: 200,
+      headers: { 'content-type': XML_TYPE, ...corsHeaders(app.corsOrigin) },
+      body: googleAnswerXml(answer),
+    };
+  },
+  inGoogleShape,
+);
 
-/** Our error response (status, headers, logging already done) with Google's body. */
-function inGoogleShape(response: Response): Response {
+/** The output format is the path's last segment, as in Google's URL (the local gateway drops a trailing slash). */
+function asksForXml(event: APIGatewayProxyEventV2): boolean {
+  return /\/xml\/*$/.test(event.rawPath ?? '');
+}
+
+/** Our error response (status, headers and logging already done) with Google's body, in the format asked for. */
+function inGoogleShape(event: APIGatewayProxyEventV2, response: Response): Response {
   const { error } = JSON.parse(String(response.body)) as { error: string };
   const status = (response.statusCode ?? 500) >= 500 ? 'UNKNOWN_ERROR' : 'INVALID_REQUEST';
-  return { ...response, body: JSON.stringify({ error_message: error, results: [], status }) };
+  if (!asksForXml(event)) {
+    return { ...response, body: JSON.stringify({ error_message: error, results: [], status }) };
+  }
+  return {
+    ...response,
+    headers: { ...response.headers, 'content-type': XML_TYPE },
+    body: googleErrorXml(status, error),
+  };
 }

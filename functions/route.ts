@@ -32,8 +32,15 @@ const OBSERVED: Observed = { cache: blockCache, answers: DATA_ANSWERS };
 /** Used when the context has no clock (tools and tests invoking a handler with a partial context). */
 const FALLBACK_REMAINING_MS = 28_000;
 
-export function route(name: string, methods: readonly string[], fn: RouteHandler) {
-  const run = answer(methods, fn);
+/**
+ * How a route writes its errors when not in our JSON shape (Google's routes): given the error response made by
+ * `errorResponse` (status, headers and logging done), it returns the response the client gets. Every error of
+ * the route passes through it, the method check and the deadline included.
+ */
+export type ErrorShape = (event: APIGatewayProxyEventV2, response: Response) => Response;
+
+export function route(name: string, methods: readonly string[], fn: RouteHandler, shape?: ErrorShape) {
+  const run = answer(methods, fn, shape);
   return instrumentHandler(
     name,
     async (event, t, context) => finishResponse(event, await run(event, t, context)),
@@ -42,7 +49,7 @@ export function route(name: string, methods: readonly string[], fn: RouteHandler
 }
 
 /** HEAD is answered as GET (body dropped by finishResponse); OPTIONS is a CORS preflight on every route. */
-function answer(methods: readonly string[], fn: RouteHandler) {
+function answer(methods: readonly string[], fn: RouteHandler, shape: ErrorShape | undefined) {
   const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
   return async (event: APIGatewayProxyEventV2, t: RequestTelemetry, context: Context): Promise<Response> => {
     const deadline = new AbortController();
@@ -70,7 +77,8 @@ function answer(methods: readonly string[], fn: RouteHandler) {
       };
       return await Promise.race([fn(decoded, t, app, ctx), expired]);
     } catch (error) {
-      return errorResponse(error, corsOriginOrNull(), t);
+      const response = errorResponse(error, corsOriginOrNull(), t);
+      return shape ? shape(event, response) : response;
     } finally {
       clearTimeout(timer);
     }

@@ -53,6 +53,7 @@ export { renderProfileSvg } from './profile/profile-svg';
 export { renderProfileCsv } from './profile/profile-csv';
 export { parseGoogleQuery } from './google/google-query';
 export { answerGoogleQuery, type GoogleAnswer } from './google/google-answer';
+export { googleAnswerXml, googleErrorXml, type GoogleStatus } from './google/google-xml';
 
 export interface RegistryLoadOptions {
   configPath: string;

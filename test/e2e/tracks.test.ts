@@ -1,7 +1,7 @@
 /**
  * Issue 13's endpoints over real HTTP through serverless-offline (esbuild bundles, worker threads) and the
  * data-layer server: a KMZ, a GPX, a gzip-compressed GPX, a UTF-16 GPX and a Windows-1252 CSV uploaded and answered
- * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's client library against `/maps/api/elevation/json`, and a profile's `format=svg` rendered by
+ * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's client library against `/maps/api/elevation/json` and its XML output, and a profile's `format=svg` rendered by
  * Debian's headless Chromium. Without Chromium the SVG test skips with a message locally and fails under CI=true.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { Client, Status } from '@googlemaps/google-maps-services-js';
 import { unzipSync, zipSync } from 'fflate';
 import { CHROMIUM, dumpDom } from '../../scripts/report/chromium';
 import { fitFile } from '../support/fit-files';
+import { readGoogleXml } from '../support/google-xml';
 import { startStack, type Stack } from './support/stack';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/tracks');
@@ -221,6 +222,27 @@ describe('track files through serverless-offline', () => {
     expect(path_.data.status).toBe(Status.OK);
     expect(path_.data.results).toHaveLength(4);
     expect(path_.data.results.every((r) => r.elevation > 150 && r.resolution > 60)).toBe(true);
+  });
+
+  it("answers Google's XML output as its JSON, and an error in XML, through the offline gateway", async () => {
+    const query = 'locations=48.742275,9.101177|10,10&key=ignored';
+    const xml = await fetch(`${stack.baseUrl}/maps/api/elevation/xml?${query}`);
+    expect(xml.status).toBe(200);
+    expect(xml.headers.get('content-type')).toBe('application/xml; charset=UTF-8');
+    const json = await fetch(`${stack.baseUrl}/maps/api/elevation/json?${query}`);
+    const read = readGoogleXml(await xml.text());
+    expect(read).toEqual(await json.json());
+    expect(read.results.map((r) => r.elevation)).toEqual([
+      (await v1Heights(['48.742275,9.101177'])).get('48.742275,9.101177'),
+      null,
+    ]);
+    const bad = await fetch(`${stack.baseUrl}/maps/api/elevation/xml/?locations=91,9`);
+    expect(bad.status).toBe(400);
+    expect(readGoogleXml(await bad.text())).toEqual({
+      status: 'INVALID_REQUEST',
+      error_message: expect.stringContaining("Invalid 'locations' parameter: Invalid latitude 91"),
+      results: [],
+    });
   });
 });
 

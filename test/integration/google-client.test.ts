@@ -3,9 +3,11 @@
  * served by a real local HTTP server over the handler: the library must parse our answers for points, an
  * encoded polyline and a sampled path, and see Google's error shape. Heights must equal `/v1`'s.
  */
+import net from 'node:net';
 import { Client, Status } from '@googlemaps/google-maps-services-js';
 import { Geodesic } from 'geographiclib-geodesic';
 import { encodePolyline } from '../../layers/elevation/request/polyline';
+import { readGoogleXml } from '../support/google-xml';
 import { invoke } from './support/api-gateway';
 import { startLambdaHttpServer, type LambdaHttpServer } from './support/lambda-http-server';
 import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
@@ -169,4 +171,109 @@ describe('GET /maps/api/elevation/json errors', () => {
     });
     expect((response.json as { results: { elevation: number }[] }).results[0].elevation).toBe(1038.4);
   });
+});
+
+describe('GET /maps/api/elevation/xml: the same answers as XML, for spreadsheets and scripts', () => {
+  const get = (query: Record<string, string>, format: 'json' | 'xml', method = 'GET') =>
+    invoke(handlers.google, { path: `/maps/api/elevation/${format}`, query, method });
+
+  it.each([
+    ['points, one without data', { locations: '48.742275,9.101177|10,10|48.8,9.2', key: 'k' }],
+    ['an encoded polyline', { locations: `enc:${encodePolyline(POINTS.map((p) => [p.lat, p.lng]))}` }],
+    ['a sampled path', { path: '48.65,9.05|48.85,9.25', samples: '7' }],
+    ['no point with data', { locations: '10,10' }],
+  ])('answers %s with the JSON answer’s status, locations, heights and resolutions', async (_, query) => {
+    const xml = await get(query, 'xml');
+    expect(xml.status).toBe(200);
+    expect(xml.headers['content-type']).toBe('application/xml; charset=UTF-8');
+    expect(xml.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<ElevationResponse>')).toBe(true);
+    const json = await get(query, 'json');
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(readGoogleXml(xml.body)).toEqual(json.json);
+  });
+
+  it('answers a bad request 400 with Google’s status and the JSON answer’s message, any input escaped', async () => {
+    const queries: Record<string, string>[] = [{ locations: "a\u0001<b>&'\ud800" }, { path: '1,1|2,2' }, {}];
+    for (const query of queries) {
+      const xml = await get(query, 'xml');
+      expect(xml.status).toBe(400);
+      expect(xml.headers['content-type']).toBe('application/xml; charset=UTF-8');
+      const json = (await get(query, 'json')).json as { error_message: string };
+      const read = readGoogleXml(xml.body);
+      expect(read.status).toBe('INVALID_REQUEST');
+      expect(read.results).toEqual([]);
+      expect(read.error_message).toMatch(/^Invalid request\. /);
+      // The same words; only the characters XML cannot hold are replaced.
+      expect(read.error_message).toBe(
+        json.error_message.replaceAll('\u0001', '\ufffd').replaceAll('\ud800', '\ufffd'),
+      );
+    }
+  });
+
+  it.each(['json', 'xml'] as const)(
+    'answers a wrong method 405 with Allow and Google’s shape in %s',
+    async (format) => {
+      const response = await get({ locations: '48.742275,9.101177' }, format, 'POST');
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('GET, OPTIONS, HEAD');
+      const body = format === 'xml' ? readGoogleXml(response.body) : response.json;
+      expect(body).toEqual({
+        error_message: expect.stringContaining('POST'),
+        results: [],
+        status: 'INVALID_REQUEST',
+      });
+    },
+  );
+
+  it('answers a data layer failure 5xx as UNKNOWN_ERROR in XML, without internals', async () => {
+    const down = await loadTrackHandlers({
+      DATA_ROOT: 'http://127.0.0.1:1/',
+      RANGE_RETRIES: '0',
+      RANGE_TIMEOUT_MS: '500',
+    });
+    const response = await invoke(down.google, {
+      path: '/maps/api/elevation/xml',
+      query: { locations: '48.742275,9.101177' },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(readGoogleXml(response.body)).toEqual({
+      status: 'UNKNOWN_ERROR',
+      error_message: expect.stringMatching(/^The elevation data store/),
+      results: [],
+    });
+    expect(response.body).not.toContain('127.0.0.1');
+  });
+
+  it.each(['json', 'xml'] as const)(
+    'answers the request deadline 504 in Google’s shape in %s, not ours',
+    async (format) => {
+      // A data layer that accepts connections and never answers: only the deadline ends the request.
+      const silent = net.createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = silent.address() as net.AddressInfo;
+        const hung = await loadTrackHandlers({
+          DATA_ROOT: `http://127.0.0.1:${port}/`,
+          RANGE_RETRIES: '0',
+          RANGE_TIMEOUT_MS: '10000',
+          DEADLINE_MARGIN_MS: '200',
+        });
+        const response = await invoke(
+          hung.google,
+          { path: `/maps/api/elevation/${format}`, query: { locations: '48.742275,9.101177' } },
+          700,
+        );
+        expect(response.status).toBe(504);
+        const body = format === 'xml' ? readGoogleXml(response.body) : response.json;
+        expect(body).toEqual({
+          error_message: 'The elevation data store did not answer in time. Please retry.',
+          results: [],
+          status: 'UNKNOWN_ERROR',
+        });
+      } finally {
+        silent.close();
+        (silent as net.Server & { closeAllConnections?: () => void }).closeAllConnections?.();
+      }
+    },
+  );
 });

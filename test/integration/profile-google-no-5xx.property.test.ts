@@ -1,9 +1,11 @@
 /**
  * Property: no query makes `/v1/{dataset}/profile` or `/maps/api/elevation/json` answer 5xx or throw: arbitrary
- * values for every parameter they know (and unknown ones), as query strings and, for profiles, JSON bodies.
+ * values for every parameter they know (and unknown ones), as query strings and, for profiles, JSON bodies; and
+ * `/maps/api/elevation/xml` always answers a document a strict XML parser reads, in Google's shape.
  */
 import fc from 'fast-check';
 import { encodePolyline } from '../../layers/elevation/request/polyline';
+import { readGoogleXml } from '../support/google-xml';
 import { httpEvent, lambdaContext } from './support/api-gateway';
 import { loadTrackHandlers, type TrackHandlers } from './support/track-handlers';
 
@@ -54,6 +56,27 @@ describe('profile and Google endpoints robustness', () => {
             lambdaContext(),
           );
           expect([status(profile), status(google)].every(acceptable)).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("answers Google's XML output, well-formed and in Google's shape, whatever the query (any UTF-16, lone surrogates too)", async () => {
+    const anyText = fc.string({ unit: 'binary' });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('locations', 'path', 'samples', 'key'), fc.oneof(value, path, anyText)),
+        async (query) => {
+          const result = await handlers.google(
+            httpEvent({ path: '/maps/api/elevation/xml', query }),
+            lambdaContext(),
+          );
+          expect(acceptable(status(result))).toBe(true);
+          const read = readGoogleXml(String(result.body)); // throws on a malformed document
+          expect(read.status).toMatch(
+            status(result) === 200 ? /^(OK|DATA_NOT_AVAILABLE)$/ : /^INVALID_REQUEST$/,
+          );
         },
       ),
       { numRuns: RUNS },
