@@ -6,9 +6,16 @@
  * `<ElevationResponse><status>…</status><error_message>…</error_message></ElevationResponse>`.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { answerGoogleQuery, googleAnswerXml, googleErrorXml, parseGoogleQuery } from '../layers/elevation';
+import {
+  answerGoogleQuery,
+  GOOGLE_PARAMETERS,
+  GoogleInvalidRequestError,
+  googleAnswerXml,
+  googleErrorXml,
+  parseGoogleQuery,
+} from '../layers/elevation';
 import { route } from './route';
-import { corsHeaders, jsonResponse, type Response } from './http';
+import { corsHeaders, jsonResponse, repeatedMessage, repeatedParameter, type Response } from './http';
 import { datasetFields } from './dataset-fields';
 
 /** Google's own media type for the XML output. */
@@ -18,9 +25,13 @@ export const handler = route(
   'google',
   ['GET', 'OPTIONS'],
   async (event, t, app, ctx) => {
-    const locations = await t.phase('parse', () =>
-      parseGoogleQuery(event.queryStringParameters ?? {}, app.limits),
-    );
+    const locations = await t.phase('parse', () => {
+      // API Gateway joins a repeated parameter with commas: `locations=48.7&locations=9.1` would be one location.
+      const repeated = repeatedParameter(event.rawQueryString, GOOGLE_PARAMETERS);
+      if (repeated !== null)
+        throw new GoogleInvalidRequestError(`Invalid request. ${repeatedMessage(repeated, '|')}`);
+      return parseGoogleQuery(event.queryStringParameters ?? {}, app.limits);
+    });
     const datasetSpec = app.settings.googleDataset ?? app.settings.defaultDataset ?? app.registry.names()[0];
     // GOOGLE_DATASET may be a chain "a,b" (not client-made, but the same rule keeps every route's dimension alike).
     const fields = datasetFields(app.registry.names(), app.registry.resolve(datasetSpec).name);

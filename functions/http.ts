@@ -82,17 +82,33 @@ function rejectJsonAsForm(text: string): void {
  * API Gateway joins a repeated query parameter with commas (`locations=1,2&locations=3,4` arrives as
  * `1,2,3,4`), which would silently become other locations: a parameter given twice is a 400 instead.
  */
-export function rejectRepeatedParameters(rawQueryString: string | undefined): void {
-  if (!rawQueryString) return;
+export function rejectRepeatedParameters(
+  rawQueryString: string | undefined,
+  separator = '|',
+  only?: readonly string[],
+): void {
+  const key = repeatedParameter(rawQueryString, only);
+  if (key === null) return;
+  throw new InvalidRequestError(repeatedMessage(key, separator));
+}
+
+/** The first parameter given more than once (of `only`, when given: the others are ignored by the route). */
+export function repeatedParameter(
+  rawQueryString: string | undefined,
+  only?: readonly string[],
+): string | null {
+  if (!rawQueryString) return null;
   const seen = new Set<string>();
   for (const key of new URLSearchParams(rawQueryString).keys()) {
-    if (seen.has(key)) {
-      throw new InvalidRequestError(
-        `Query parameter '${key.slice(0, 64)}' is given more than once; give it once (separate locations with '|').`,
-      );
-    }
+    if (only && !only.includes(key)) continue;
+    if (seen.has(key)) return key;
     seen.add(key);
   }
+  return null;
+}
+
+export function repeatedMessage(key: string, separator: string): string {
+  return `Query parameter '${key.slice(0, 64)}' is given more than once; give it once (separate locations with '${separator}').`;
 }
 
 /** No request of this API nests deeper than 3; 64 leaves room and bounds the work any body can cause. */

@@ -51,7 +51,7 @@ export {
 export { answerProfile } from './profile/elevation-profile';
 export { renderProfileSvg } from './profile/profile-svg';
 export { renderProfileCsv } from './profile/profile-csv';
-export { parseGoogleQuery } from './google/google-query';
+export { GOOGLE_PARAMETERS, GoogleInvalidRequestError, parseGoogleQuery } from './google/google-query';
 export { answerGoogleQuery, type GoogleAnswer } from './google/google-answer';
 export { googleAnswerXml, googleErrorXml, type GoogleStatus } from './google/google-xml';
 

@@ -119,8 +119,8 @@ describe("Google's client library against /maps/api/elevation/json", () => {
 });
 
 describe('GET /maps/api/elevation/json errors', () => {
-  const get = (query: Record<string, string>) =>
-    invoke(handlers.google, { path: '/maps/api/elevation/json', query });
+  const get = (query: Record<string, string>, rawQueryString?: string) =>
+    invoke(handlers.google, { path: '/maps/api/elevation/json', query, rawQueryString });
 
   it.each([
     [
@@ -139,6 +139,30 @@ describe('GET /maps/api/elevation/json errors', () => {
     expect(body.error_message).toContain(message);
     expect(body.error_message.startsWith('Invalid request. ')).toBe(true);
     expect(body.results).toEqual([]);
+  });
+
+  it.each([
+    ['locations=48.7&locations=9.1', 'locations'], // joined, '48.7,9.1': a location the client never sent
+    ['path=48.7,9.1&samples=2&path=48.8,9.2', 'path'],
+    ['samples=2&path=1,1|2,2&samples=3', 'samples'],
+  ])('refuses %s (API Gateway would join the values with a comma)', async (raw, key) => {
+    const params = new URLSearchParams(raw);
+    const query = Object.fromEntries([...params.keys()].map((k) => [k, params.getAll(k).join(',')]));
+    const response = await get(query, raw);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({
+      error_message: `Invalid request. Query parameter '${key}' is given more than once; give it once (separate locations with '|').`,
+      results: [],
+      status: 'INVALID_REQUEST',
+    });
+  });
+
+  it('ignores a repeated parameter it does not read (key), as Google ignores them', async () => {
+    const response = await get(
+      { locations: '48.742275,9.101177', key: 'a,b' },
+      'locations=48.742275,9.101177&key=a&key=b',
+    );
+    expect(response.status).toBe(200);
   });
 
   it("answers 502 with Google's UNKNOWN_ERROR shape when the data layer is down, without internals", async () => {

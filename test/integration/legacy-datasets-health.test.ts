@@ -60,6 +60,31 @@ describe('GET /api/elevation (the original system)', () => {
     expect((bad.json as { error: string }).error).toContain("'49.9' at position 2");
   });
 
+  it('refuses a parameter given twice, which API Gateway would join into a location neither gave', async () => {
+    // `coordinates=49.9&coordinates=10.1` arrives as '49.9,10.1': a valid location the client never sent.
+    const split = await legacy({
+      rawQueryString: 'coordinates=49.9&coordinates=10.1',
+      query: { coordinates: '49.9,10.1' },
+    });
+    expect(split.status).toBe(400);
+    expect(split.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        "Query parameter 'coordinates' is given more than once; give it once (separate locations with ';').",
+    });
+    const twice = await legacy({
+      method: 'POST',
+      rawQueryString: 'interpolation=nearest&interpolation=cubic',
+      query: { interpolation: 'nearest,cubic' },
+      headers: { 'content-type': 'application/json' },
+      body: '[{"latitude":49.9,"longitude":10.1}]',
+    });
+    expect(twice.status).toBe(400);
+    expect((twice.json as { error: string }).error).toMatch(
+      /^Query parameter 'interpolation' is given more than once/,
+    );
+  });
+
   it('answers a preflight and rejects other methods with 405', async () => {
     expect((await legacy({ method: 'OPTIONS' })).status).toBe(204);
     const put = await legacy({ method: 'PUT' });

@@ -13,7 +13,27 @@ export interface GoogleLimits {
   maxSamples: number;
 }
 
-/** A 400 whose message follows Google's "Invalid request. …" wording, with our reason appended. */
+/**
+ * The parameters this route reads; a client's others (`key`, `client`, `signature`, `channel`, `sensor`…) are
+ * ignored, as Google ignores unknown ones.
+ *
+ * @example
+ * ```ts
+ * assert.deepEqual(GOOGLE_PARAMETERS, ['locations', 'path', 'samples']);
+ * ```
+ */
+export const GOOGLE_PARAMETERS: readonly string[] = ['locations', 'path', 'samples'];
+
+/**
+ * A 400 whose message follows Google's "Invalid request. …" wording, with our reason appended.
+ *
+ * @example
+ * ```ts
+ * const error = new GoogleInvalidRequestError("Invalid request. Missing the 'samples' parameter.");
+ * assert.equal(error.statusCode, 400);
+ * assert.ok(error instanceof InvalidRequestError);
+ * ```
+ */
 export class GoogleInvalidRequestError extends InvalidRequestError {}
 
 /**
