@@ -66,8 +66,9 @@ describeIfAvailable('packaged CloudFormation template', deployRequirements('cfnL
 
   it('ships no source maps in the function zips', () => {
     const zips = fs.readdirSync(PACKAGE_DIR).filter((f) => f.endsWith('.zip') && f !== 'dem.zip');
-    // One per function in serverless.yml: elevation, file, profile, app, google, datasets, legacy, help, health.
-    expect(zips.length).toBe(9);
+    // One per function in serverless.yml: elevation, file, profile, app, google, datasets, legacy,
+    // openelevation, help, health.
+    expect(zips.length).toBe(10);
     for (const zip of zips) {
       const listing = spawnSync('python3', ['-m', 'zipfile', '-l', path.join(PACKAGE_DIR, zip)], {
         encoding: 'utf8',

@@ -204,6 +204,30 @@ describe("the original system's API over HTTP", () => {
   });
 });
 
+describe("Open-Elevation's API over HTTP", () => {
+  it('answers its GET and POST requests in its shape, with /v1’s heights and null where there is no data', async () => {
+    const v1 = await get(`/v1/sample?locations=${HDM.lat},${HDM.lon}`);
+    const height = v1.body.results[0].elevation;
+    const expected = {
+      results: [
+        { latitude: HDM.lat, longitude: HDM.lon, elevation: height },
+        { latitude: 10, longitude: 10, elevation: null },
+      ],
+    };
+    const viaGet = await get(`/api/v1/lookup?locations=${HDM.lat},${HDM.lon}|10,10`);
+    expect(viaGet.status).toBe(200);
+    expect(viaGet.body).toEqual(expected);
+    const viaPost = await postJson('/api/v1/lookup', {
+      locations: [
+        { latitude: HDM.lat, longitude: HDM.lon },
+        { latitude: 10, longitude: 10 },
+      ],
+    });
+    expect(viaPost.status).toBe(200);
+    expect(viaPost.body).toEqual(expected);
+  });
+});
+
 describe('interpolation over HTTP on the analytic plane fixture', () => {
   // plane-point: z = 1000 + 640*(lon-10) + 256*(lat-50), so bilinear is exact (test/fixtures/README.md).
   it('answers nearest and bilinear with the documented values', async () => {

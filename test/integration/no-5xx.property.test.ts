@@ -149,14 +149,15 @@ async function statusOf(handler: Handlers[keyof Handlers], options: EventOptions
 }
 
 describe('no client input yields a 5xx', () => {
-  it.each(['elevation', 'legacy'] as const)(
+  const PATHS = { legacy: '/api/elevation', openElevation: '/api/v1/lookup' } as const;
+  it.each(['elevation', 'legacy', 'openElevation'] as const)(
     '%s handler answers < 500 for arbitrary requests',
     async (name) => {
       await fc.assert(
         fc.asyncProperty(event, async (e) => {
           const status = await statusOf(
             handlers[name],
-            toOptions(e, name === 'legacy' ? '/api/elevation' : `/v1/${e.dataset}`),
+            toOptions(e, name === 'elevation' ? `/v1/${e.dataset}` : PATHS[name]),
           );
           expect(status).toBeLessThan(500);
         }),

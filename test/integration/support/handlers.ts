@@ -1,5 +1,5 @@
 /**
- * Loads the four handlers in a fresh module registry with the environment a test asks for. Telemetry reads
+ * Loads the data and listing handlers in a fresh module registry with the environment a test asks for. Telemetry reads
  * the environment at import and the app at first use, so each call sets process.env first and then imports
  * fresh modules: module-scope state (app, registry, block cache) never leaks between configurations.
  */
@@ -12,6 +12,7 @@ export const FIXTURE_CONFIG = path.resolve('test/fixtures/config.yaml');
 export interface Handlers {
   elevation: Handler;
   legacy: Handler;
+  openElevation: Handler;
   datasets: Handler;
   health: Handler;
 }
@@ -52,15 +53,17 @@ export async function loadHandlers(env: Record<string, string> = {}): Promise<Ha
   resetAppEnvironment(FIXTURE_CONFIG, env);
   let handlers: Handlers | undefined;
   await jest.isolateModulesAsync(async () => {
-    const [elevation, legacy, datasets, health] = await Promise.all([
+    const [elevation, legacy, openElevation, datasets, health] = await Promise.all([
       import('../../../functions/elevation'),
       import('../../../functions/legacy'),
+      import('../../../functions/open-elevation'),
       import('../../../functions/datasets'),
       import('../../../functions/health'),
     ]);
     handlers = {
       elevation: elevation.handler,
       legacy: legacy.handler,
+      openElevation: openElevation.handler,
       datasets: datasets.handler,
       health: health.handler,
     };

@@ -49,6 +49,34 @@ describe('serverless.yml for production', () => {
     expect(text).not.toMatch(/:\s+!\w+/);
   });
 
+  it("states in the README the reserved concurrency the functions add up to (an account's limit must cover it)", () => {
+    const reserved = Object.entries(config.functions).map(([name, fn]) => {
+      const value =
+        fn.reservedConcurrency === '${param:reservedConcurrency}'
+          ? config.params.default.reservedConcurrency
+          : fn.reservedConcurrency;
+      return {
+        name,
+        value: value as number,
+        perParam: fn.reservedConcurrency === '${param:reservedConcurrency}',
+      };
+    });
+    const tiles = reserved.filter((r) => r.perParam);
+    const others = reserved.filter((r) => !r.perParam);
+    expect(others.every((r) => r.value === 2)).toBe(true);
+    const total = reserved.reduce((sum, r) => sum + r.value, 0);
+    const readme = fs.readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+    // Only the sentences themselves, so a failure shows them and not the whole README.
+    expect(/Reserved concurrency caps instances \([^)]*\([^)]*\)/.exec(readme)?.[0]).toBe(
+      `Reserved concurrency caps instances (${tiles.length} functions that read tiles x ` +
+        `${String(config.params.default.reservedConcurrency)} + ${others.length} x 2 = ${total} ` +
+        `(${tiles.map((r) => `\`${r.name}\``).join(', ')}; ${others.map((r) => `\`${r.name}\``).join(', ')})`,
+    );
+    expect(/an account needs \d+ \+ 100 unreserved concurrency/.exec(readme)?.[0]).toBe(
+      `an account needs ${total} + 100 unreserved concurrency`,
+    );
+  });
+
   it('keeps --enable-source-maps and source maps to the local stage', () => {
     expect(config.provider.environment.NODE_OPTIONS).toBe('${param:nodeOptions}');
     expect(config.params.default.nodeOptions).toBe('');
