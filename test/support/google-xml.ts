@@ -1,7 +1,8 @@
 /**
  * Reads Google's Elevation API XML the way a client does, with a strict XML parser (saxes: a malformed document
  * throws): the status, the error message, and per `<result>` its location, elevation and resolution (an empty
- * element is `null`). Anything else in the document is an error, so an unexpected element fails the test.
+ * element is `null`). Anything else in the document (another element, text between elements) is an error, so
+ * it fails the test.
  */
 import { SaxesParser } from 'saxes';
 
@@ -29,6 +30,10 @@ const PATHS = new Set([
   'ElevationResponse/result/resolution',
 ]);
 
+const LEAVES = new Set(
+  [...PATHS].filter((path) => ![...PATHS].some((other) => other.startsWith(`${path}/`))),
+);
+
 export function readGoogleXml(xml: string): GoogleXml {
   const parser = new SaxesParser();
   const stack: string[] = [];
@@ -47,6 +52,8 @@ export function readGoogleXml(xml: string): GoogleXml {
     text = '';
   });
   parser.on('text', (t) => {
+    // Text belongs in the leaves (status, lat, elevation…); between elements only layout whitespace.
+    if (!LEAVES.has(stack.join('/')) && t.trim() !== '') throw new Error(`text '${t}' outside a leaf`);
     text += t;
   });
   parser.on('closetag', (tag) => {
