@@ -273,7 +273,9 @@ function forward(
           for (const [key, value] of Object.entries(incoming.headers))
             if (!HOP_BY_HOP.has(key)) out[key] = value;
           const payload = Buffer.concat(chunks);
-          out['content-length'] = payload.byteLength;
+          // A HEAD answer's length would be the GET's, which we do not know here: none rather than a false 0
+          // (RFC 9110 §8.6: a HEAD answer's Content-Length must equal what the GET would send).
+          if (request.method !== 'HEAD') out['content-length'] = payload.byteLength;
           resolve({ status: incoming.statusCode ?? 502, headers: out, body: payload });
         });
       },
