@@ -10,9 +10,13 @@ import { route } from './route';
 import { cacheableResponse, requestParams } from './http';
 
 export const handler = route('openelevation', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
-  const params = await t.phase('parse', () => requestParams(event, app.settings.maxBodyBytes));
-  const locations = parseLocations(params.locations, app.limits.maxLocations);
-  const interpolation = parseInterpolation(params.interpolation);
+  const { locations, interpolation } = await t.phase('parse', async () => {
+    const params = await requestParams(event, app.settings.maxBodyBytes);
+    return {
+      locations: parseLocations(params.locations, app.limits.maxLocations),
+      interpolation: parseInterpolation(params.interpolation),
+    };
+  });
   const dataset = app.registry.get(app.settings.defaultDataset ?? app.registry.names()[0]);
   t.set({ dataset: dataset.name, points: locations.length, interpolation });
   const elevations = await dataset.sample(locations, interpolation, ctx);

@@ -60,8 +60,8 @@ function element(name: string, value: number | null): string {
 }
 
 /**
- * A number as decimal digits, never in exponent form (JavaScript writes 1e-7 for 0.0000001, which VBA's CDbl
- * and many XML readers parse, but XML Schema's xs:decimal and Excel's FILTERXML do not).
+ * A number as decimal digits, never in exponent form: JavaScript writes 1e-7 for 0.0000001, which XML Schema's
+ * `xs:decimal` does not allow and Google never writes, so a client's parser need not expect it.
  */
 function plainNumber(value: number): string {
   const text = String(value);
