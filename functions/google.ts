@@ -15,7 +15,7 @@ import {
   parseGoogleQuery,
 } from '../layers/elevation';
 import { route } from './route';
-import { corsHeaders, jsonResponse, repeatedMessage, repeatedParameter, type Response } from './http';
+import { cacheableResponse, repeatedMessage, repeatedParameter, type Response } from './http';
 import { datasetFields } from './dataset-fields';
 
 /** Google's own media type for the XML output. */
@@ -37,12 +37,10 @@ export const handler = route(
     const fields = datasetFields(app.registry.names(), app.registry.resolve(datasetSpec).name);
     t.set({ ...fields, points: locations.length });
     const answer = await answerGoogleQuery(app.registry, datasetSpec, locations, ctx);
-    if (!asksForXml(event)) return jsonResponse(200, JSON.stringify(answer), app.corsOrigin);
-    return {
-      statusCode: 200,
-      headers: { 'content-type': XML_TYPE, ...corsHeaders(app.corsOrigin) },
-      body: googleAnswerXml(answer),
-    };
+    // Heights do not change: cacheable like /v1's answers (ETag, 304 on If-None-Match).
+    return asksForXml(event)
+      ? cacheableResponse(event, googleAnswerXml(answer), app.corsOrigin, XML_TYPE)
+      : cacheableResponse(event, JSON.stringify(answer), app.corsOrigin);
   },
   inGoogleShape,
 );

@@ -210,6 +210,7 @@ export function cacheableResponse(
   event: APIGatewayProxyEventV2,
   text: string,
   corsOrigin: string | null,
+  contentType = 'application/json',
 ): Response {
   const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"`;
   const headers = { 'cache-control': `public, max-age=${ANSWER_MAX_AGE_S}`, etag };
@@ -217,7 +218,7 @@ export function cacheableResponse(
   if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
     return { statusCode: 304, headers: { ...corsHeaders(corsOrigin), ...headers }, body: '' };
   }
-  return jsonResponse(200, text, corsOrigin, headers);
+  return jsonResponse(200, text, corsOrigin, { ...headers, 'content-type': contentType });
 }
 
 export function preflightResponse(corsOrigin: string | null): Response {

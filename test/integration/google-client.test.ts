@@ -238,6 +238,26 @@ describe('GET /maps/api/elevation/xml: the same answers as XML, for spreadsheets
   });
 
   it.each(['json', 'xml'] as const)(
+    'answers %s cacheably, as /v1: Cache-Control, an ETag, 304 without a body on If-None-Match',
+    async (format) => {
+      const query = { locations: '48.742275,9.101177' };
+      const first = await get(query, format);
+      expect(first.headers['cache-control']).toBe('public, max-age=86400');
+      expect(first.headers.etag).toMatch(/^"[\w-]{32}"$/);
+      const again = await invoke(handlers.google, {
+        path: `/maps/api/elevation/${format}`,
+        query,
+        headers: { 'if-none-match': String(first.headers.etag) },
+      });
+      expect(again.status).toBe(304);
+      expect(again.body).toBe('');
+      // The two formats are two answers: one's tag never matches the other's body.
+      const other = await get(query, format === 'xml' ? 'json' : 'xml');
+      expect(other.headers.etag).not.toBe(first.headers.etag);
+    },
+  );
+
+  it.each(['json', 'xml'] as const)(
     'answers a wrong method 405 with Allow and Google’s shape in %s',
     async (format) => {
       const response = await get({ locations: '48.742275,9.101177' }, format, 'POST');
