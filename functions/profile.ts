@@ -4,10 +4,13 @@
  */
 import { answerProfile, parseProfileOptions, renderProfileCsv, renderProfileSvg } from '../layers/elevation';
 import { route } from './route';
-import { corsHeaders, decodePathParameter, jsonResponse } from './http';
+import { cacheableResponse, decodePathParameter } from './http';
 import { heightConversion } from './geoids';
 import { profileInput } from './profile-input';
 import { datasetFields } from './dataset-fields';
+
+/** RFC 4180's media type, saying the first row is the header. */
+const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
 
 export const handler = route('profile', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
@@ -23,20 +26,13 @@ export const handler = route('profile', ['GET', 'POST', 'OPTIONS'], async (event
   const convert = heightConversion(app, options.datum, ctx);
   const profile = await answerProfile(dataset, path, options, app.limits.maxSamples, ctx, convert);
   t.set({ points: profile.points.length });
+  // Heights do not change: a profile is cacheable like /v1's answers (ETag, 304 on If-None-Match).
   if (options.format === 'svg') {
-    return {
-      statusCode: 200,
-      headers: { 'content-type': 'image/svg+xml', ...corsHeaders(app.corsOrigin) },
-      body: renderProfileSvg(profile, dataset.name),
-    };
+    return cacheableResponse(event, renderProfileSvg(profile, dataset.name), app.corsOrigin, 'image/svg+xml');
   }
   if (options.format === 'csv') {
-    return {
-      statusCode: 200,
-      headers: { 'content-type': 'text/csv; charset=utf-8; header=present', ...corsHeaders(app.corsOrigin) },
-      body: renderProfileCsv(profile),
-    };
+    return cacheableResponse(event, renderProfileCsv(profile), app.corsOrigin, CSV_TYPE);
   }
   const body = { status: 'OK', dataset: dataset.name, summary: profile.summary, points: profile.points };
-  return jsonResponse(200, JSON.stringify(body), app.corsOrigin);
+  return cacheableResponse(event, JSON.stringify(body), app.corsOrigin);
 });

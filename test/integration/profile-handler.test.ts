@@ -169,6 +169,25 @@ describe('GET /v1/{dataset}/profile', () => {
   });
 });
 
+describe('caching a profile', () => {
+  it.each(['json', 'svg', 'csv'])(
+    'answers format=%s with Cache-Control and an ETag, and 304 without a body on If-None-Match',
+    async (format) => {
+      const query = { locations: '48.65,9.05|48.85,9.25', samples: '5', format };
+      const first = await profile(query);
+      expect(first.status).toBe(200);
+      expect(first.headers['cache-control']).toBe('public, max-age=86400');
+      expect(first.headers.etag).toMatch(/^"[\w-]{32}"$/);
+      const again = await profile(query, { headers: { 'if-none-match': String(first.headers.etag) } });
+      expect(again.status).toBe(304);
+      expect(again.body).toBe('');
+      // Another profile is another answer: its tag differs.
+      const other = await profile({ ...query, samples: '6' });
+      expect(other.headers.etag).not.toBe(first.headers.etag);
+    },
+  );
+});
+
 describe('POST /v1/{dataset}/profile', () => {
   it('takes an uploaded GPX track as the path', async () => {
     const gpx = readFileSync(path.resolve('test/fixtures/tracks/garmin.gpx'));
