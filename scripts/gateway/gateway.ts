@@ -273,9 +273,12 @@ function forward(
           for (const [key, value] of Object.entries(incoming.headers))
             if (!HOP_BY_HOP.has(key)) out[key] = value;
           const payload = Buffer.concat(chunks);
-          // A HEAD answer's length would be the GET's, which we do not know here: none rather than a false 0
-          // (RFC 9110 §8.6: a HEAD answer's Content-Length must equal what the GET would send).
-          if (request.method !== 'HEAD') out['content-length'] = payload.byteLength;
+          // Answers without a body get no Content-Length rather than a false 0 (RFC 9110 §8.6): a HEAD's or a
+          // 304's may only be the length of the 200 to a GET, which we do not know here; a 204 must have none.
+          const status = incoming.statusCode ?? 502;
+          if (request.method !== 'HEAD' && status !== 204 && status !== 304) {
+            out['content-length'] = payload.byteLength;
+          }
           resolve({ status: incoming.statusCode ?? 502, headers: out, body: payload });
         });
       },
