@@ -49,6 +49,26 @@ function scaledLa(folder: string, scales: [number, number][]): typeof RECOMPRESS
     },
   ]);
 }
+/**
+ * Open-Elevation's data folder as its create-tiles.sh cuts it: the source raster split into n x n tiles by
+ * `gdal_translate -r cubicspline -projwin` on fractional bounds from the source's corners, so GDAL resamples each
+ * tile (401 px of 0.000832° here, not the source's 400.33 of 0.000833°). Someone moving from Open-Elevation points
+ * a dataset at a gdalbuildvrt VRT of that folder; its heights must be GDAL's of that VRT.
+ */
+function openElevationTiles(n: number): typeof RECOMPRESSED {
+  const [west, north, east, south] = [9 - 1 / 2400, 49 + 1 / 2400, 10 + 1 / 2400, 48 - 1 / 2400]; // N48E009.hgt
+  const [xStep, yStep] = [(east - west) / n, (north - south) / n];
+  return Array.from({ length: n * n }, (_, i) => {
+    const [x, y] = [Math.floor(i / n), i % n];
+    const window = [west + x * xStep, north - y * yStep, west + (x + 1) * xStep, north - (y + 1) * yStep];
+    return {
+      file: `open-elevation/SRTM_${x}_${y}.tif`,
+      source: dem('srtm3-germany/N48E009.hgt'),
+      options: ['-r', 'cubicspline', '-projwin', ...window.map(String), '-of', 'GTiff'],
+    };
+  });
+}
+const OPEN_ELEVATION_SPLIT = 3;
 const RECOMPRESSED: { file: string; source: string; options: string[] }[] = [
   {
     file: 'fairbanks-zstd-p3.tif',
@@ -82,6 +102,7 @@ const RECOMPRESSED: { file: string; source: string; options: string[] }[] = [
     'la-scaled-same',
     Array.from({ length: 4 }, (): [number, number] => [0.5, -20]),
   ),
+  ...openElevationTiles(OPEN_ELEVATION_SPLIT),
 ];
 
 /** Around the corner where the four LA crops meet: windows there take pixels from up to four tiles. */
@@ -217,6 +238,16 @@ const CASES: RealCase[] = [
     entry: { path: dem('srtm3-germany/'), filename_epsg: 4326, filename_tile_size: 1 },
   },
   {
+    // Open-Elevation's data folder (tiles of any name, resampled by its create-tiles.sh) through a VRT of it.
+    name: 'open-elevation-folder-vrt',
+    files: Array.from({ length: OPEN_ELEVATION_SPLIT ** 2 }, (_, i) =>
+      recompressed(
+        `open-elevation/SRTM_${Math.floor(i / OPEN_ELEVATION_SPLIT)}_${i % OPEN_ELEVATION_SPLIT}.tif`,
+      ),
+    ),
+    entry: { path: 'open-elevation.vrt' },
+  },
+  {
     // OpenTopoData's own test dataset: one .hgt and one .hgt.zip tile side by side.
     name: 'opentopodata-hgt-and-zip',
     files: [
@@ -236,6 +267,7 @@ const VRTS: Record<string, string[]> = {
   ],
   'srtm-hgt.vrt': [dem('srtm3-germany/N48E009.hgt'), dem('srtm3-germany/N48E010.hgt')],
   'la-scaled.vrt': LA_CELLS.map((cell) => recompressed(`la-scaled-same/${copName(cell)}`)),
+  'open-elevation.vrt': openElevationTiles(OPEN_ELEVATION_SPLIT).map(({ file }) => recompressed(file)),
 };
 
 const LINKS = {
