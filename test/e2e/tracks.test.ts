@@ -1,21 +1,27 @@
 /**
  * Issue 13's endpoints over real HTTP through serverless-offline (esbuild bundles, worker threads) and the
  * data-layer server: a KMZ, a GPX, a gzip-compressed GPX, a UTF-16 GPX and a Windows-1252 CSV uploaded and answered
- * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's client library against `/maps/api/elevation/json` and its XML output, and a profile's `format=svg` rendered by
- * Debian's headless Chromium. Without Chromium the SVG test skips with a message locally and fails under CI=true.
+ * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's Node and Python
+ * client libraries against `/maps/api/elevation/json` and its XML output, and a profile's `format=svg` rendered by
+ * Debian's headless Chromium. Without Chromium (or the Python client) those tests skip with a message locally and
+ * fail under CI=true.
  */
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client, Status } from '@googlemaps/google-maps-services-js';
 import { unzipSync, zipSync } from 'fflate';
 import { CHROMIUM, dumpDom } from '../../scripts/report/chromium';
 import { fitFile } from '../support/fit-files';
 import { readGoogleXml } from '../support/google-xml';
+import { describeIfAvailable } from '../support/requirements';
 import { startStack, type Stack } from './support/stack';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/tracks');
+const execFileAsync = promisify(execFile);
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 /** The profile line's stroke (#c0392b) drawn across the 736 px wide plot leaves well over this many pixels. */
 const MIN_LINE_PIXELS = 500;
@@ -245,6 +251,75 @@ describe('track files through serverless-offline', () => {
     });
   });
 });
+
+/** Google's Python client (PyPI googlemaps), installed into .bin/venv by `npm run deploy:install`. */
+const VENV_PYTHON = path.resolve(__dirname, '../../.bin/venv/bin/python');
+const HAS_GOOGLEMAPS =
+  existsSync(VENV_PYTHON) && spawnSync(VENV_PYTHON, ['-c', 'import googlemaps']).status === 0;
+/**
+ * What a Python program written for Google's Elevation API does, with only base_url changed: points (sent as the
+ * shortest of a pipe list and an `enc:` polyline), a path with samples, a request Google calls invalid and one
+ * without data. Prints one JSON line per call: the results, or the exception the client raised.
+ */
+const GOOGLEMAPS_SCRIPT = `
+import json, sys, googlemaps
+client = googlemaps.Client(key='AIzaLocalKeyNotChecked0000000000000000', base_url=sys.argv[1], retry_timeout=5)
+def show(call):
+    try:
+        print(json.dumps({'results': call()}))
+    except Exception as error:
+        print(json.dumps({'raised': type(error).__name__, 'text': str(error)}))
+show(lambda: client.elevation([(48.742275, 9.101177), (48.8, 9.2), (10, 10)]))
+show(lambda: client.elevation_along_path([(48.65, 9.05), (48.85, 9.25)], 5))
+show(lambda: client.elevation((91, 9)))
+show(lambda: client.elevation((10, 10)))
+`;
+
+describeIfAvailable(
+  "Google's Python client (googlemaps) against /maps/api/elevation/json",
+  [{ what: 'googlemaps in .bin/venv (npm run deploy:install)', available: HAS_GOOGLEMAPS }],
+  () => {
+    it('reads our answers as Google’s; our 400 and DATA_NOT_AVAILABLE raise its documented exceptions', async () => {
+      // Asynchronously: the local gateway runs in this process and must go on answering while Python waits.
+      const run = await execFileAsync(VENV_PYTHON, ['-c', GOOGLEMAPS_SCRIPT, stack.baseUrl], {
+        timeout: 60_000,
+      });
+      expect(run.stderr).toBe('');
+      const [points, along, invalid, none] = run.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              results?: {
+                elevation: number | null;
+                location: { lat: number; lng: number };
+                resolution: number | null;
+              }[];
+              raised?: string;
+              text?: string;
+            },
+        );
+      // The client sent the points as an enc: polyline (5 decimals): compare with /v1 at the decoded places.
+      const places = (points.results ?? []).map((r) => `${r.location.lat},${r.location.lng}`);
+      expect(places).toEqual(['48.74228,9.10118', '48.8,9.2', '10,10']);
+      const heights = await v1Heights(places);
+      expect((points.results ?? []).map((r) => r.elevation)).toEqual([
+        heights.get(places[0]),
+        heights.get(places[1]),
+        null,
+      ]);
+      expect(points.results?.[0].resolution).toBeGreaterThan(90);
+      expect(along.results).toHaveLength(5);
+      expect(along.results?.[0].location).toEqual({ lat: 48.65, lng: 9.05 });
+      expect(along.results?.every((r) => typeof r.elevation === 'number')).toBe(true);
+      // Google answers INVALID_REQUEST with HTTP 200 (ApiError with its message); we answer 400, as every route
+      // here answers bad input, so this client raises HTTPError (README: Google's API).
+      expect(invalid).toEqual({ raised: 'HTTPError', text: 'HTTP Error: 400' });
+      expect(none).toEqual({ raised: 'ApiError', text: 'DATA_NOT_AVAILABLE' });
+    });
+  },
+);
 
 if (!HAS_CHROMIUM && process.env.CI !== 'true') {
   console.warn(`Profile SVG browser test skipped: ${CHROMIUM} is absent (apt-get install chromium).`);
