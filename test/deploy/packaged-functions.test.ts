@@ -23,9 +23,10 @@ describeIfAvailable(
       workDir = makeWorkDir('deploy-fn-');
       const opt = unzipLayer(workDir);
       const env = { CONFIG_PATH: path.join(opt, 'config.yaml') };
-      for (const name of ['elevation', 'legacy', 'datasets', 'health']) {
+      for (const name of ['elevation', 'legacy', 'datasets', 'health', 'google']) {
         fns[name] = new PackagedFunction(name, `functions/${name}.handler`, env);
       }
+      fns.openelevation = new PackagedFunction('openelevation', 'functions/open-elevation.handler', env);
       await Promise.all(Object.values(fns).map((fn) => fn.start(workDir)));
     }, 60_000);
 
@@ -119,6 +120,30 @@ describeIfAvailable(
       const health = await fns.health.invoke(httpEvent({ path: '/health', query: { deep: '1' } }));
       expect(health.statusCode).toBe(200);
       expect(health.json).toMatchObject({ status: 'OK', datasets: ['sample'] });
+    });
+
+    it("serves Google's XML and Open-Elevation's lookup from their own zips", async () => {
+      const xml = await fns.google.invoke(
+        httpEvent({
+          path: '/maps/api/elevation/xml',
+          query: { locations: `${STUTTGART.lat},${STUTTGART.lon}` },
+        }),
+      );
+      expect(xml.statusCode).toBe(200);
+      expect(xml.headers['content-type']).toBe('application/xml; charset=UTF-8');
+      expect(xml.body).toContain(`<elevation>${STUTTGART.bilinear}</elevation>`);
+      const lookup = await fns.openelevation.invoke(
+        httpEvent({
+          method: 'POST',
+          path: '/api/v1/lookup',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ locations: [{ latitude: STUTTGART.lat, longitude: STUTTGART.lon }] }),
+        }),
+      );
+      expect(lookup.statusCode).toBe(200);
+      expect(lookup.json).toEqual({
+        results: [{ latitude: STUTTGART.lat, longitude: STUTTGART.lon, elevation: STUTTGART.bilinear }],
+      });
     });
 
     it('runs on Node 24 without --enable-source-maps (the production environment)', async () => {
