@@ -17,6 +17,7 @@ import {
 import { route } from './route';
 import { cacheableResponse, repeatedMessage, repeatedParameter, type Response } from './http';
 import { datasetFields } from './dataset-fields';
+import { defaultDatasetName } from './default-dataset';
 
 /** Google's own media type for the XML output. */
 const XML_TYPE = 'application/xml; charset=UTF-8';
@@ -32,7 +33,7 @@ export const handler = route(
         throw new GoogleInvalidRequestError(`Invalid request. ${repeatedMessage(repeated, '|')}`);
       return parseGoogleQuery(event.queryStringParameters ?? {}, app.limits);
     });
-    const datasetSpec = app.settings.googleDataset ?? app.settings.defaultDataset ?? app.registry.names()[0];
+    const datasetSpec = app.settings.googleDataset ?? defaultDatasetName(app);
     // GOOGLE_DATASET may be a chain "a,b" (not client-made, but the same rule keeps every route's dimension alike).
     const fields = datasetFields(app.registry.names(), app.registry.resolve(datasetSpec).name);
     t.set({ ...fields, points: locations.length });

@@ -3,8 +3,9 @@
  * `GET /api/elevation?coordinates=48.00,9.00;49.1,10.2` and `POST /api/elevation` with
  * `[{"latitude":48,"longitude":9}]`, both answering `[{"latitude":…,"longitude":…,"altitude":…}]`.
  */
-import { InvalidRequestError, parseLocations, parseInterpolation, roundElevation } from '../layers/elevation';
+import { InvalidRequestError, parseLocations, parseInterpolation } from '../layers/elevation';
 import { route } from './route';
+import { heightsOnDefaultDataset } from './default-dataset';
 import { body, cacheableResponse, method, parseJson, rejectRepeatedParameters } from './http';
 
 export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
@@ -22,14 +23,8 @@ export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event,
     return parseLocations(parsed, app.limits.maxLocations);
   });
   const interpolation = parseInterpolation(query.interpolation);
-  const dataset = app.registry.get(app.settings.defaultDataset ?? app.registry.names()[0]);
-  t.set({ dataset: dataset.name, points: locations.length, interpolation });
-  const elevations = await dataset.sample(locations, interpolation, ctx);
-  const results = locations.map((l, i) => ({
-    latitude: l.lat,
-    longitude: l.lon,
-    altitude: elevations[i] === null ? null : roundElevation(elevations[i] as number),
-  }));
+  const heights = await heightsOnDefaultDataset(app, t, ctx, locations, interpolation);
+  const results = locations.map((l, i) => ({ latitude: l.lat, longitude: l.lon, altitude: heights[i] }));
   return cacheableResponse(event, JSON.stringify(results), app.corsOrigin);
 });
 

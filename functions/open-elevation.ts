@@ -5,8 +5,9 @@
  * `{"results":[{"latitude":…,"longitude":…,"elevation":…}]}` in input order. Where the dataset has no data the
  * elevation is `null`: Open-Elevation answers sea level (0 m) there, a height nobody measured.
  */
-import { parseInterpolation, parseLocations, roundElevation } from '../layers/elevation';
+import { parseInterpolation, parseLocations } from '../layers/elevation';
 import { route } from './route';
+import { heightsOnDefaultDataset } from './default-dataset';
 import { cacheableResponse, requestParams } from './http';
 
 export const handler = route('openelevation', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
@@ -17,16 +18,7 @@ export const handler = route('openelevation', ['GET', 'POST', 'OPTIONS'], async 
       interpolation: parseInterpolation(params.interpolation),
     };
   });
-  const dataset = app.registry.get(app.settings.defaultDataset ?? app.registry.names()[0]);
-  t.set({ dataset: dataset.name, points: locations.length, interpolation });
-  const elevations = await dataset.sample(locations, interpolation, ctx);
-  const results = locations.map((location, i) => {
-    const elevation = elevations[i];
-    return {
-      latitude: location.lat,
-      longitude: location.lon,
-      elevation: elevation === null ? null : roundElevation(elevation),
-    };
-  });
+  const heights = await heightsOnDefaultDataset(app, t, ctx, locations, interpolation);
+  const results = locations.map((l, i) => ({ latitude: l.lat, longitude: l.lon, elevation: heights[i] }));
   return cacheableResponse(event, JSON.stringify({ results }), app.corsOrigin);
 });
