@@ -23,6 +23,18 @@ beforeAll(async () => {
   handlers = await loadTrackHandlers();
 });
 
+/**
+ * A binary file as a gateway delivers it when it was sent with a text type (`text`: its bytes decoded as UTF-8, the
+ * lost ones U+FFFD) must be a 400 that names what it was and how to send it.
+ */
+async function assertLostAsText(post: typeof postFile, text: string, kind: string): Promise<void> {
+  const response = await post(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
+  expect(response.status).toBe(400);
+  expect((response.json as { error: string }).error).toBe(
+    `The ${kind} arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.`,
+  );
+}
+
 /** The expected file: every `{{lat,lon}}` replaced by /v1's elevation there (same interpolation). */
 async function expectedFile(template: string, query: Record<string, string> = {}): Promise<string> {
   const keys = [...template.matchAll(/\{\{([^}]+)\}\}/g)].map((m) => m[1]);
@@ -292,12 +304,7 @@ describe('POST /v1/{dataset}/file with a UTF-16 file sent as text', () => {
   it('answers 400 when it lost bytes on the way (its BOM, any non-ASCII letter), saying how to send it', async () => {
     const text = utf16('google-earth.kml').toString('utf8'); // what a gateway makes of it with a text type
     expect(text.startsWith('\uFFFD\uFFFD<\0')).toBe(true);
-    const response = await postFile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
-    expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({
-      error:
-        'The UTF-16 file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
-    });
+    await assertLostAsText(postFile, text, 'UTF-16 file');
   });
 
   it('is read when it arrived whole (ASCII without a BOM: every byte survives UTF-8 decoding)', async () => {
@@ -358,12 +365,7 @@ describe('POST /v1/{dataset}/file with 8-bit text (Windows-1252, Latin-1)', () =
   it('answers 400 when it arrived as text and lost those bytes, saying how to send it', async () => {
     const text = input.toString('utf8'); // what a gateway makes of it with a text type: U+FFFD for each
     expect(text).toContain('\uFFFD');
-    const response = await postFile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
-    expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({
-      error:
-        'The file in an 8-bit encoding (Windows-1252, Latin-1) arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
-    });
+    await assertLostAsText(postFile, text, 'file in an 8-bit encoding (Windows-1252, Latin-1)');
   });
 
   it('fills a GPX whose declaration names ISO-8859-1, keeping its Latin-1 name', async () => {
@@ -386,6 +388,7 @@ describe('POST /v1/{dataset}/file with 8-bit text (Windows-1252, Latin-1)', () =
         'The GPX file is not valid UTF-8 text: save it as UTF-8, or name its encoding in its XML declaration (encoding="ISO-8859-1").',
     });
   });
+
   it('refuses a GeoJSON file that is not UTF-8 (RFC 8259), without the XML advice', async () => {
     const json = latin1(
       '{"type":"Feature","properties":{"name":"Höhe"},"geometry":{"type":"Point","coordinates":[9.1,48.7]}}',
@@ -406,12 +409,7 @@ describe('POST /v1/{dataset}/file with a KMZ', () => {
   it('answers 400 for a KMZ that arrived as text (bytes lost to UTF-8 decoding), saying how to send it', async () => {
     const text = kmz().toString('utf8'); // what a gateway makes of a zip sent with a text content type
     expect(text).toContain('\uFFFD');
-    const response = await postFile(handlers, kmz(), {}, { body: text, isBase64Encoded: false });
-    expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({
-      error:
-        'The KMZ arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
-    });
+    await assertLostAsText(postFile, text, 'KMZ');
   });
 
   it('answers a KMZ whose doc.kml is the filled KML and whose other files are unchanged', async () => {
@@ -503,11 +501,7 @@ describe('POST /v1/{dataset}/file with a gzip-compressed file (activity.gpx.gz, 
 
   it('answers 400 for a gzip file that arrived as text (bytes lost to UTF-8 decoding), saying how to send it', async () => {
     const text = gz('garmin.gpx').toString('utf8');
-    const response = await postFile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
-    expect(response.status).toBe(400);
-    expect((response.json as { error: string }).error).toBe(
-      'The gzip file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
-    );
+    await assertLostAsText(postFile, text, 'gzip file');
   });
 
   it('answers a profile along the same path as the plain file', async () => {
@@ -587,11 +581,7 @@ describe('a FIT file (what devices record)', () => {
   it('answers 400 for a FIT file that arrived as text (bytes lost), saying how to send it', async () => {
     const text = fit.toString('utf8');
     expect(text).toContain('\uFFFD');
-    const response = await postProfile(handlers, Buffer.alloc(0), {}, { body: text, isBase64Encoded: false });
-    expect(response.status).toBe(400);
-    expect((response.json as { error: string }).error).toBe(
-      'The FIT file arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.',
-    );
+    await assertLostAsText(postProfile, text, 'FIT file');
   });
 });
 
