@@ -80,6 +80,18 @@ describe('GET /v1/{dataset}', () => {
     expect(elevations(response.json)).toEqual([expected]);
   });
 
+  it("ignores an API key and jQuery's cache-buster, as OpenTopoData does (OSMnx 1.x's template sends key=None)", async () => {
+    const plain = await get('plane-point', { locations: INTERIOR });
+    for (const key of ['None', '', 'AIzaSomething']) {
+      const keyed = await get('plane-point', { locations: INTERIOR, key, _: '1733440000000' });
+      expect(keyed.status).toBe(200);
+      expect(keyed.body).toBe(plain.body);
+    }
+    const posted = await post('plane-point', JSON.stringify({ locations: INTERIOR, key: 'None' }));
+    expect(posted.status).toBe(200);
+    expect(posted.body).toBe(plain.body);
+  });
+
   it('keeps input order and answers null outside the data', async () => {
     const response = await get('plane-point', { locations: `${BLOCK_EDGE}|${OUTSIDE}|${INTERIOR}` });
     expect(elevations(response.json)).toEqual([1094.08, null, 1038.4]);
@@ -284,7 +296,7 @@ describe('client errors', () => {
     [{ locations: INTERIOR, format: 'csv' }, /^Invalid format 'csv'/],
     [{ locations: INTERIOR, samples: '1' }, /^Invalid samples '1': use a whole number from 2 to 512/],
     [{ locations: INTERIOR, samples: '513' }, /^Invalid samples '513'/],
-    [{ locations: INTERIOR, key: 'x' }, /^Unknown parameter 'key'/],
+    [{ locations: INTERIOR, interpolaton: 'cubic' }, /^Unknown parameter 'interpolaton'/],
   ])('returns 400 for query %p', async (query, error) => {
     const response = await get('plane-point', query as Record<string, string>);
     expect(response.status).toBe(400);

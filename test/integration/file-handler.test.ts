@@ -180,6 +180,15 @@ describe('POST /v1/{dataset}/file options', () => {
     expect((response.json as { error: string }).error).toContain(message);
   });
 
+  it("fills the same file with key and jQuery's _ in the query", async () => {
+    const [plain, added] = await Promise.all([
+      postFile(handlers, fixture('garmin.gpx'), {}),
+      postFile(handlers, fixture('garmin.gpx'), { key: 'None', _: '1733440000000' }),
+    ]);
+    expect(added.status).toBe(200);
+    expect(added.body).toBe(plain.body);
+  });
+
   it('answers 400 for an unknown dataset, before reading the file', async () => {
     const response = await postFile(
       handlers,

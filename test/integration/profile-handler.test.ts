@@ -241,6 +241,18 @@ describe('POST /v1/{dataset}/profile', () => {
   });
 });
 
+describe('parameters clients add', () => {
+  it("answers the same profile with key and jQuery's _ added", async () => {
+    const query = { locations: '48.65,9.05|48.85,9.25', samples: '5' };
+    const [plain, added] = await Promise.all([
+      profile(query),
+      profile({ ...query, key: 'None', _: '1733440000000' }),
+    ]);
+    expect(added.status).toBe(200);
+    expect(added.body).toBe(plain.body);
+  });
+});
+
 describe('profile errors', () => {
   it.each([
     [

@@ -1,7 +1,7 @@
-/** Options of `GET|POST /v1/{dataset}/profile`; unknown names are a 400, as on /v1. */
+/** Options of `GET|POST /v1/{dataset}/profile`; unknown names are a 400 (but `key` and `_`), as on /v1. */
 import { parseDatumParam, type VerticalDatum } from '../datum/vertical-datum';
 import { InvalidRequestError } from '../errors';
-import { parseInterpolation } from '../request/options';
+import { IGNORED_PARAMETERS, parseInterpolation } from '../request/options';
 import type { Interpolation } from '../types';
 import type { Spacing } from './resample';
 
@@ -42,7 +42,9 @@ export const PROFILE_PARAMETERS = [
  * ```
  */
 export function rejectUnknownProfileParameters(params: Record<string, unknown>): void {
-  const unknown = Object.keys(params).find((k) => !PROFILE_PARAMETERS.includes(k));
+  const unknown = Object.keys(params).find(
+    (k) => !PROFILE_PARAMETERS.includes(k) && !IGNORED_PARAMETERS.has(k),
+  );
   if (unknown !== undefined) {
     throw new InvalidRequestError(
       `Unknown parameter '${unknown}': supported are ${PROFILE_PARAMETERS.join(', ')}.`,

@@ -14,9 +14,17 @@ export interface RequestOptions {
 }
 
 const KNOWN = new Set(['locations', 'interpolation', 'nodata_value', 'format', 'samples']);
+/**
+ * Accepted and ignored on every route that otherwise refuses unknown parameters (/v1, /profile, /file): what
+ * clients add to any URL, which OpenTopoData ignores. `key`, an API key: OSMnx 1.x documented
+ * `…/v1/aster30m?locations={}&key={}` as its Open Topo Data template, so its users send `key=None`. `_`, jQuery's
+ * cache-buster (`cache: false` appends `_=<timestamp>`). Any other unknown parameter stays a 400: a misspelt
+ * `interpolaton=cubic` must not answer bilinear heights as if asked for.
+ */
+export const IGNORED_PARAMETERS: ReadonlySet<string> = new Set(['key', '_']);
 
 export function parseRequestOptions(params: Record<string, unknown>, maxSamples: number): RequestOptions {
-  const unknown = Object.keys(params).filter((k) => !KNOWN.has(k));
+  const unknown = Object.keys(params).filter((k) => !KNOWN.has(k) && !IGNORED_PARAMETERS.has(k));
   if (unknown.length > 0) {
     throw new InvalidRequestError(
       `Unknown parameter '${unknown[0]}': supported are ${[...KNOWN].join(', ')}.`,

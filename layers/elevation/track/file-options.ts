@@ -1,6 +1,6 @@
-/** Query options of `POST /v1/{dataset}/file`; unknown names are a 400, as on /v1. */
+/** Query options of `POST /v1/{dataset}/file`; unknown names are a 400 (but `key` and `_`), as on /v1. */
 import { InvalidRequestError } from '../errors';
-import { parseInterpolation } from '../request/options';
+import { IGNORED_PARAMETERS, parseInterpolation } from '../request/options';
 import { parseDatumOption, type VerticalDatum } from '../datum/vertical-datum';
 import type { FillOptions } from './fill-heights';
 
@@ -23,7 +23,7 @@ const KNOWN = ['interpolation', 'overwrite', 'altitude_mode', 'report', 'datum']
  * ```
  */
 export function parseFileOptions(params: Readonly<Record<string, string | undefined>>): FileRequestOptions {
-  const unknown = Object.keys(params).find((k) => !KNOWN.includes(k));
+  const unknown = Object.keys(params).find((k) => !KNOWN.includes(k) && !IGNORED_PARAMETERS.has(k));
   if (unknown !== undefined) {
     throw new InvalidRequestError(`Unknown parameter '${unknown}': supported are ${KNOWN.join(', ')}.`);
   }

@@ -44,6 +44,15 @@ describe('request options', () => {
     );
   });
 
+  it("ignores key (an API key) and jQuery's _ (a cache-buster), and still refuses a misspelt option", () => {
+    expect(parse({ locations: '1,2', key: 'None', _: '1733440000000', interpolation: 'cubic' })).toEqual(
+      parse({ locations: '1,2', interpolation: 'cubic' }),
+    );
+    expect(() => parse({ locations: '1,2', key: 'None', interpolaton: 'cubic' })).toThrow(
+      "Unknown parameter 'interpolaton': supported are locations, interpolation, nodata_value, format, samples.",
+    );
+  });
+
   describe('interpolation', () => {
     it.each([
       ['nearest', 'nearest'],

@@ -77,6 +77,12 @@ describe('parseProfileOptions', () => {
     expect(() => parseProfileOptions(params, 512)).toThrow(message);
   });
 
+  it("ignores key and jQuery's _ as /v1 does", () => {
+    expect(parseProfileOptions({ samples: '7', key: 'None', _: '1733440000000' }, 512)).toEqual(
+      parseProfileOptions({ samples: '7' }, 512),
+    );
+  });
+
   it('names every parameter it supports when one is unknown', () => {
     expect(() => parseProfileOptions({ sample: '10' }, 512)).toThrow(
       "Unknown parameter 'sample': supported are locations, samples, distance, interpolation, format, threshold, datum.",

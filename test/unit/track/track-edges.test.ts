@@ -56,6 +56,12 @@ describe('file route options', () => {
     });
   });
 
+  it("ignores key and jQuery's _ as /v1 does", () => {
+    expect(parseFileOptions({ report: 'json', key: 'None', _: '1733440000000' })).toEqual(
+      parseFileOptions({ report: 'json' }),
+    );
+  });
+
   it.each([
     [
       { colour: 'red' },
