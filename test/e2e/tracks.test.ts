@@ -2,9 +2,9 @@
  * Issue 13's endpoints over real HTTP through serverless-offline (esbuild bundles, worker threads) and the
  * data-layer server: a KMZ, a GPX, a gzip-compressed GPX, a UTF-16 GPX and a Windows-1252 CSV uploaded and answered
  * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's Node and Python
- * client libraries against `/maps/api/elevation/json` and its XML output, and a profile's `format=svg` rendered by
- * Debian's headless Chromium. Without Chromium (or the Python client) those tests skip with a message locally and
- * fail under CI=true.
+ * client libraries against `/maps/api/elevation/json` and its XML output, OSMnx's node elevations through the three
+ * URL templates its users set, and a profile's `format=svg` rendered by Debian's headless Chromium. Without Chromium
+ * (or the Python packages) those tests skip with a message locally and fail under CI=true.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -317,6 +317,89 @@ describeIfAvailable(
       // here answers bad input, so this client raises HTTPError (README: Google's API).
       expect(invalid).toEqual({ raised: 'HTTPError', text: 'HTTP Error: 400' });
       expect(none).toEqual({ raised: 'ApiError', text: 'DATA_NOT_AVAILABLE' });
+    });
+  },
+);
+
+const HAS_OSMNX = existsSync(VENV_PYTHON) && spawnSync(VENV_PYTHON, ['-c', 'import osmnx']).status === 0;
+/**
+ * What an OSMnx user does to put heights on a street graph (ox.elevation.add_node_elevations_google with
+ * settings.elevation_url_template), on a graph read from OSM XML: a 150-node street in the sample's area and a
+ * 2-node street without data. Three templates: OSMnx 1.x's documented Open Topo Data one (`&key={key}`, so
+ * `key=None` arrives) in batches of 100 (OpenTopoData's default limit), Google's, and Open-Elevation's. Prints one
+ * JSON line per template: each node's [lat, lon, elevation] and the edges' grades, or the exception raised.
+ */
+const OSMNX_SCRIPT = `
+import json, math, os, sys, tempfile
+import osmnx as ox
+base = sys.argv[1]
+ox.settings.use_cache = False
+street = [(i + 1, 48.70 + i * 0.0005, 9.05 + i * 0.0007) for i in range(150)]
+nowhere = [(1001, 10.0, 10.0), (1002, 10.001, 10.0)]
+xml = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6" generator="e2e">']
+xml += [f'<node id="{i}" lat="{lat:.7f}" lon="{lon:.7f}" version="1"/>' for i, lat, lon in street + nowhere]
+for way, nodes in ((1, street), (2, nowhere)):
+    xml += [f'<way id="{way}" version="1">'] + [f'<nd ref="{i}"/>' for i, _, _ in nodes]
+    xml += ['<tag k="highway" v="residential"/>', '</way>']
+path = os.path.join(tempfile.mkdtemp(), 'streets.osm')
+with open(path, 'w') as f:
+    f.write('\\n'.join(xml + ['</osm>']))
+G = ox.graph_from_xml(path, simplify=False, retain_all=True)
+finite = lambda v: None if v is None or math.isnan(v) else v
+def run(template, **options):
+    ox.settings.elevation_url_template = base + template
+    try:
+        H = ox.elevation.add_edge_grades(ox.elevation.add_node_elevations_google(G.copy(), **options))
+        return {'nodes': {n: [d['y'], d['x'], finite(d['elevation'])] for n, d in H.nodes(data=True)},
+                'grades': [finite(d['grade']) for _, _, d in H.edges(data=True)]}
+    except Exception as error:
+        return {'raised': type(error).__name__, 'text': str(error)}
+print(json.dumps(run('/v1/sample?locations={locations}&key={key}', batch_size=100)))
+print(json.dumps(run('/maps/api/elevation/json?locations={locations}&key={key}', api_key='AIzaNotChecked')))
+print(json.dumps(run('/api/v1/lookup?locations={locations}')))
+`;
+
+describeIfAvailable(
+  'OSMnx (add_node_elevations_google) against /v1, /maps/api/elevation/json and /api/v1/lookup',
+  [{ what: 'osmnx in .bin/venv (npm run deploy:install)', available: HAS_OSMNX }],
+  () => {
+    it("puts /v1's heights on a street graph through all three templates, and grades on its edges", async () => {
+      const run = await execFileAsync(VENV_PYTHON, ['-c', OSMNX_SCRIPT, stack.baseUrl], { timeout: 120_000 });
+      expect(run.stderr).toBe('');
+      const answers = run.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              nodes?: Record<string, [number, number, number | null]>;
+              grades?: (number | null)[];
+              raised?: string;
+              text?: string;
+            },
+        );
+      expect(answers).toHaveLength(3);
+      const [v1] = answers;
+      expect(v1.raised).toBeUndefined();
+      const nodes = Object.entries(v1.nodes ?? {});
+      expect(nodes).toHaveLength(152);
+      // OSMnx sends each node as f"{lat:.6f},{lon:.6f}".
+      const places = nodes.map(([, [lat, lon]]) => `${lat.toFixed(6)},${lon.toFixed(6)}`);
+      const heights = new Map<string, number>();
+      for (let i = 0; i < places.length; i += 100) {
+        for (const [key, height] of await v1Heights(places.slice(i, i + 100))) heights.set(key, height);
+      }
+      nodes.forEach(([id, [, , elevation]], i) => {
+        expect([id, elevation]).toEqual([id, Number(id) > 1000 ? null : heights.get(places[i])]);
+      });
+      expect(nodes.filter(([id]) => Number(id) <= 1000).every(([, [, , e]]) => typeof e === 'number')).toBe(
+        true,
+      );
+      // The street's 149 segments both ways have a grade; the street without data has none.
+      expect(v1.grades?.filter((g) => typeof g === 'number')).toHaveLength(298);
+      expect(v1.grades?.filter((g) => g === null)).toHaveLength(2);
+      expect(answers[1]).toEqual(v1);
+      expect(answers[2]).toEqual(v1);
     });
   },
 );
