@@ -5,6 +5,8 @@
 #                        osmnx (street graphs; test:e2e puts heights on one through /v1, Google's and Open-Elevation's routes)
 #   .bin/aws-lambda-rie  AWS's Lambda Runtime Interface Emulator, built from the Go module proxy (~1 min cold,
 #                        seconds with ~/.cache/go-build warm)
+#   .bin/google-go-client  Google's Go client (googlemaps.github.io/maps) in test/e2e/support/google-go-client, built
+#                        with the Go toolchain; test:e2e points it at /maps/api/elevation/json
 #   .bin/ric             aws-lambda-ric, the open-source Node.js runtime interface client (native addon: builds
 #                        curl + aws-lambda-cpp with cmake/g++, ~3-5 min on 2 cores, once)
 set -euo pipefail
@@ -57,6 +59,15 @@ if [ ! -f "$BIN/ric/node_modules/aws-lambda-ric/rapid-client.node" ] ||
     exit 1
   }
   echo "$RIC" > "$BIN/ric/.version"
+fi
+# Google's Go client (googlemaps.github.io/maps, pinned in its go.mod/go.sum) in a small program test:e2e runs
+# against /maps/api/elevation/json; rebuilt when its sources change (seconds with the module cache warm).
+GO_CLIENT=test/e2e/support/google-go-client
+go_client_sum=$(cat "$GO_CLIENT/go.mod" "$GO_CLIENT/go.sum" "$GO_CLIENT/main.go" | sha256sum | cut -c1-16)
+if [ ! -x "$BIN/google-go-client" ] || [ "$(cat "$BIN/google-go-client.version" 2>/dev/null)" != "$go_client_sum" ]; then
+  echo "install.sh: Google's Go client program ($GO_CLIENT)"
+  (cd "$GO_CLIENT" && CGO_ENABLED=0 go build -o "$BIN/google-go-client" .)
+  echo "$go_client_sum" > "$BIN/google-go-client.version"
 fi
 # The nodejs24.x runtime ships AWS SDK v3 on its NODE_PATH (/var/runtime/node_modules); the bundles leave it
 # out (serverless.yml: external), so the emulated runtime gets the same, at the project's pinned version.

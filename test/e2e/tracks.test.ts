@@ -1,10 +1,10 @@
 /**
  * Issue 13's endpoints over real HTTP through serverless-offline (esbuild bundles, worker threads) and the
  * data-layer server: a KMZ, a GPX, a gzip-compressed GPX, a UTF-16 GPX and a Windows-1252 CSV uploaded and answered
- * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's Node and Python
- * client libraries against `/maps/api/elevation/json` and its XML output, OSMnx's node elevations through the three
- * URL templates its users set, and a profile's `format=svg` rendered by Debian's headless Chromium. Without Chromium
- * (or the Python packages) those tests skip with a message locally and fail under CI=true.
+ * (binary bodies survive the offline gateway), a body sent with Content-Encoding: gzip, Google's Node, Python and
+ * Go clients against `/maps/api/elevation/json` and its XML output, OSMnx's node elevations through the three URL
+ * templates its users set, and a profile's `format=svg` rendered by Debian's headless Chromium. Without Chromium, the
+ * Python packages or the Go program, those tests skip with a message locally and fail under CI=true.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -231,17 +231,18 @@ describe('track files through serverless-offline', () => {
   });
 
   it("answers Google's XML output as its JSON, and an error in XML, through the offline gateway", async () => {
-    const query = 'locations=48.742275,9.101177|10,10&key=ignored';
+    const query = 'locations=48.742275,9.101177|48.8,9.2&key=ignored';
     const xml = await fetch(`${stack.baseUrl}/maps/api/elevation/xml?${query}`);
     expect(xml.status).toBe(200);
     expect(xml.headers.get('content-type')).toBe('application/xml; charset=UTF-8');
     const json = await fetch(`${stack.baseUrl}/maps/api/elevation/json?${query}`);
     const read = readGoogleXml(await xml.text());
     expect(read).toEqual(await json.json());
-    expect(read.results.map((r) => r.elevation)).toEqual([
-      (await v1Heights(['48.742275,9.101177'])).get('48.742275,9.101177'),
-      null,
-    ]);
+    const heights = await v1Heights(['48.742275,9.101177', '48.8,9.2']);
+    expect(read.results.map((r) => r.elevation)).toEqual([...heights.values()]);
+    const partly = await fetch(`${stack.baseUrl}/maps/api/elevation/xml?locations=48.742275,9.101177|10,10`);
+    expect(partly.status).toBe(200);
+    expect(readGoogleXml(await partly.text())).toMatchObject({ status: 'DATA_NOT_AVAILABLE', results: [] });
     const bad = await fetch(`${stack.baseUrl}/maps/api/elevation/xml/?locations=91,9`);
     expect(bad.status).toBe(400);
     expect(readGoogleXml(await bad.text())).toEqual({
@@ -258,8 +259,8 @@ const HAS_GOOGLEMAPS =
   existsSync(VENV_PYTHON) && spawnSync(VENV_PYTHON, ['-c', 'import googlemaps']).status === 0;
 /**
  * What a Python program written for Google's Elevation API does, with only base_url changed: points (sent as the
- * shortest of a pipe list and an `enc:` polyline), a path with samples, a request Google calls invalid and one
- * without data. Prints one JSON line per call: the results, or the exception the client raised.
+ * shortest of a pipe list and an `enc:` polyline), points of which one has no data, a path with samples, a request
+ * Google calls invalid and one without data. Prints one JSON line per call: the results, or the exception the client raised.
  */
 const GOOGLEMAPS_SCRIPT = `
 import json, sys, googlemaps
@@ -269,7 +270,8 @@ def show(call):
         print(json.dumps({'results': call()}))
     except Exception as error:
         print(json.dumps({'raised': type(error).__name__, 'text': str(error)}))
-show(lambda: client.elevation([(48.742275, 9.101177), (48.8, 9.2), (10, 10)]))
+show(lambda: client.elevation([(48.742275, 9.101177), (48.8, 9.2)]))
+show(lambda: client.elevation([(48.742275, 9.101177), (10, 10)]))
 show(lambda: client.elevation_along_path([(48.65, 9.05), (48.85, 9.25)], 5))
 show(lambda: client.elevation((91, 9)))
 show(lambda: client.elevation((10, 10)))
@@ -285,7 +287,7 @@ describeIfAvailable(
         timeout: 60_000,
       });
       expect(run.stderr).toBe('');
-      const [points, along, invalid, none] = run.stdout
+      const [points, partly, along, invalid, none] = run.stdout
         .trim()
         .split('\n')
         .map(
@@ -302,21 +304,60 @@ describeIfAvailable(
         );
       // The client sent the points as an enc: polyline (5 decimals): compare with /v1 at the decoded places.
       const places = (points.results ?? []).map((r) => `${r.location.lat},${r.location.lng}`);
-      expect(places).toEqual(['48.74228,9.10118', '48.8,9.2', '10,10']);
+      expect(places).toEqual(['48.74228,9.10118', '48.8,9.2']);
       const heights = await v1Heights(places);
-      expect((points.results ?? []).map((r) => r.elevation)).toEqual([
-        heights.get(places[0]),
-        heights.get(places[1]),
-        null,
-      ]);
+      expect((points.results ?? []).map((r) => r.elevation)).toEqual([...heights.values()]);
       expect(points.results?.[0].resolution).toBeGreaterThan(90);
+      // A point without data: an exception naming it, never a result without a height.
+      expect(partly).toEqual({
+        raised: 'ApiError',
+        text: expect.stringMatching(/^DATA_NOT_AVAILABLE \(No elevation data .* position 2 \(10,10\)\./),
+      });
       expect(along.results).toHaveLength(5);
       expect(along.results?.[0].location).toEqual({ lat: 48.65, lng: 9.05 });
       expect(along.results?.every((r) => typeof r.elevation === 'number')).toBe(true);
       // Google answers INVALID_REQUEST with HTTP 200 (ApiError with its message); we answer 400, as every route
       // here answers bad input, so this client raises HTTPError (README: Google's API).
       expect(invalid).toEqual({ raised: 'HTTPError', text: 'HTTP Error: 400' });
-      expect(none).toEqual({ raised: 'ApiError', text: 'DATA_NOT_AVAILABLE' });
+      expect(none).toEqual({
+        raised: 'ApiError',
+        text: expect.stringMatching(/^DATA_NOT_AVAILABLE \(No elevation/),
+      });
+    });
+  },
+);
+
+/** Google's Go client in a small program (test/e2e/support/google-go-client), built by `npm run deploy:install`. */
+const GO_CLIENT = path.resolve(__dirname, '../../.bin/google-go-client');
+
+describeIfAvailable(
+  "Google's Go client (googlemaps.github.io/maps) against /maps/api/elevation/json",
+  [{ what: '.bin/google-go-client (npm run deploy:install)', available: existsSync(GO_CLIENT) }],
+  () => {
+    it("reads /v1's heights, and for a point without data an error, never 0 m", async () => {
+      const run = await execFileAsync(GO_CLIENT, [stack.baseUrl], { timeout: 60_000 });
+      expect(run.stderr).toBe('');
+      const [points, partly] = run.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              results?: { location: { lat: number; lng: number }; elevation: number }[];
+              error?: string;
+            },
+        );
+      // The client sent an enc: polyline (5 decimals, rounded its own way): compare at the places it names.
+      const places = (points.results ?? []).map((r) => `${r.location.lat},${r.location.lng}`);
+      expect(places).toHaveLength(2);
+      const heights = await v1Heights(places);
+      expect(points.results?.map((r) => r.elevation)).toEqual([...heights.values()]);
+      // Its Elevation is a float64: a null height would have been read as 0 m with no error.
+      expect(partly).toEqual({
+        error: expect.stringMatching(
+          /^maps: DATA_NOT_AVAILABLE - No elevation data .* position 2 \(10,10\)\./,
+        ),
+      });
     });
   },
 );
@@ -326,8 +367,9 @@ const HAS_OSMNX = existsSync(VENV_PYTHON) && spawnSync(VENV_PYTHON, ['-c', 'impo
  * What an OSMnx user does to put heights on a street graph (ox.elevation.add_node_elevations_google with
  * settings.elevation_url_template), on a graph read from OSM XML: a 150-node street in the sample's area and a
  * 2-node street without data. Three templates: OSMnx 1.x's documented Open Topo Data one (`&key={key}`, so
- * `key=None` arrives) in batches of 100 (OpenTopoData's default limit), Google's, and Open-Elevation's. Prints one
- * JSON line per template: each node's [lat, lon, elevation] and the edges' grades, or the exception raised.
+ * `key=None` arrives) in batches of 100 (OpenTopoData's default limit), Google's (on the whole graph, and on the
+ * street alone), and Open-Elevation's. Prints one JSON line per run: each node's [lat, lon, elevation] and the
+ * edges' grades, or the exception raised.
  */
 const OSMNX_SCRIPT = `
 import json, math, os, sys, tempfile
@@ -346,16 +388,18 @@ with open(path, 'w') as f:
     f.write('\\n'.join(xml + ['</osm>']))
 G = ox.graph_from_xml(path, simplify=False, retain_all=True)
 finite = lambda v: None if v is None or math.isnan(v) else v
-def run(template, **options):
+def run(template, graph=G, **options):
     ox.settings.elevation_url_template = base + template
     try:
-        H = ox.elevation.add_edge_grades(ox.elevation.add_node_elevations_google(G.copy(), **options))
+        H = ox.elevation.add_edge_grades(ox.elevation.add_node_elevations_google(graph.copy(), **options))
         return {'nodes': {n: [d['y'], d['x'], finite(d['elevation'])] for n, d in H.nodes(data=True)},
                 'grades': [finite(d['grade']) for _, _, d in H.edges(data=True)]}
     except Exception as error:
         return {'raised': type(error).__name__, 'text': str(error)}
 print(json.dumps(run('/v1/sample?locations={locations}&key={key}', batch_size=100)))
-print(json.dumps(run('/maps/api/elevation/json?locations={locations}&key={key}', api_key='AIzaNotChecked')))
+google = '/maps/api/elevation/json?locations={locations}&key={key}'
+print(json.dumps(run(google, api_key='AIzaNotChecked')))
+print(json.dumps(run(google, G.subgraph([n for n, _, _ in street]).copy(), api_key='AIzaNotChecked')))
 print(json.dumps(run('/api/v1/lookup?locations={locations}')))
 `;
 
@@ -378,7 +422,7 @@ describeIfAvailable(
               text?: string;
             },
         );
-      expect(answers).toHaveLength(3);
+      expect(answers).toHaveLength(4);
       const [v1] = answers;
       expect(v1.raised).toBeUndefined();
       const nodes = Object.entries(v1.nodes ?? {});
@@ -398,8 +442,14 @@ describeIfAvailable(
       // The street's 149 segments both ways have a grade; the street without data has none.
       expect(v1.grades?.filter((g) => typeof g === 'number')).toHaveLength(298);
       expect(v1.grades?.filter((g) => g === null)).toHaveLength(2);
-      expect(answers[1]).toEqual(v1);
-      expect(answers[2]).toEqual(v1);
+      const [, google, googleStreet, openElevation] = answers;
+      expect(openElevation).toEqual(v1);
+      // Google's route answers no heights for a graph with a node without data (DATA_NOT_AVAILABLE); OSMnx raises.
+      expect(google).toEqual({
+        raised: 'InsufficientResponseError',
+        text: expect.stringContaining("'status': 'DATA_NOT_AVAILABLE'"),
+      });
+      expect(googleStreet.nodes).toEqual(Object.fromEntries(nodes.filter(([id]) => Number(id) <= 1000)));
     });
   },
 );

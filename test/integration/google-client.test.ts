@@ -102,19 +102,40 @@ describe("Google's client library against /maps/api/elevation/json", () => {
     });
   });
 
-  it('answers DATA_NOT_AVAILABLE when no point has data, and null elevation for a point without', async () => {
+  it('answers DATA_NOT_AVAILABLE naming the points when any point has no data, never a null height', async () => {
     const none = await client.elevation({ params: { locations: [{ lat: 10, lng: 10 }], key: 'k' }, url });
     expect(none.data.status).toBe('DATA_NOT_AVAILABLE'); // in Google's Elevation docs; not in the client's enum
+    // Google's typed clients read a null elevation as 0 m (the Go client's float64): no result is answered at all.
     const some = await client.elevation({
-      params: { locations: [POINTS[0], { lat: 10, lng: 10 }], key: 'k' },
+      params: { locations: [POINTS[0], { lat: 10, lng: 10 }, { lat: 0, lng: -0.5 }], key: 'k' },
       url,
     });
-    expect(some.data.status).toBe(Status.OK);
-    expect(some.data.results[1]).toEqual({
-      elevation: null,
-      location: { lat: 10, lng: 10 },
-      resolution: null,
+    expect(some.status).toBe(200);
+    expect(some.data).toEqual({
+      error_message:
+        "No elevation data in dataset 'sample' at 2 of 3 locations: position 2 (10,10), 3 (0,-0.5). Google's " +
+        'answer has a height for every location, so none is answered: leave these out, or ask /v1/sample, which ' +
+        'answers null where there is no data.',
+      results: [],
+      status: 'DATA_NOT_AVAILABLE',
     });
+  });
+
+  it('names the first five points without data and counts the rest', async () => {
+    const outside = Array.from({ length: 7 }, (_, i) => ({ lat: 10, lng: 10 + i }));
+    const answer = await client.elevation({ params: { locations: [POINTS[0], ...outside], key: 'k' }, url });
+    expect((answer.data as unknown as { error_message: string }).error_message).toContain(
+      'at 7 of 8 locations: position 2 (10,10), 3 (10,11), 4 (10,12), 5 (10,13), 6 (10,14) and 2 more.',
+    );
+  });
+
+  it('answers DATA_NOT_AVAILABLE for a sampled path that leaves the data', async () => {
+    const answer = await client.elevation({
+      params: { path: [POINTS[0], { lat: 10, lng: 10 }], samples: 3, key: 'k' },
+      url,
+    });
+    expect(answer.data.status).toBe('DATA_NOT_AVAILABLE');
+    expect(answer.data.results).toEqual([]);
   });
 });
 
@@ -205,7 +226,8 @@ describe('GET /maps/api/elevation/xml: the same answers as XML, for spreadsheets
     invoke(handlers.google, { path: `/maps/api/elevation/${format}`, query, method });
 
   it.each([
-    ['points, one without data', { locations: '48.742275,9.101177|10,10|48.8,9.2', key: 'k' }],
+    ['points', { locations: '48.742275,9.101177|48.8,9.2', key: 'k' }],
+    ['points, one without data (DATA_NOT_AVAILABLE)', { locations: '48.742275,9.101177|10,10|48.8,9.2' }],
     ['an encoded polyline', { locations: `enc:${encodePolyline(POINTS.map((p) => [p.lat, p.lng]))}` }],
     ['a sampled path', { path: '48.65,9.05|48.85,9.25', samples: '7' }],
     ['no point with data', { locations: '10,10' }],

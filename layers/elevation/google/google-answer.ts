@@ -1,7 +1,10 @@
 /**
  * Google's Elevation API answer over one dataset or chain: `{"results":[{"elevation","location","resolution"}],
- * "status":"OK"}`. A point without data answers `elevation: null`; when no point has data the status is
- * Google's `DATA_NOT_AVAILABLE`. Dataset facts for `resolution` are looked up once per dataset and kept.
+ * "status":"OK"}`, with a height in every result, as Google's always has. Where any point has no data (outside the
+ * dataset, a nodata pixel) the answer is Google's `DATA_NOT_AVAILABLE` with no results and an `error_message`
+ * naming the points: Google's typed clients read a `null` elevation as 0 m (the Go client's `Elevation float64`
+ * does, with no error), the very heights this project exists to replace. `/v1` answers `null` per point instead.
+ * Dataset facts for `resolution` are looked up once per dataset and kept.
  */
 import type { DatasetRegistry } from '../dataset/registry';
 import { roundElevation } from '../service/elevation-query';
@@ -9,15 +12,18 @@ import type { DatasetInfo, LatLon, ReadContext } from '../types';
 import { pixelSizeMetres } from './pixel-size';
 
 export interface GoogleResult {
-  elevation: number | null;
+  elevation: number;
   location: { lat: number; lng: number };
+  /** Null only where the dataset's CRS or pixel size is unknown: not a height, and Google's clients tolerate it. */
   resolution: number | null;
 }
 
-export interface GoogleAnswer {
-  results: GoogleResult[];
-  status: 'OK' | 'DATA_NOT_AVAILABLE';
-}
+export type GoogleAnswer =
+  | { results: GoogleResult[]; status: 'OK' }
+  | { error_message: string; results: []; status: 'DATA_NOT_AVAILABLE' };
+
+/** Points named in DATA_NOT_AVAILABLE's message; the rest are counted. */
+const NAMED_MISSING = 5;
 
 /** One promise per dataset name (the config's few names bound it); a rejected one is dropped and retried. */
 const infos = new Map<string, Promise<DatasetInfo>>();
@@ -36,10 +42,12 @@ function datasetInfo(registry: DatasetRegistry, name: string): Promise<DatasetIn
  * @example
  * ```ts
  * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
- * const answer = await answerGoogleQuery(registry, 'plane-point', [{ lat: 49.9, lon: 10.1 }, { lat: 0, lon: 0 }], {});
+ * const answer = await answerGoogleQuery(registry, 'plane-point', [{ lat: 49.9, lon: 10.1 }], {});
  * assert.equal(answer.status, 'OK');
  * assert.equal(answer.results[0].elevation, 1038.4);
- * assert.equal(answer.results[1].elevation, null);
+ * const partly = await answerGoogleQuery(registry, 'plane-point', [{ lat: 49.9, lon: 10.1 }, { lat: 0, lon: 0 }], {});
+ * assert.equal(partly.status, 'DATA_NOT_AVAILABLE');
+ * assert.deepEqual(partly.results, []);
  * ```
  */
 export async function answerGoogleQuery(
@@ -48,22 +56,40 @@ export async function answerGoogleQuery(
   locations: readonly LatLon[],
   ctx: Partial<ReadContext>,
 ): Promise<GoogleAnswer> {
-  const { elevations, datasets } = await registry
-    .resolve(datasetSpec)
-    .sampleAttributed(locations, 'bilinear', ctx);
-  const answering = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
+  const dataset = registry.resolve(datasetSpec);
+  const { elevations, datasets } = await dataset.sampleAttributed(locations, 'bilinear', ctx);
+  const missing = locations.flatMap((_, i) => (elevations[i] === null ? [i] : []));
+  if (missing.length > 0) {
+    return {
+      error_message: notAvailableMessage(dataset.name, locations, missing),
+      results: [],
+      status: 'DATA_NOT_AVAILABLE',
+    };
+  }
+  const answering = [...new Set(datasets)];
   const facts = new Map(
     await Promise.all(answering.map(async (name) => [name, await datasetInfo(registry, name)] as const)),
   );
   const results = locations.map((location, i): GoogleResult => {
-    const elevation = elevations[i];
-    const info = elevation === null ? undefined : facts.get(datasets[i]);
-    const resolution = info ? pixelSizeMetres(info, location.lat) : null;
+    const resolution = pixelSizeMetres(facts.get(datasets[i]) as DatasetInfo, location.lat);
     return {
-      elevation: elevation === null ? null : roundElevation(elevation),
+      elevation: roundElevation(elevations[i] as number),
       location: { lat: location.lat, lng: location.lon },
       resolution: resolution === null ? null : Math.round(resolution * 1000) / 1000,
     };
   });
-  return { results, status: answering.length === 0 ? 'DATA_NOT_AVAILABLE' : 'OK' };
+  return { results, status: 'OK' };
+}
+
+function notAvailableMessage(dataset: string, locations: readonly LatLon[], missing: number[]): string {
+  const named = missing
+    .slice(0, NAMED_MISSING)
+    .map((i) => `${i + 1} (${locations[i].lat},${locations[i].lon})`)
+    .join(', ');
+  const more = missing.length > NAMED_MISSING ? ` and ${missing.length - NAMED_MISSING} more` : '';
+  return (
+    `No elevation data in dataset '${dataset}' at ${missing.length} of ${locations.length} locations: ` +
+    `position ${named}${more}. Google's answer has a height for every location, so none is answered: leave ` +
+    `these out, or ask /v1/${dataset}, which answers null where there is no data.`
+  );
 }

@@ -2,9 +2,8 @@
  * Google's Elevation API answer as XML (`/maps/api/elevation/xml`), the form spreadsheets and older scripts read
  * (Excel's `FILTERXML(WEBSERVICE(url), "//elevation")`, VBA's MSXML): an `<ElevationResponse>` with `<status>`
  * and a `<result>` per point (`<location><lat/><lng/></location><elevation/><resolution/>`), or `<status>` and
- * `<error_message>` for an error, as Google writes them. A point without data keeps its `<result>` with an empty
- * `<elevation/>` (JSON's `null`), so the n-th `<elevation>` is always the n-th location's: dropping it would pair
- * the heights after it with the wrong places.
+ * `<error_message>` for an error and for `DATA_NOT_AVAILABLE`, as Google writes them. Every `<result>` has a
+ * height (google-answer.ts), so the n-th `<elevation>` is always the n-th location's.
  */
 import type { GoogleAnswer } from './google-answer';
 
@@ -24,6 +23,7 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
  * ```
  */
 export function googleAnswerXml(answer: GoogleAnswer): string {
+  if (answer.status !== 'OK') return googleErrorXml(answer.status, answer.error_message);
   const results = answer.results.map(
     (result) =>
       ' <result>\n' +
@@ -31,7 +31,7 @@ export function googleAnswerXml(answer: GoogleAnswer): string {
       `   <lat>${plainNumber(result.location.lat)}</lat>\n` +
       `   <lng>${plainNumber(result.location.lng)}</lng>\n` +
       '  </location>\n' +
-      `  ${element('elevation', result.elevation)}\n` +
+      `  <elevation>${plainNumber(result.elevation)}</elevation>\n` +
       `  ${element('resolution', result.resolution)}\n` +
       ' </result>\n',
   );

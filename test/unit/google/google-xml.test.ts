@@ -1,4 +1,4 @@
-/** Google's Elevation API XML: its exact layout, empty elements for no data, plain numbers, always well-formed. */
+/** Google's Elevation API XML: its exact layout, DATA_NOT_AVAILABLE as an error, plain numbers, always well-formed. */
 import { googleAnswerXml, googleErrorXml } from '../../../layers/elevation';
 import { readGoogleXml } from '../../support/google-xml';
 
@@ -25,21 +25,18 @@ describe('googleAnswerXml', () => {
     );
   });
 
-  it('keeps a result with empty elevation and resolution for a point without data, so the n-th height stays the n-th point’s', () => {
-    const none = { elevation: null, location: { lat: 0, lng: -0.5 }, resolution: null };
-    const xml = googleAnswerXml({ status: 'OK', results: [POINT, none, { ...POINT, elevation: -12.5 }] });
-    expect(xml).toContain('  <elevation/>\n  <resolution/>\n');
-    expect(readGoogleXml(xml)).toEqual({
-      status: 'OK',
-      results: [POINT, none, { ...POINT, elevation: -12.5 }],
-    });
+  it('writes an empty resolution where it is unknown (the height is always there)', () => {
+    const unknown = { ...POINT, resolution: null };
+    const xml = googleAnswerXml({ status: 'OK', results: [POINT, unknown] });
+    expect(xml).toContain('  <elevation>456.889</elevation>\n  <resolution/>\n');
+    expect(readGoogleXml(xml)).toEqual({ status: 'OK', results: [POINT, unknown] });
   });
 
-  it('answers a status without results as an empty response', () => {
-    expect(readGoogleXml(googleAnswerXml({ status: 'DATA_NOT_AVAILABLE', results: [] }))).toEqual({
-      status: 'DATA_NOT_AVAILABLE',
-      results: [],
-    });
+  it('answers DATA_NOT_AVAILABLE with its message and no results, as an error is written', () => {
+    const message = "No elevation data in dataset 'sample' at 1 of 1 locations: position 1 (10,10). <&>";
+    const xml = googleAnswerXml({ error_message: message, results: [], status: 'DATA_NOT_AVAILABLE' });
+    expect(xml).toBe(googleErrorXml('DATA_NOT_AVAILABLE', message));
+    expect(readGoogleXml(xml)).toEqual({ status: 'DATA_NOT_AVAILABLE', error_message: message, results: [] });
   });
 
   it.each([
