@@ -123,9 +123,16 @@ describe("Google's client library against /maps/api/elevation/json", () => {
 
   it('names the first five points without data and counts the rest', async () => {
     const outside = Array.from({ length: 7 }, (_, i) => ({ lat: 10, lng: 10 + i }));
-    const answer = await client.elevation({ params: { locations: [POINTS[0], ...outside], key: 'k' }, url });
-    expect((answer.data as unknown as { error_message: string }).error_message).toContain(
+    const message = async (count: number) => {
+      const locations = [POINTS[0], ...outside.slice(0, count)];
+      const answer = await client.elevation({ params: { locations, key: 'k' }, url });
+      return (answer.data as unknown as { error_message: string }).error_message;
+    };
+    expect(await message(7)).toContain(
       'at 7 of 8 locations: position 2 (10,10), 3 (10,11), 4 (10,12), 5 (10,13), 6 (10,14) and 2 more.',
+    );
+    expect(await message(5)).toContain(
+      "at 5 of 6 locations: position 2 (10,10), 3 (10,11), 4 (10,12), 5 (10,13), 6 (10,14). Google's",
     );
   });
 
