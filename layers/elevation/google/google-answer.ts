@@ -14,7 +14,7 @@ import { pixelSizeMetres } from './pixel-size';
 export interface GoogleResult {
   elevation: number;
   location: { lat: number; lng: number };
-  /** Null only where the dataset's CRS or pixel size is unknown: not a height, and Google's clients tolerate it. */
+  /** Null only where the dataset's CRS or pixel size is unknown (a typed client reads 0 there; it is not a height). */
   resolution: number | null;
 }
 
