@@ -1,7 +1,8 @@
 /**
  * Property: no query makes `/v1/{dataset}/profile` or `/maps/api/elevation/json` answer 5xx or throw: arbitrary
  * values for every parameter they know (and unknown ones), as query strings and, for profiles, JSON bodies; and
- * `/maps/api/elevation/xml` always answers a document a strict XML parser reads, in Google's shape.
+ * `/maps/api/elevation/xml` always answers a document a strict XML parser reads, in Google's shape; and Google's
+ * route answers `OK` only with `/v1`'s height for every location, `DATA_NOT_AVAILABLE` where `/v1` has a null.
  */
 import fc from 'fast-check';
 import { encodePolyline } from '../../layers/elevation/request/polyline';
@@ -79,6 +80,43 @@ describe('profile and Google endpoints robustness', () => {
           );
         },
       ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("answers Google's OK only with a height for every location, and DATA_NOT_AVAILABLE exactly where /v1 has a null", async () => {
+    // Half the points in the sample's tile (48.6-48.9 N, 9.0-9.3 E), half anywhere: both answers come up.
+    const inSample = fc.tuple(
+      fc.double({ min: 48.6, max: 48.9, noNaN: true }),
+      fc.double({ min: 9, max: 9.3, noNaN: true }),
+    );
+    const located = fc.array(fc.oneof(inSample, coordinate), { minLength: 1, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(located, async (points) => {
+        const locations = points.map(([lat, lon]) => `${lat},${lon}`).join('|');
+        const [google, v1] = await Promise.all([
+          handlers.google(
+            httpEvent({ path: '/maps/api/elevation/json', query: { locations } }),
+            lambdaContext(),
+          ),
+          handlers.elevation(
+            httpEvent({ path: '/v1/sample', pathParameters: { dataset: 'sample' }, query: { locations } }),
+            lambdaContext(),
+          ),
+        ]);
+        expect([status(google), status(v1)]).toEqual([200, 200]);
+        const answer = JSON.parse(String(google.body)) as {
+          status: string;
+          results: { elevation: unknown }[];
+        };
+        const heights = (
+          JSON.parse(String(v1.body)) as { results: { elevation: number | null }[] }
+        ).results.map((r) => r.elevation);
+        const expected = heights.includes(null)
+          ? { status: 'DATA_NOT_AVAILABLE', results: [] }
+          : { status: 'OK', results: heights.map((elevation) => ({ elevation })) };
+        expect(answer).toMatchObject(expected);
+      }),
       { numRuns: RUNS },
     );
   });
