@@ -43,7 +43,8 @@ const eles = (gpx: string) => [...gpx.matchAll(/<ele>([^<]*)<\/ele>/g)].map((m) 
 describe('datum=ellipsoid', () => {
   it('writes EGM96 heights plus the EGM96 undulation into a GPX', async () => {
     const plain = eles((await postFile({})).body);
-    const ellipsoidal = eles((await postFile({ datum: 'ellipsoid' })).body);
+    const ellipsoidalGpx = (await postFile({ datum: 'ellipsoid' })).body;
+    const ellipsoidal = eles(ellipsoidalGpx);
     const points = [
       { lat: 48.8017, lon: 9.1645 },
       { lat: 48.742275, lon: 9.101177 },
@@ -55,8 +56,9 @@ describe('datum=ellipsoid', () => {
     points.forEach((_, i) => {
       expect(Math.abs(ellipsoidal[i] - (plain[i] + n[i]))).toBeLessThan(ROUNDING_M);
     });
-    // The point without data keeps its 0: nothing to convert.
-    expect(ellipsoidal[4]).toBe(0);
+    // The point without data (9.5 E) had a placeholder 0: removed, not converted into 48 m above the ellipsoid.
+    expect(ellipsoidalGpx).toMatch(/<trkpt lat="48.7" lon="9.5">\s*<\/trkpt>/);
+    expect(ellipsoidal).toHaveLength(plain.length);
   });
 
   it('shifts a profile by the undulation along it', async () => {

@@ -256,16 +256,23 @@ function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: 
   const format = (height: string) => (decimalComma.seen ? height.replace('.', ',') : height);
   // A row short of the column gets empty cells up to it, then its own.
   const pad = delimiter.repeat(Math.max(0, column - row.cells.length + 1));
+  const existing = cell ? parseNumber(cell.value.trim(), delimiter !== ',') : null;
   return {
     location,
-    height: cell ? parseNumber(cell.value.trim(), delimiter !== ',') : null,
+    height: existing,
     onPath: true,
     write: (height: string): TextEdit =>
       cell
         ? { start: cell.start, end: cell.end, replacement: format(height) }
         : { start: row.end, end: row.end, replacement: pad + format(height) },
-    // An existing cell is left as it is; an appended column still gets its (empty) cell, so later columns line up.
-    clear: (): TextEdit | null => (cell ? null : { start: row.end, end: row.end, replacement: pad }),
+    // A 0 (the placeholder exports write when they know no height) is emptied, any other height left as it is;
+    // an appended column still gets its (empty) cell, so later columns line up.
+    clear: (): TextEdit | null =>
+      cell
+        ? existing === 0
+          ? { start: cell.start, end: cell.end, replacement: '' }
+          : null
+        : { start: row.end, end: row.end, replacement: pad },
   };
 }
 

@@ -33,7 +33,7 @@ export interface FillReport {
   format: FileFormat;
   coordinates: number;
   filled: number;
-  /** Coordinates where the dataset has no data: their height is left as it was. */
+  /** Coordinates where the dataset has no data: a height is left as it was, a placeholder 0 removed. */
   nodata: number;
   /** Coordinates whose existing height was kept (overwrite=false). */
   kept: number;

@@ -7,7 +7,15 @@ import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, setContent, textHeight, type XmlContent, type XmlElement } from './xml-scan';
+import {
+  lineAt,
+  removeElement,
+  scanXml,
+  setContent,
+  textHeight,
+  type XmlContent,
+  type XmlElement,
+} from './xml-scan';
 
 const GPX_NAMESPACES = new Set([
   '',
@@ -21,8 +29,8 @@ const isPoint = (e: XmlElement) => POINTS.has(e.local) && isGpx(e);
 
 interface PointState {
   element: XmlElement;
-  /** The point's own <ele>: the element (a self-closed `<ele/>` is rewritten whole) and its content. */
-  ele: { element: XmlElement; content: XmlContent } | null;
+  /** The point's own <ele>: the element (a self-closed `<ele/>` is rewritten whole), its content and its end. */
+  ele: { element: XmlElement; content: XmlContent; end: number } | null;
   firstChildStart: number | null;
 }
 
@@ -42,8 +50,8 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
       if (point) point.firstChildStart ??= e.start;
       if (isPoint(e)) point = { element: e, ele: null, firstChildStart: null };
     },
-    close(e, _end, content) {
-      if (point && content) point.ele = { element: e, content };
+    close(e, end, content) {
+      if (point && content) point.ele = { element: e, content, end };
       if (point && e === point.element) {
         if (e.local === 'rtept') routePoints.add(slots.slots.length);
         hasTrack ||= e.local === 'trkpt';
@@ -87,7 +95,8 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
       const indent = before.slice(0, before.length - before.trimStart().length);
       return { start: element.openEnd, end: element.openEnd, replacement: `${indent}${element_}` };
     },
-    clear: () => null,
+    // No data there: an <ele>0</ele> is the placeholder exports write when they know no height, not a height.
+    clear: () => (own && existing === 0 ? removeElement(text, own.element, own.end) : null),
   };
 }
 

@@ -149,6 +149,11 @@ function tupleSlot(
       alt
         ? { start: base + alt.start, end: base + alt.end, replacement: height }
         : { start: base + tuple.latEnd, end: base + tuple.latEnd, replacement: `${separator}${height}` },
-    clear: () => null,
+    // No data there: a tuple's 0 is the placeholder exports write (Google Earth's paths), not a height, and a
+    // <coordinates> tuple may go without one. A gx:coord keeps it: it always has three values.
+    clear: () =>
+      alt && alt.value === 0 && separator === ','
+        ? { start: base + tuple.latEnd, end: base + alt.end, replacement: '' }
+        : null,
   };
 }

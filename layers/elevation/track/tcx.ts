@@ -12,7 +12,15 @@ import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, setContent, textHeight, type XmlContent, type XmlElement } from './xml-scan';
+import {
+  lineAt,
+  removeElement,
+  scanXml,
+  setContent,
+  textHeight,
+  type XmlContent,
+  type XmlElement,
+} from './xml-scan';
 
 const TCX_NAMESPACES = new Set([
   '',
@@ -49,7 +57,7 @@ interface HolderState {
   /** Its positions in document order (the last is the one open, if any). */
   positions: PositionState[];
   /** Its own height elements by name. */
-  heights: Map<string, { element: XmlElement; content: XmlContent }>;
+  heights: Map<string, { element: XmlElement; content: XmlContent; end: number }>;
 }
 
 export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
@@ -95,7 +103,7 @@ export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
     close(e, end, content) {
       if (!holder) return;
       const position = holder.positions[holder.positions.length - 1];
-      if (content && ownHeight(e, holder)) holder.heights.set(e.local, { element: e, content });
+      if (content && ownHeight(e, holder)) holder.heights.set(e.local, { element: e, content, end });
       else if (content && position) position.degrees[e.local] = content;
       if (e === position?.element) position.end = end;
       if (e === holder.element) {
@@ -127,7 +135,8 @@ function heightSlot(text: string, holder: HolderState, position: PositionState):
       const at = position.end as number; // the holder closed after its position did
       return { start: at, end: at, replacement: `${position.indent}<${tag}>${height}</${tag}>` };
     },
-    clear: () => null,
+    // No data there: a 0 is the placeholder exports write when they know no height (the schema lets it be absent).
+    clear: () => (own && existing === 0 ? removeElement(text, own.element, own.end) : null),
   };
 }
 

@@ -144,6 +144,16 @@ export function setContent(element: XmlElement, content: XmlContent, text: strin
 }
 
 /**
+ * The edit that removes an element (`end`: just past its end tag) with the whitespace before it, so the line it
+ * stood on goes with it and its neighbours keep their indentation.
+ */
+export function removeElement(text: string, element: XmlElement, end: number): TextEdit {
+  let start = element.start;
+  while (start > 0 && /\s/.test(text[start - 1])) start--;
+  return { start, end, replacement: '' };
+}
+
+/**
  * The height an element's text holds (GPX `<ele>`, TCX `<AltitudeMeters>`): a number, or null when empty or not
  * a number. Markup inside is a 400 (`what` names the element for the message): its text is rewritten whole.
  */

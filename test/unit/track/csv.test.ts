@@ -31,6 +31,17 @@ function fill(text: string, nodata: ReadonlySet<number> = new Set()): string {
 
 const locations = (text: string) => readCsv(text, OPTIONS).slots.map((s) => [s.location.lat, s.location.lon]);
 
+describe('readCsv: a point without data', () => {
+  it('empties a placeholder 0 in the elevation column and keeps a real height', () => {
+    expect(fill('name,lat,lon,ele\nA,48.5,9.5,0\nB,48.6,9.6,512.5\nC,48.7,9.7,\n', new Set([0, 1, 2]))).toBe(
+      'name,lat,lon,ele\nA,48.5,9.5,\nB,48.6,9.6,512.5\nC,48.7,9.7,\n',
+    );
+    expect(fill('Name;Breite;Länge;Höhe\r\nA;48,5;9,5;0,0\r\n', new Set([0]))).toBe(
+      'Name;Breite;Länge;Höhe\r\nA;48,5;9,5;\r\n',
+    );
+  });
+});
+
 describe('readCsv: the header', () => {
   it.each([
     ['lat,lon', ','],

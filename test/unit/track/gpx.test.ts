@@ -13,6 +13,21 @@ const filled = (text: string) => {
 };
 
 describe('readGpx', () => {
+  it('removes a placeholder <ele>0</ele> with its line where there is no data, and keeps a real height', () => {
+    const text =
+      '<gpx><trk><trkseg>\n  <trkpt lat="50" lon="10">\n    <ele>0.0</ele>\n    <time>t</time>\n  </trkpt>\n' +
+      '  <trkpt lat="51" lon="11"><ele>0</ele></trkpt>\n  <trkpt lat="52" lon="12"><ele>412.5</ele></trkpt>\n' +
+      '  <trkpt lat="53" lon="13"/>\n</trkseg></trk></gpx>';
+    const slots = readGpx(text, options).slots;
+    expect(slots.map((s) => s.height)).toEqual([0, 0, 412.5, null]);
+    const cleared = slots.flatMap((s) => s.clear() ?? []);
+    expect(applyEdits(text, cleared)).toBe(
+      '<gpx><trk><trkseg>\n  <trkpt lat="50" lon="10">\n    <time>t</time>\n  </trkpt>\n' +
+        '  <trkpt lat="51" lon="11"></trkpt>\n  <trkpt lat="52" lon="12"><ele>412.5</ele></trkpt>\n' +
+        '  <trkpt lat="53" lon="13"/>\n</trkseg></trk></gpx>',
+    );
+  });
+
   it('reads every waypoint, track point and route point with its existing height', () => {
     const text =
       '<gpx version="1.1"><wpt lat="50" lon="10"><ele>7</ele></wpt><rte><rtept lat="51" lon="11"/></rte>' +

@@ -24,6 +24,26 @@ const absolute = (text: string) => {
 };
 
 describe('readKml', () => {
+  it("drops a tuple's placeholder 0 where there is no data; keeps a real height, and a gx:coord's three values", () => {
+    const text = KML(
+      '<LineString><coordinates>10,50,0 11,51,0.0\n12,52,305 13,53</coordinates></LineString>' +
+        '<gx:Track><when>2026-01-01T00:00:00Z</when><gx:coord>12 52 0</gx:coord></gx:Track>',
+    );
+    const slots = readKml(text, { maxCoordinates: 100, absoluteAltitude: false }).slots;
+    expect(slots.map((s) => s.height)).toEqual([0, 0, 305, null, 0]);
+    expect(
+      applyEdits(
+        text,
+        slots.flatMap((s) => s.clear() ?? []),
+      ),
+    ).toBe(
+      KML(
+        '<LineString><coordinates>10,50 11,51\n12,52,305 13,53</coordinates></LineString>' +
+          '<gx:Track><when>2026-01-01T00:00:00Z</when><gx:coord>12 52 0</gx:coord></gx:Track>',
+      ),
+    );
+  });
+
   it('reads <coordinates> tuples and <gx:coord> positions as slots', () => {
     const text = KML(
       '<LineString><coordinates>10,50,0 11,51</coordinates></LineString>' +

@@ -24,6 +24,26 @@ const filled = (text: string) => {
 };
 
 describe('readTcx', () => {
+  it('removes a placeholder <AltitudeMeters> of 0 with its line where there is no data, and keeps a real height', () => {
+    const text = TCX(
+      `\n<Trackpoint>${pos(50, 10)}\n  <AltitudeMeters>0.0</AltitudeMeters>\n  <HeartRateBpm/>\n</Trackpoint>` +
+        `<Trackpoint>${pos(51, 11)}<AltitudeMeters>231</AltitudeMeters></Trackpoint>`,
+    );
+    const slots = readTcx(text, options).slots;
+    expect(slots.map((s) => s.height)).toEqual([0, 231]);
+    expect(
+      applyEdits(
+        text,
+        slots.flatMap((s) => s.clear() ?? []),
+      ),
+    ).toBe(
+      TCX(
+        `\n<Trackpoint>${pos(50, 10)}\n  <HeartRateBpm/>\n</Trackpoint>` +
+          `<Trackpoint>${pos(51, 11)}<AltitudeMeters>231</AltitudeMeters></Trackpoint>`,
+      ),
+    );
+  });
+
   it('reads every track and course point with a position, with its existing height', () => {
     const text =
       `<TrainingCenterDatabase xmlns="${NS}"><Activities><Activity><Lap><Track>` +
