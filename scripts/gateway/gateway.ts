@@ -279,7 +279,7 @@ function forward(
           if (request.method !== 'HEAD' && status !== 204 && status !== 304) {
             out['content-length'] = payload.byteLength;
           }
-          resolve({ status: incoming.statusCode ?? 502, headers: out, body: payload });
+          resolve({ status, headers: out, body: payload });
         });
       },
     );
