@@ -18,7 +18,7 @@
  * text, which the CSV parsers on npm (csv-parse, papaparse) do not report.
  */
 import { InvalidRequestError } from '../errors';
-import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 
@@ -269,7 +269,7 @@ function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: 
     // an appended column still gets its (empty) cell, so later columns line up.
     clear: (): TextEdit | null =>
       cell
-        ? existing === 0
+        ? isPlaceholderHeight(existing)
           ? { start: cell.start, end: cell.end, replacement: '' }
           : null
         : { start: row.end, end: row.end, replacement: pad },

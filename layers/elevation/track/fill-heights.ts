@@ -10,6 +10,7 @@ import { isFit } from './fit';
 import { readFitFile } from './fit-heights';
 import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
+import { isPlaceholderHeight } from './height-slot';
 import type { TrackReadOptions } from './parsed-track';
 import { readTrackText } from './track-text';
 import { encodeText, type TextEncodingName } from './text-encoding';
@@ -174,7 +175,7 @@ async function decideHeights(
   const counts = { coordinates: points.length, filled: 0, nodata: 0, kept: 0 };
   const decisions = points.map((point, i): Decision => {
     const elevation = elevations[i];
-    if (!options.overwrite && point.height !== null && point.height !== 0) {
+    if (!options.overwrite && point.height !== null && !isPlaceholderHeight(point.height)) {
       counts.kept++;
       return 'kept';
     }

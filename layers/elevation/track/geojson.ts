@@ -10,7 +10,13 @@
 import { getNodeValue, parseTree, visit, type Node } from 'jsonc-parser/lib/esm/main';
 import { InvalidRequestError, PayloadTooLargeError } from '../errors';
 import { crsConversion, type ToWgs84 } from './geojson-crs';
-import { SlotCollector, TooManyCoordinatesError, checkedLocation, type HeightSlot } from './height-slot';
+import {
+  SlotCollector,
+  TooManyCoordinatesError,
+  checkedLocation,
+  isPlaceholderHeight,
+  type HeightSlot,
+} from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 
@@ -186,16 +192,17 @@ function positionSlot(
   // An added height is separated as the file separates longitude and latitude (", " or ","): strict JSON has
   // only the comma and whitespace there.
   const separator = text.slice(lonNode.offset + lonNode.length, latNode.offset);
+  const existing = zNode ? (zNode.value as number) : null;
   return {
     location,
-    height: zNode ? (zNode.value as number) : null,
+    height: existing,
     onPath,
     write: (height: string): TextEdit =>
       zNode
         ? { start: zNode.offset, end: zNode.offset + zNode.length, replacement: height }
         : { start: latEnd, end: latEnd, replacement: `${separator}${height}` },
     clear: () =>
-      zNode && zNode.value === 0 && items.length === 3
+      zNode && isPlaceholderHeight(existing) && items.length === 3
         ? { start: latEnd, end: zNode.offset + zNode.length, replacement: '' }
         : null,
   };

@@ -4,7 +4,7 @@
  * one gets `<ele>` inserted as its first child, where the GPX schema puts it. Extensions, times and other namespaces are never touched.
  */
 import { InvalidRequestError } from '../errors';
-import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import {
@@ -96,7 +96,7 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
       return { start: element.openEnd, end: element.openEnd, replacement: `${indent}${element_}` };
     },
     // No data there: an <ele>0</ele> is the placeholder exports write when they know no height, not a height.
-    clear: () => (own && existing === 0 ? removeElement(text, own.element, own.end) : null),
+    clear: () => (own && isPlaceholderHeight(existing) ? removeElement(text, own.element, own.end) : null),
   };
 }
 

@@ -24,6 +24,14 @@ export interface HeightSlot {
 }
 
 /**
+ * A height of exactly 0 is what exports write when they know none (Google Earth's paths, phones without a fix):
+ * a placeholder, not a measurement. `overwrite=false` replaces it, and a point without data loses it.
+ */
+export function isPlaceholderHeight(height: number | null): boolean {
+  return height === 0;
+}
+
+/**
  * Checks a location read from a file; `where` names it for the message (e.g. "coordinate 12 at line 40"), and
  * is a function because finding a line number costs a scan that only an error should pay for.
  */

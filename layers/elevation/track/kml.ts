@@ -6,7 +6,7 @@
  */
 import { InvalidRequestError } from '../errors';
 import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';
-import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
@@ -152,7 +152,7 @@ function tupleSlot(
     // No data there: a tuple's 0 is the placeholder exports write (Google Earth's paths), not a height, and a
     // <coordinates> tuple may go without one. A gx:coord keeps it: it always has three values.
     clear: () =>
-      alt && alt.value === 0 && separator === ','
+      alt && isPlaceholderHeight(alt.value) && separator === ','
         ? { start: base + tuple.latEnd, end: base + alt.end, replacement: '' }
         : null,
   };

@@ -9,7 +9,7 @@
  * touched.
  */
 import { InvalidRequestError } from '../errors';
-import { SlotCollector, checkedLocation, type HeightSlot } from './height-slot';
+import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import {
@@ -136,7 +136,7 @@ function heightSlot(text: string, holder: HolderState, position: PositionState):
       return { start: at, end: at, replacement: `${position.indent}<${tag}>${height}</${tag}>` };
     },
     // No data there: a 0 is the placeholder exports write when they know no height (the schema lets it be absent).
-    clear: () => (own && existing === 0 ? removeElement(text, own.element, own.end) : null),
+    clear: () => (own && isPlaceholderHeight(existing) ? removeElement(text, own.element, own.end) : null),
   };
 }
 
