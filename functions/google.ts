@@ -35,9 +35,10 @@ export const handler = route(
     });
     const datasetSpec = app.settings.googleDataset ?? defaultDatasetName(app);
     // GOOGLE_DATASET may be a chain "a,b" (not client-made, but the same rule keeps every route's dimension alike).
-    const fields = datasetFields(app.registry.names(), app.registry.resolve(datasetSpec).name);
+    const dataset = app.registry.resolve(datasetSpec);
+    const fields = datasetFields(app.registry.names(), dataset.name);
     t.set({ ...fields, points: locations.length });
-    const answer = await answerGoogleQuery(app.registry, datasetSpec, locations, ctx);
+    const answer = await answerGoogleQuery(app.registry, dataset, locations, ctx);
     // Heights do not change: cacheable like /v1's answers (ETag, 304 on If-None-Match).
     return asksForXml(event)
       ? cacheableResponse(event, googleAnswerXml(answer), app.corsOrigin, XML_TYPE)

@@ -8,7 +8,7 @@
  */
 import type { DatasetRegistry } from '../dataset/registry';
 import { roundElevation } from '../service/elevation-query';
-import type { DatasetInfo, LatLon, ReadContext } from '../types';
+import type { Dataset, DatasetInfo, LatLon, ReadContext } from '../types';
 import { pixelSizeMetres } from './pixel-size';
 
 export interface GoogleResult {
@@ -42,21 +42,21 @@ function datasetInfo(registry: DatasetRegistry, name: string): Promise<DatasetIn
  * @example
  * ```ts
  * const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
- * const answer = await answerGoogleQuery(registry, 'plane-point', [{ lat: 49.9, lon: 10.1 }], {});
+ * const dataset = registry.resolve('plane-point');
+ * const answer = await answerGoogleQuery(registry, dataset, [{ lat: 49.9, lon: 10.1 }], {});
  * assert.equal(answer.status, 'OK');
  * assert.equal(answer.results[0].elevation, 1038.4);
- * const partly = await answerGoogleQuery(registry, 'plane-point', [{ lat: 49.9, lon: 10.1 }, { lat: 0, lon: 0 }], {});
+ * const partly = await answerGoogleQuery(registry, dataset, [{ lat: 49.9, lon: 10.1 }, { lat: 0, lon: 0 }], {});
  * assert.equal(partly.status, 'DATA_NOT_AVAILABLE');
  * assert.deepEqual(partly.results, []);
  * ```
  */
 export async function answerGoogleQuery(
   registry: DatasetRegistry,
-  datasetSpec: string,
+  dataset: Dataset,
   locations: readonly LatLon[],
   ctx: Partial<ReadContext>,
 ): Promise<GoogleAnswer> {
-  const dataset = registry.resolve(datasetSpec);
   const { elevations, datasets } = await dataset.sampleAttributed(locations, 'bilinear', ctx);
   const missing = locations.flatMap((_, i) => (elevations[i] === null ? [i] : []));
   if (missing.length > 0) {
