@@ -147,11 +147,13 @@ describe('POST /v1/{dataset}/file options', () => {
     expect(file.body).toContain('<ele>511.2</ele>');
   });
 
-  it('sets every geometry to altitudeMode absolute for altitude_mode=absolute, and nothing else', async () => {
+  it('sets altitudeMode absolute for altitude_mode=absolute on each geometry whose points all have heights, and nothing else', async () => {
     const response = await postFile(handlers, fixture('google-earth.kml'), { altitude_mode: 'absolute' });
     const plain = await postFile(handlers, fixture('google-earth.kml'));
     const modes = response.body.match(/<altitudeMode>absolute<\/altitudeMode>\s*<coordinates>/g) ?? [];
-    expect(modes).toHaveLength(3);
+    // Both Points; the path has a point without data (9.5,48.7, outside the sample), so it keeps its mode.
+    expect(modes).toHaveLength(2);
+    expect(response.body).toMatch(/<tessellate>1<\/tessellate>\s*<coordinates>/);
     // The inserted element is the only difference, and the LookAt's gx:altitudeMode is left alone.
     expect(response.body.replace(/<altitudeMode>absolute<\/altitudeMode>\s*/g, '')).toBe(plain.body);
     expect(response.body).toContain('<gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode>');
@@ -167,6 +169,34 @@ describe('POST /v1/{dataset}/file options', () => {
     expect(response.status).toBe(200);
     expect(response.body.match(/<altitudeMode>absolute<\/altitudeMode>/g)).toHaveLength(2);
     expect(response.body).not.toMatch(/clampTo/);
+  });
+
+  it('leaves the altitudeMode of a geometry with a point left without a height, which absolute would sink to 0 m', async () => {
+    const kml = Buffer.from(
+      '<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark>' +
+        '<LineString><coordinates>9.1,48.7,0 0,0,0 9.2,48.8,0</coordinates></LineString>' +
+        '<LineString><coordinates>9.1,48.7 0,0,350</coordinates></LineString>' +
+        '<gx:Track><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><when>2026-01-01T00:00:00Z</when><gx:coord>0 0 0</gx:coord></gx:Track>' +
+        '<Point><coordinates>9.1,48.7</coordinates></Point></Placemark></kml>',
+    );
+    const response = await postFile(handlers, kml, { altitude_mode: 'absolute' });
+    expect(response.status).toBe(200);
+    expect(response.headers['x-elevation-nodata']).toBe('3');
+    const geometries = response.body.match(/<(LineString|gx:Track|Point)>.*?<\/\1>/g) ?? [];
+    expect(geometries).toHaveLength(4);
+    // The first line's point at 0,0 lost its placeholder and would be drawn at sea level: no absolute.
+    expect(geometries[0]).toMatch(
+      /^<LineString><coordinates>9\.1,48\.7,[\d.]+ 0,0 9\.2,48\.8,[\d.]+<\/coordinates>/,
+    );
+    // A point without data that keeps a real height (a GPS's 350 m) is drawn right in absolute mode.
+    expect(geometries[1]).toMatch(
+      /^<LineString><altitudeMode>absolute<\/altitudeMode><coordinates>9\.1,48\.7,[\d.]+ 0,0,350</,
+    );
+    // A gx:coord keeps its placeholder 0 (it always has three values), so the track keeps its own mode.
+    expect(geometries[2]).toContain('<gx:altitudeMode>clampToSeaFloor</gx:altitudeMode>');
+    expect(geometries[3]).toMatch(
+      /^<Point><altitudeMode>absolute<\/altitudeMode><coordinates>9\.1,48\.7,[\d.]+</,
+    );
   });
 
   it.each([

@@ -159,7 +159,10 @@ export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
     }
     slots.add(rowSlot(row, header, decimalComma));
   }
-  return { slots: slots.slots, extraEdits: header.elevation === null ? [appendedHeader(header)] : [] };
+  return {
+    slots: slots.slots,
+    extraEdits: header.elevation === null ? [{ edit: appendedHeader(header) }] : [],
+  };
 }
 
 function nextNonBlank(records: Iterator<CsvRecord>): CsvRecord | undefined {

@@ -11,7 +11,7 @@ import { readFitFile } from './fit-heights';
 import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import { isPlaceholderHeight } from './height-slot';
-import type { TrackReadOptions } from './parsed-track';
+import { applicableEdits, type TrackReadOptions } from './parsed-track';
 import { readTrackText } from './track-text';
 import { encodeText, type TextEncodingName } from './text-encoding';
 import { applyEdits } from './text-edits';
@@ -119,7 +119,14 @@ async function fillText(
       decision === 'kept' ? null : decision === 'nodata' ? slot.clear() : slot.write(String(decision));
     return edit ? [edit] : [];
   });
-  const out = encodeText(bom + applyEdits(text, [...edits, ...track.extraEdits]), encoding);
+  // A slot holds no height when the dataset had none there and the file had none (or only a placeholder 0).
+  const holdsHeight = (i: number) =>
+    decisions[i] !== 'nodata' ||
+    !(track.slots[i].height === null || isPlaceholderHeight(track.slots[i].height));
+  const out = encodeText(
+    bom + applyEdits(text, [...edits, ...applicableEdits(track, holdsHeight)]),
+    encoding,
+  );
   return {
     format,
     bytes: out,

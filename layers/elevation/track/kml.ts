@@ -1,13 +1,14 @@
 /**
  * KML: every `<coordinates>` tuple ("lon,lat[,alt]") and every `<gx:coord>` ("lon lat [alt]") is a height
- * slot (a LineString's and a gx:Track's on the path, a Point's and a ring's off it). With `absoluteAltitude`, each geometry's altitudeMode becomes
- * `absolute` (inserted where the schema puts it when missing), because Google Earth clamps to the ground
- * otherwise and never shows the heights.
+ * slot (a LineString's and a gx:Track's on the path, a Point's and a ring's off it). With `absoluteAltitude`, each
+ * geometry's altitudeMode becomes `absolute` (inserted where the schema puts it when missing), because Google Earth
+ * clamps to the ground otherwise and never shows the heights; a geometry with a point left without a height keeps
+ * its mode, or that point would be drawn at sea level.
  */
 import { InvalidRequestError } from '../errors';
 import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
-import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { OptionEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
@@ -31,11 +32,13 @@ interface GeometryState {
   insertAt: number | null;
   indent: string;
   modes: { element: XmlElement; end: number; content: XmlContent; gx: boolean }[];
+  /** Its first slot: the geometry's slots are [firstSlot, the count when it closes). */
+  firstSlot: number;
 }
 
 export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
-  const extraEdits: TextEdit[] = [];
+  const extraEdits: OptionEdit[] = [];
   const geometries: GeometryState[] = [];
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
     e.local === 'coordinates' && isKml(e) ? 'kml' : e.local === 'coord' && isGx(e) ? 'gx' : null;
@@ -59,7 +62,7 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         geometry.indent = before.slice(before.trimEnd().length);
       }
       if (options.absoluteAltitude && isGeometry(e)) {
-        geometries.push({ element: e, insertAt: null, indent: '', modes: [] });
+        geometries.push({ element: e, insertAt: null, indent: '', modes: [], firstSlot: slots.slots.length });
       }
     },
     close(e, end, content) {
@@ -71,7 +74,12 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
       }
       if (geometry && geometry.element === e) {
         geometries.pop();
-        extraEdits.push(...altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1)));
+        // Only if every point of the geometry ends up with a height: KML reads a missing altitude as 0, which
+        // `absolute` would draw at sea level; such a geometry keeps the altitudeMode it had.
+        const needsHeights = [geometry.firstSlot, slots.slots.length] as const;
+        for (const edit of altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1))) {
+          extraEdits.push({ edit, needsHeights });
+        }
       }
     },
   });

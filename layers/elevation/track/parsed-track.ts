@@ -4,8 +4,28 @@ import type { TextEdit } from './text-edits';
 
 export interface ParsedTrack {
   readonly slots: readonly HeightSlot[];
-  /** Edits besides heights that an option asked for (KML altitude_mode=absolute). */
-  readonly extraEdits: readonly TextEdit[];
+  /** Edits besides heights that an option asked for (KML altitude_mode=absolute, a CSV's new header cell). */
+  readonly extraEdits: readonly OptionEdit[];
+}
+
+/**
+ * An edit an option asked for. With `needsHeights` [from, to), it applies only if every one of those slots ends
+ * up holding a height: a KML geometry made `absolute` with a point that has none would draw that point at sea
+ * level (KML reads a missing altitude as 0), so such a geometry keeps the altitudeMode it had.
+ */
+export interface OptionEdit {
+  readonly edit: TextEdit;
+  readonly needsHeights?: readonly [from: number, to: number];
+}
+
+/** The option edits that apply, given which slots end up holding a height. */
+export function applicableEdits(track: ParsedTrack, holdsHeight: (slot: number) => boolean): TextEdit[] {
+  return track.extraEdits.flatMap(({ edit, needsHeights }) => {
+    if (needsHeights) {
+      for (let i = needsHeights[0]; i < needsHeights[1]; i++) if (!holdsHeight(i)) return [];
+    }
+    return [edit];
+  });
 }
 
 export interface TrackReadOptions {

@@ -26,7 +26,7 @@ function fill(text: string, nodata: ReadonlySet<number> = new Set()): string {
     const edit = nodata.has(i) ? slot.clear() : slot.write(String(100 + i + 0.25));
     return edit ? [edit] : [];
   });
-  return applyEdits(text, [...edits, ...extraEdits]);
+  return applyEdits(text, [...edits, ...extraEdits.map((e) => e.edit)]);
 }
 
 const locations = (text: string) => readCsv(text, OPTIONS).slots.map((s) => [s.location.lat, s.location.lon]);

@@ -6,6 +6,7 @@
 import { InvalidRequestError } from '../../../layers/elevation';
 import { TooManyCoordinatesError } from '../../../layers/elevation/track/height-slot';
 import { readKml } from '../../../layers/elevation/track/kml';
+import { applicableEdits } from '../../../layers/elevation/track/parsed-track';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
 import { lineAt } from '../../../layers/elevation/track/xml-scan';
 import type * as XmlScan from '../../../layers/elevation/track/xml-scan';
@@ -20,7 +21,10 @@ const KML = (body: string) =>
   `<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark>${body}</Placemark></kml>`;
 const absolute = (text: string) => {
   const track = readKml(text, { maxCoordinates: 100, absoluteAltitude: true });
-  return applyEdits(text, track.extraEdits);
+  return applyEdits(
+    text,
+    applicableEdits(track, () => true),
+  );
 };
 
 describe('readKml', () => {
@@ -124,7 +128,12 @@ describe('readKml', () => {
     const track = readKml(text, { maxCoordinates: 100, absoluteAltitude: true });
     expect(track.slots.map((s) => s.location)).toEqual([{ lat: 51, lon: 11 }]);
     // The KML LineString gets its own altitudeMode; the foreign one is left as it is.
-    expect(applyEdits(text, track.extraEdits)).toBe(
+    expect(
+      applyEdits(
+        text,
+        applicableEdits(track, () => true),
+      ),
+    ).toBe(
       KML(
         '<x:LineString xmlns:x="urn:other"><x:coordinates>10,50</x:coordinates></x:LineString>' +
           '<LineString><x:altitudeMode xmlns:x="urn:other">relativeToGround</x:altitudeMode><altitudeMode>absolute</altitudeMode><coordinates>11,51</coordinates></LineString>',
@@ -203,6 +212,33 @@ describe('readKml', () => {
         '<k:Point><k:altitudeMode>absolute</k:altitudeMode><k:coordinates>10,50</k:coordinates></k:Point>',
       ),
     );
+  });
+
+  it("makes a geometry absolute only if each of its own points ends with a height, a Polygon's rings included", () => {
+    const text = KML(
+      '<Point><coordinates>10,50</coordinates></Point>' + // slot 0
+        '<Polygon><outerBoundaryIs><LinearRing><coordinates>10,50 11,50 10,51 10,50</coordinates></LinearRing></outerBoundaryIs>' + // 1-4
+        '<innerBoundaryIs><LinearRing><coordinates>10.1,50.1 10.2,50.1 10.1,50.1</coordinates></LinearRing></innerBoundaryIs></Polygon>' + // 5-7
+        '<LineString><coordinates>10,50 11,51</coordinates></LineString>' + // 8-9
+        '<gx:Track><gx:coord>10 50 0</gx:coord></gx:Track>', // 10
+    );
+    const track = readKml(text, { maxCoordinates: 100, absoluteAltitude: true });
+    expect(track.slots).toHaveLength(11);
+    const absoluteWithout = (missing: number[]) => {
+      const out = applyEdits(
+        text,
+        applicableEdits(track, (i) => !missing.includes(i)),
+      );
+      return ['Point', 'Polygon', 'LineString', 'gx:Track'].filter((g) =>
+        out.includes(`<${g}><altitudeMode>absolute</altitudeMode>`),
+      );
+    };
+    expect(absoluteWithout([])).toEqual(['Point', 'Polygon', 'LineString', 'gx:Track']);
+    expect(absoluteWithout([0])).toEqual(['Polygon', 'LineString', 'gx:Track']);
+    expect(absoluteWithout([1])).toEqual(['Point', 'LineString', 'gx:Track']);
+    expect(absoluteWithout([7])).toEqual(['Point', 'LineString', 'gx:Track']);
+    expect(absoluteWithout([8])).toEqual(['Point', 'Polygon', 'gx:Track']);
+    expect(absoluteWithout([9, 10])).toEqual(['Point', 'Polygon']);
   });
 
   it('keeps one altitudeMode of several gx:altitudeModes', () => {
