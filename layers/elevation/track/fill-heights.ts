@@ -150,7 +150,15 @@ async function fillFit(
   const { decisions, counts } = await decideHeights(fit.points, dataset, options, ctx, convert);
   return {
     format: 'fit',
-    bytes: fit.write(decisions.map((d) => (typeof d === 'number' ? d : null))),
+    bytes: fit.write(
+      decisions.map((d, i) =>
+        typeof d === 'number'
+          ? d
+          : d === 'nodata' && isPlaceholderHeight(fit.points[i].height)
+            ? 'invalid'
+            : null,
+      ),
+    ),
     encoding: 'utf-8',
     bom: false,
     gzip: false,

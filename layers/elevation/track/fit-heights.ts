@@ -12,7 +12,8 @@
  * definition whose position or altitude fields are not the types the profile gives them rather than write into it.
  * The new file is one buffer, its size known from the read: runs of unchanged messages are copied into it whole.
  * Summary messages (a lap's or session's total ascent, minimum and maximum altitude) are the device's and are left
- * as they are.
+ * as they are. A record the dataset has no height for keeps its own, except a placeholder 0 (what converters write
+ * when they know none), which becomes FIT's invalid marker rather than read as sea level, as in the text formats.
  */
 import { FitEncoder } from 'fit-file-parser/encoder';
 import {
@@ -39,8 +40,11 @@ const ADDED_FIELDS = [ALTITUDE, 2, UINT16, ENHANCED_ALTITUDE, 4, UINT32];
 /** The bytes those two fields add to each record message. */
 const ADDED_BYTES = 6;
 
-/** What to write at each point, in order: a height in metres, or null to leave the point as it is. */
-export type FitHeights = readonly (number | null)[];
+/**
+ * What to write at each point, in order: a height in metres, `'invalid'` for FIT's invalid marker in both altitude
+ * fields (no height: a placeholder 0 the dataset has no height for), or null to leave the point as it is.
+ */
+export type FitHeights = readonly (number | 'invalid' | null)[];
 
 /**
  * The points of a FIT file's records, in order; throws a 400 for a file that is not well-formed FIT or whose record
@@ -126,8 +130,8 @@ function writeHeights(bytes: Uint8Array, points: number, added: number, heights:
       const fieldsEnd = at + 1 + dataFieldBytes(definition, compressed);
       if (definition.hasNoAltitude) {
         copyUpTo(fieldsEnd);
-        output.setUint16(to, height === null ? INVALID_UINT16 : altitude16(height), littleEndian);
-        output.setUint32(to + 2, height === null ? INVALID_UINT32 : altitude32(height), littleEndian);
+        output.setUint16(to, altitude16(height), littleEndian);
+        output.setUint32(to + 2, altitude32(height), littleEndian);
         to += ADDED_BYTES;
         return;
       }
@@ -150,12 +154,14 @@ function writeHeights(bytes: Uint8Array, points: number, added: number, heights:
 }
 
 /** A height as `altitude` stores it: (m + 500) × 5, or invalid outside its 16 bits (below -500 or above 12,607 m). */
-function altitude16(metres: number): number {
+function altitude16(metres: number | 'invalid' | null): number {
+  if (metres === null || metres === 'invalid') return INVALID_UINT16;
   const value = Math.round((metres + 500) * 5);
   return value >= 0 && value < INVALID_UINT16 ? value : INVALID_UINT16;
 }
 
-function altitude32(metres: number): number {
+function altitude32(metres: number | 'invalid' | null): number {
+  if (metres === null || metres === 'invalid') return INVALID_UINT32;
   const value = Math.round((metres + 500) * 5);
   return value >= 0 && value < INVALID_UINT32 ? value : INVALID_UINT32;
 }

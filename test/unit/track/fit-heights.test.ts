@@ -238,6 +238,20 @@ describe('writeFitHeights where records have altitude fields', () => {
     expect([field(2, 2), field(2, 78)]).toEqual([0, 0]); // -500 m: the lowest both can hold
     expect([field(3, 2), field(3, 78)]).toEqual([0xffff, 0xffffffff]); // below it: invalid in both
   });
+  it("writes FIT's invalid marker into both fields for 'invalid', and leaves a point for null", () => {
+    const file = garminLike(RIDE, 'both');
+    const out = readFitMessages(writeFitHeights(file, ['invalid', null, 5]), { messageNumbers: [20] });
+    const field = (i: number, n: number) => {
+      const f = out.messages[i].fields.find((x) => x.fieldNumber === n)!;
+      return f.size === 2 ? Buffer.from(f.bytes).readUInt16LE() : Buffer.from(f.bytes).readUInt32LE();
+    };
+    expect([field(0, 2), field(0, 78)]).toEqual([0xffff, 0xffffffff]);
+    expect([field(1, 2), field(1, 78)]).toEqual([u16(301), u16(301)]); // the device's, as it was
+    expect([field(2, 2), field(2, 78)]).toEqual([u16(5), u16(5)]);
+    expect(
+      readFitPoints(writeFitHeights(garminLike(RIDE, 'none'), ['invalid', null, 5]), 10).map((p) => p.height),
+    ).toEqual([null, null, 5]);
+  });
 });
 
 describe('writeFitHeights where records have no altitude field', () => {
@@ -454,6 +468,31 @@ describe('through fillFileHeights', () => {
       datasets: ['plane-point'],
     });
     expect(parsedRecords(filled.bytes).map((r) => r.enhanced_altitude)).toEqual([1036, 301]);
+  });
+
+  it("turns a placeholder 0 where the dataset has no height into FIT's invalid marker, as the text formats drop it", async () => {
+    const encoder = new FitEncoder(DEVICE_HEADER);
+    for (const [lat, lon, metres] of [
+      [49.9, 10.1, 0],
+      [51, 10.3, 0],
+      [51, 10.3, 12],
+    ]) {
+      encoder.writeMessage(20, [
+        { number: 0, size: 4, baseType: FitBaseType.Sint32, value: semicirclesOf(lat) },
+        { number: 1, size: 4, baseType: FitBaseType.Sint32, value: semicirclesOf(lon) },
+        { number: 2, size: 2, baseType: FitBaseType.Uint16, value: u16(metres) },
+        { number: 78, size: 4, baseType: FitBaseType.Uint32, value: u16(metres) },
+      ]);
+    }
+    const converted = Buffer.from(encoder.close());
+    const filled = await fillFileHeights(converted, registry.get('plane-point'), options, limits);
+    expect(filled.report).toMatchObject({ filled: 1, nodata: 2 });
+    // 1036 m filled; the 0 without data is no height at all (not sea level); a real 12 m stays.
+    expect(parsedRecords(filled.bytes).map((r) => [r.altitude, r.enhanced_altitude])).toEqual([
+      [1036, 1036],
+      [undefined, undefined],
+      [12, 12],
+    ]);
   });
 
   it('names no dataset when none answered, and keeps non-zero heights with overwrite=false', async () => {
