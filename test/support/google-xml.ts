@@ -1,7 +1,7 @@
 /**
  * Reads Google's Elevation API XML the way a client does, with a strict XML parser (saxes: a malformed document
- * throws): the status, the error message, and per `<result>` its location, elevation and resolution (an empty
- * element is `null`). Anything else in the document (another element, text between elements) is an error, so
+ * throws): the status, the error message, and per `<result>` its location, elevation and resolution (left out
+ * where unknown; an empty element is an error). Anything else in the document (another element, text between elements) is an error, so
  * it fails the test.
  */
 import { SaxesParser } from 'saxes';
@@ -9,7 +9,8 @@ import { SaxesParser } from 'saxes';
 export interface GoogleXmlResult {
   location: { lat: number; lng: number };
   elevation: number | null;
-  resolution: number | null;
+  /** Missing where the answer leaves it out (unknown), as Google does. */
+  resolution?: number;
 }
 
 export interface GoogleXml {
@@ -67,13 +68,13 @@ export function readGoogleXml(xml: string): GoogleXml {
     else if (path === 'ElevationResponse/result/resolution') result.resolution = number(text);
     else if (tag.name === 'result') {
       if (result.lat === undefined || result.lng === undefined) throw new Error('a result without location');
-      if (result.elevation === undefined || result.resolution === undefined) {
-        throw new Error('a result without elevation or resolution');
-      }
+      if (result.elevation === undefined) throw new Error('a result without elevation');
+      if (result.resolution === null)
+        throw new Error('an empty <resolution/> (Google leaves an unknown one out)');
       answer.results.push({
         location: { lat: result.lat, lng: result.lng },
         elevation: result.elevation,
-        resolution: result.resolution,
+        ...(result.resolution === undefined ? {} : { resolution: result.resolution }),
       });
       result = {};
     }

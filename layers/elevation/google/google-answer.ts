@@ -14,8 +14,11 @@ import { pixelSizeMetres } from './pixel-size';
 export interface GoogleResult {
   elevation: number;
   location: { lat: number; lng: number };
-  /** Null only where the dataset's CRS or pixel size is unknown (a typed client reads 0 there; it is not a height). */
-  resolution: number | null;
+  /**
+   * Missing where the answering dataset's CRS or pixel size is unknown: Google documents that it leaves the property
+   * out when it does not know it (a null would be a value its typed clients read as 0 m).
+   */
+  resolution?: number;
 }
 
 export type GoogleAnswer =
@@ -72,11 +75,12 @@ export async function answerGoogleQuery(
   );
   const results = locations.map((location, i): GoogleResult => {
     const resolution = pixelSizeMetres(facts.get(datasets[i]) as DatasetInfo, location.lat);
-    return {
+    const result: GoogleResult = {
       elevation: roundElevation(elevations[i] as number),
       location: { lat: location.lat, lng: location.lon },
-      resolution: resolution === null ? null : Math.round(resolution * 1000) / 1000,
     };
+    if (resolution !== null) result.resolution = Math.round(resolution * 1000) / 1000;
+    return result;
   });
   return { results, status: 'OK' };
 }

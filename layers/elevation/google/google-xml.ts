@@ -1,7 +1,8 @@
 /**
  * Google's Elevation API answer as XML (`/maps/api/elevation/xml`), the form spreadsheets and older scripts read
  * (Excel's `FILTERXML(WEBSERVICE(url), "//elevation")`, VBA's MSXML): an `<ElevationResponse>` with `<status>`
- * and a `<result>` per point (`<location><lat/><lng/></location><elevation/><resolution/>`), or `<status>` and
+ * and a `<result>` per point (`<location><lat/><lng/></location><elevation/><resolution/>`, the resolution left out where it is unknown, as
+ * in JSON), or `<status>` and
  * `<error_message>` for an error and for `DATA_NOT_AVAILABLE`, as Google writes them. Every `<result>` has a
  * height (google-answer.ts), so the n-th `<elevation>` is always the n-th location's.
  */
@@ -32,7 +33,9 @@ export function googleAnswerXml(answer: GoogleAnswer): string {
       `   <lng>${plainNumber(result.location.lng)}</lng>\n` +
       '  </location>\n' +
       `  <elevation>${plainNumber(result.elevation)}</elevation>\n` +
-      `  ${element('resolution', result.resolution)}\n` +
+      (result.resolution === undefined
+        ? ''
+        : `  <resolution>${plainNumber(result.resolution)}</resolution>\n`) +
       ' </result>\n',
   );
   return `${DECLARATION}<ElevationResponse>\n <status>${answer.status}</status>\n${results.join('')}</ElevationResponse>\n`;
@@ -53,10 +56,6 @@ export function googleErrorXml(status: GoogleStatus, message: string): string {
     `${DECLARATION}<ElevationResponse>\n <status>${status}</status>\n` +
     ` <error_message>${xmlText(message)}</error_message>\n</ElevationResponse>\n`
   );
-}
-
-function element(name: string, value: number | null): string {
-  return value === null ? `<${name}/>` : `<${name}>${plainNumber(value)}</${name}>`;
 }
 
 /**

@@ -25,10 +25,10 @@ describe('googleAnswerXml', () => {
     );
   });
 
-  it('writes an empty resolution where it is unknown (the height is always there)', () => {
-    const unknown = { ...POINT, resolution: null };
+  it('leaves resolution out where it is unknown, as Google does (the height is always there)', () => {
+    const { resolution: _, ...unknown } = POINT;
     const xml = googleAnswerXml({ status: 'OK', results: [POINT, unknown] });
-    expect(xml).toContain('  <elevation>456.889</elevation>\n  <resolution/>\n');
+    expect(xml).toContain('  <elevation>456.889</elevation>\n </result>\n');
     expect(readGoogleXml(xml)).toEqual({ status: 'OK', results: [POINT, unknown] });
   });
 
