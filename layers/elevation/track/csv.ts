@@ -178,9 +178,22 @@ function headerError(line: string): InvalidRequestError {
         "e.g. 'lat,lon', so latitude and longitude are not guessed.",
     );
   }
+  const cells = new Set(
+    line.split(/[,;\t|]/).map((c) =>
+      c
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase(),
+    ),
+  );
+  const xy = cells.has('x') && cells.has('y');
   return new InvalidRequestError(
     `The CSV file's header '${shorten(line)}' names no latitude and longitude columns: name them lat (or latitude) ` +
-      'and lon (or lng, long, longitude).',
+      'and lon (or lng, long, longitude).' +
+      (xy
+        ? ' Columns X and Y are not read, since they may hold any CRS: if they are WGS84 degrees (as QGIS exports ' +
+          'an EPSG:4326 layer with GEOMETRY=AS_XY), rename X to lon and Y to lat.'
+        : ''),
   );
 }
 

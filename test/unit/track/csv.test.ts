@@ -150,6 +150,9 @@ describe('readCsv: what stays as it was', () => {
       'name;Latitude;Longitude;elevation\r"A\rhill";48,5;9,5;100,25\r\r;;\rB;48,6;9,6;101,25\r',
     );
     expect(() => readCsv('x,y\r1,2\r', OPTIONS)).toThrow("The CSV file's header 'x,y' names no latitude");
+    // The X/Y hint only where both columns are there.
+    expect(() => readCsv('x,z\n1,2\n', OPTIONS)).toThrow(/longitude\)\.$/);
+    expect(() => readCsv('xy,y\n1,2\n', OPTIONS)).toThrow(/longitude\)\.$/);
   });
 
   it('keeps a stray CR inside its cell where the lines end with LF, rather than start a row there', () => {
@@ -234,6 +237,10 @@ describe('readCsv: the 400s, naming the line', () => {
     [
       'x,y\n1,2\n',
       "The CSV file's header 'x,y' names no latitude and longitude columns: name them lat (or latitude) and lon (or lng, long, longitude).",
+    ],
+    [
+      '"X";"Y";"name"\n9,1;48,7;a\n', // QGIS's GEOMETRY=AS_XY export
+      'The CSV file\'s header \'"X";"Y";"name"\' names no latitude and longitude columns: name them lat (or latitude) and lon (or lng, long, longitude). Columns X and Y are not read, since they may hold any CRS: if they are WGS84 degrees (as QGIS exports an EPSG:4326 layer with GEOMETRY=AS_XY), rename X to lon and Y to lat.',
     ],
     ['lat,lon\n48.5\n', "The CSV file's line 2 has no longitude."],
     ['lat,lon\n,9\n', "The CSV file's line 2 has no latitude."],
