@@ -178,14 +178,7 @@ function headerError(line: string): InvalidRequestError {
         "e.g. 'lat,lon', so latitude and longitude are not guessed.",
     );
   }
-  const cells = new Set(
-    line.split(/[,;\t|]/).map((c) =>
-      c
-        .trim()
-        .replace(/^"(.*)"$/, '$1')
-        .toLowerCase(),
-    ),
-  );
+  const cells = new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().toLowerCase()));
   const xy = cells.has('x') && cells.has('y');
   return new InvalidRequestError(
     `The CSV file's header '${shorten(line)}' names no latitude and longitude columns: name them lat (or latitude) ` +
