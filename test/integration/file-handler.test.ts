@@ -644,4 +644,12 @@ describe('a CSV point list (a spreadsheet saved as CSV)', () => {
     expect(response.status).toBe(400);
     expect((response.json as { error: string }).error).toMatch(/^The CSV file has no header row/);
   });
+
+  it("is refused with X and Y columns (QGIS's AS_XY export), saying to rename them if they are degrees", async () => {
+    const response = await postFile(handlers, Buffer.from('X,Y,name\n9.101177,48.742275,a\n'));
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toMatch(
+      /^The CSV file's header 'X,Y,name' names no latitude .* rename X to lon and Y to lat\.$/,
+    );
+  });
 });

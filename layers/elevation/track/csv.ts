@@ -87,7 +87,14 @@ interface Header {
 export function looksLikeCsv(head: string): boolean {
   const { line, sep } = csvStart(head);
   if (sep !== null) return true; // Excel's hint says CSV; readCsv names what else is wrong
-  return line !== undefined && (findHeader(line) !== null || headerlessDelimiter(line) !== null);
+  if (line === undefined) return false;
+  return findHeader(line) !== null || headerlessDelimiter(line) !== null || namesXAndY(line);
+}
+
+/** Whether a header line has X and Y columns (QGIS's GEOMETRY=AS_XY export): a CSV, whose 400 says why not read. */
+function namesXAndY(line: string): boolean {
+  const cells = new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().toLowerCase()));
+  return cells.has('x') && cells.has('y');
 }
 
 /**
@@ -178,12 +185,10 @@ function headerError(line: string): InvalidRequestError {
         "e.g. 'lat,lon', so latitude and longitude are not guessed.",
     );
   }
-  const cells = new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().toLowerCase()));
-  const xy = cells.has('x') && cells.has('y');
   return new InvalidRequestError(
     `The CSV file's header '${shorten(line)}' names no latitude and longitude columns: name them lat (or latitude) ` +
       'and lon (or lng, long, longitude).' +
-      (xy
+      (namesXAndY(line)
         ? ' Columns X and Y are not read, since they may hold any CRS: if they are WGS84 degrees (as QGIS exports ' +
           'an EPSG:4326 layer with GEOMETRY=AS_XY), rename X to lon and Y to lat.'
         : ''),

@@ -336,6 +336,9 @@ describe('readCsv: the edges (from mutation testing)', () => {
       "The CSV file's header 'lat,elevation' names no latitude and longitude columns",
     );
     expect(looksLikeCsv('lat,elevation\n')).toBe(false);
+    // X and Y are a CSV all the same, so that its 400 can say why they are not read.
+    expect(looksLikeCsv('"X";"Y";"name"\n')).toBe(true);
+    expect(looksLikeCsv('X,Z\n')).toBe(false);
   });
 
   it('reads a first line of numbers with spaces as data without a header', () => {
