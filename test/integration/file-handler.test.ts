@@ -645,6 +645,17 @@ describe('a CSV point list (a spreadsheet saved as CSV)', () => {
     expect((response.json as { error: string }).error).toMatch(/^The CSV file has no header row/);
   });
 
+  it('fills the rows that have coordinates and leaves a row without any (an address not geocoded) as it is', async () => {
+    const csv = 'name,lat,lon\nhome,48.742275,9.101177\nshop,,\nwork,48.75,9.12\n';
+    const report = await postFile(handlers, Buffer.from(csv), { report: 'json' });
+    expect(report.json).toMatchObject({ coordinates: 2, filled: 2, nodata: 0 });
+    const file = await postFile(handlers, Buffer.from(csv));
+    expect(file.status).toBe(200);
+    expect(file.body).toMatch(
+      /^name,lat,lon,elevation\nhome,48\.742275,9\.101177,456\.889\nshop,,,\nwork,48\.75,9\.12,[\d.]+\n$/,
+    );
+  });
+
   it("is refused with X and Y columns (QGIS's AS_XY export), saying to rename them if they are degrees", async () => {
     const response = await postFile(handlers, Buffer.from('X,Y,name\n9.101177,48.742275,a\n'));
     expect(response.status).toBe(400);

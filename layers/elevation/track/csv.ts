@@ -19,7 +19,7 @@
  */
 import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
-import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { OptionEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 
 const DELIMITERS = [',', ';', '\t', '|'] as const;
@@ -159,17 +159,48 @@ export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
   // Heights are written with a decimal comma when any row's coordinates have one; the writes come after the read.
   const decimalComma = { seen: false };
   const slots = new SlotCollector(options.maxCoordinates);
+  const extraEdits: OptionEdit[] = header.elevation === null ? [{ edit: appendedHeader(header) }] : [];
   for (let row = nextNonBlank(records); row; row = nextNonBlank(records)) {
+    checkRowWidth(row, header);
+    if (unplaced(row, header)) {
+      // A place without coordinates (an address list's row nobody geocoded): no point, left as it is; an
+      // appended column still gets its empty cell, so the row's later columns line up.
+      if (header.elevation === null) extraEdits.push({ edit: padding(row, header) });
+      continue;
+    }
     if (!decimalComma.seen && header.delimiter !== ',') {
       const { cells } = row;
       decimalComma.seen = [header.lat, header.lon].some((c) => cells[c]?.value.includes(','));
     }
     slots.add(rowSlot(row, header, decimalComma));
   }
-  return {
-    slots: slots.slots,
-    extraEdits: header.elevation === null ? [{ edit: appendedHeader(header) }] : [],
-  };
+  return { slots: slots.slots, extraEdits };
+}
+
+/** Whether a row has neither a latitude nor a longitude (both cells empty or missing). */
+function unplaced(row: CsvRecord, header: Header): boolean {
+  return [header.lat, header.lon].every((c) => (row.cells[c]?.value.trim() ?? '') === '');
+}
+
+/** A row with more cells than the header cannot get an appended column that lines up. */
+function checkRowWidth(row: CsvRecord, header: Header): void {
+  const columns = header.record.cells.length;
+  if (header.elevation === null && row.cells.length > columns) {
+    throw new InvalidRequestError(
+      `The CSV file's line ${row.line} has ${row.cells.length} cells, the header ${columns}: the elevation column ` +
+        'appended after the last would not line up. Give every row the header’s cells, or add an elevation column.',
+    );
+  }
+}
+
+/**
+ * The height's cell at the end of a row without one (the appended column's, or an elevation column a short row
+ * lacks), holding `height`: after the empty cells the row needs first, so the height lands in its column.
+ */
+function padding(row: CsvRecord, header: Header, height = ''): TextEdit {
+  const column = header.elevation ?? header.record.cells.length;
+  const pad = header.delimiter.repeat(Math.max(0, column - row.cells.length + 1));
+  return { start: row.end, end: row.end, replacement: pad + height };
 }
 
 function nextNonBlank(records: Iterator<CsvRecord>): CsvRecord | undefined {
@@ -255,21 +286,12 @@ function headerlessDelimiter(line: string): Delimiter | null {
 function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: boolean }): HeightSlot {
   const where = () => `line ${row.line}`;
   const { delimiter } = header;
-  const columns = header.record.cells.length;
-  if (header.elevation === null && row.cells.length > columns) {
-    throw new InvalidRequestError(
-      `The CSV file's line ${row.line} has ${row.cells.length} cells, the header ${columns}: the elevation column ` +
-        'appended after the last would not line up. Give every row the header’s cells, or add an elevation column.',
-    );
-  }
   const lat = coordinate(row, header.lat, 'latitude', delimiter);
   const lon = coordinate(row, header.lon, 'longitude', delimiter);
   const location = checkedLocation(lat, lon, where);
-  const column = header.elevation ?? columns;
-  const cell = row.cells[column] as Cell | undefined;
+  // The elevation column's cell; without that column (or in a row short of it) the height goes at the row's end.
+  const cell = header.elevation === null ? undefined : (row.cells[header.elevation] as Cell | undefined);
   const format = (height: string) => (decimalComma.seen ? height.replace('.', ',') : height);
-  // A row short of the column gets empty cells up to it, then its own.
-  const pad = delimiter.repeat(Math.max(0, column - row.cells.length + 1));
   const existing = cell ? parseNumber(cell.value.trim(), delimiter !== ',') : null;
   return {
     location,
@@ -278,7 +300,7 @@ function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: 
     write: (height: string): TextEdit =>
       cell
         ? { start: cell.start, end: cell.end, replacement: format(height) }
-        : { start: row.end, end: row.end, replacement: pad + format(height) },
+        : padding(row, header, format(height)),
     // A 0 (the placeholder exports write when they know no height) is emptied, any other height left as it is;
     // an appended column still gets its (empty) cell, so later columns line up.
     clear: (): TextEdit | null =>
@@ -286,7 +308,7 @@ function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: 
         ? isPlaceholderHeight(existing)
           ? { start: cell.start, end: cell.end, replacement: '' }
           : null
-        : { start: row.end, end: row.end, replacement: pad },
+        : padding(row, header),
   };
 }
 

@@ -190,6 +190,20 @@ describe('readCsv: what stays as it was', () => {
     );
     expect(fill('lat,lon,ele\n48.5,9.5,7\n', new Set([0]))).toBe('lat,lon,ele\n48.5,9.5,7\n');
   });
+
+  it('leaves a row with neither coordinate (a place nobody geocoded) as it is: no point, an empty appended cell', () => {
+    const text = 'name,lat,lon\nA,48.5,9.5\nB,,\nC\n"D", ,\t\nE,48.6,9.6\n';
+    expect(readCsv(text, OPTIONS).slots.map((s) => s.location)).toEqual([
+      { lat: 48.5, lon: 9.5 },
+      { lat: 48.6, lon: 9.6 },
+    ]);
+    expect(fill(text)).toBe(
+      'name,lat,lon,elevation\nA,48.5,9.5,100.25\nB,,,\nC,,,\n"D", ,\t,\nE,48.6,9.6,101.25\n',
+    );
+    // With an elevation column, such a row keeps whatever it holds (even a 0: there is no place to ask about).
+    expect(fill('lat;lon;ele\n;;0\n48,5;9,5;0\n')).toBe('lat;lon;ele\n;;0\n48,5;9,5;100,25\n');
+    expect(readCsv('lat,lon\n,\n,\n', OPTIONS).slots).toEqual([]);
+  });
 });
 
 describe('readCsv: decimal commas', () => {
