@@ -3,7 +3,7 @@
  * geometry's altitudeMode becomes `absolute` — replaced, converted from gx:altitudeMode, or inserted where the
  * schema puts it — so Google Earth shows the heights instead of clamping to the ground.
  */
-import { InvalidRequestError } from '../../../layers/elevation';
+import { InvalidRequestError, fillFileHeights, loadDatasetRegistry } from '../../../layers/elevation';
 import { TooManyCoordinatesError } from '../../../layers/elevation/track/height-slot';
 import { readKml } from '../../../layers/elevation/track/kml';
 import { applicableEdits } from '../../../layers/elevation/track/parsed-track';
@@ -239,6 +239,30 @@ describe('readKml', () => {
     expect(absoluteWithout([7])).toEqual(['Point', 'LineString', 'gx:Track']);
     expect(absoluteWithout([8])).toEqual(['Point', 'Polygon', 'gx:Track']);
     expect(absoluteWithout([9, 10])).toEqual(['Point', 'Polygon']);
+  });
+
+  it('through fillFileHeights, leaves a geometry whose point has no data and no height (or a 0) as it was', async () => {
+    const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+    // 49.9,10.1 is in plane-point; 0,0 is not.
+    const text = KML(
+      '<LineString><coordinates>10.1,49.9 0,0</coordinates></LineString>' +
+        '<LineString><coordinates>10.1,49.9 0,0,0</coordinates></LineString>' +
+        '<LineString><coordinates>10.1,49.9 0,0,350</coordinates></LineString>' +
+        '<LineString><coordinates>10.1,49.9</coordinates></LineString>',
+    );
+    const filled = await fillFileHeights(
+      new TextEncoder().encode(text),
+      registry.get('plane-point'),
+      { interpolation: 'nearest', overwrite: true, absoluteAltitude: true },
+      { maxCoordinates: 100, maxUnzippedBytes: 1e6 },
+    );
+    const lines = new TextDecoder().decode(filled.bytes).match(/<LineString>.*?<\/LineString>/g);
+    expect(lines).toEqual([
+      '<LineString><coordinates>10.1,49.9,1036 0,0</coordinates></LineString>',
+      '<LineString><coordinates>10.1,49.9,1036 0,0</coordinates></LineString>',
+      '<LineString><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1036 0,0,350</coordinates></LineString>',
+      '<LineString><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1036</coordinates></LineString>',
+    ]);
   });
 
   it('keeps one altitudeMode of several gx:altitudeModes', () => {
