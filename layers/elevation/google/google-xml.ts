@@ -1,10 +1,10 @@
 /**
  * Google's Elevation API answer as XML (`/maps/api/elevation/xml`), the form spreadsheets and older scripts read
  * (Excel's `FILTERXML(WEBSERVICE(url), "//elevation")`, VBA's MSXML): an `<ElevationResponse>` with `<status>`
- * and a `<result>` per point (`<location><lat/><lng/></location><elevation/><resolution/>`, the resolution left out where it is unknown, as
- * in JSON), or `<status>` and
- * `<error_message>` for an error and for `DATA_NOT_AVAILABLE`, as Google writes them. Every `<result>` has a
- * height (google-answer.ts), so the n-th `<elevation>` is always the n-th location's.
+ * and a `<result>` per point (`<location><lat/><lng/></location><elevation/><resolution/>`, the resolution left
+ * out where it is unknown, as in JSON), or `<status>` and `<error_message>` for an error and for
+ * `DATA_NOT_AVAILABLE`, as Google writes them. Every `<result>` has a height (google-answer.ts), so the n-th
+ * `<elevation>` is always the n-th location's.
  */
 import type { GoogleAnswer } from './google-answer';
 

@@ -19,7 +19,7 @@
  */
 import { InvalidRequestError } from '../errors';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
-import type { OptionEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { ExtraEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 
 const DELIMITERS = [',', ';', '\t', '|'] as const;
@@ -159,7 +159,7 @@ export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
   // Heights are written with a decimal comma when any row's coordinates have one; the writes come after the read.
   const decimalComma = { seen: false };
   const slots = new SlotCollector(options.maxCoordinates);
-  const extraEdits: OptionEdit[] = header.elevation === null ? [{ edit: appendedHeader(header) }] : [];
+  const extraEdits: ExtraEdit[] = header.elevation === null ? [{ edit: appendedHeader(header) }] : [];
   for (let row = nextNonBlank(records); row; row = nextNonBlank(records)) {
     checkRowWidth(row, header);
     if (unplaced(row, header)) {

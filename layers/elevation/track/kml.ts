@@ -8,7 +8,7 @@
 import { InvalidRequestError } from '../errors';
 import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
-import type { OptionEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { ExtraEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
@@ -38,7 +38,7 @@ interface GeometryState {
 
 export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
-  const extraEdits: OptionEdit[] = [];
+  const extraEdits: ExtraEdit[] = [];
   const geometries: GeometryState[] = [];
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
     e.local === 'coordinates' && isKml(e) ? 'kml' : e.local === 'coord' && isGx(e) ? 'gx' : null;

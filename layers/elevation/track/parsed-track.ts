@@ -4,21 +4,21 @@ import type { TextEdit } from './text-edits';
 
 export interface ParsedTrack {
   readonly slots: readonly HeightSlot[];
-  /** Edits besides heights that an option asked for (KML altitude_mode=absolute, a CSV's new header cell). */
-  readonly extraEdits: readonly OptionEdit[];
+  /** Edits besides heights: what an option asked for (KML altitude_mode=absolute), a CSV's appended column. */
+  readonly extraEdits: readonly ExtraEdit[];
 }
 
 /**
- * An edit an option asked for. With `needsHeights` [from, to), it applies only if every one of those slots ends
+ * An edit besides a height. With `needsHeights` [from, to), it applies only if every one of those slots ends
  * up holding a height: a KML geometry made `absolute` with a point that has none would draw that point at sea
  * level (KML reads a missing altitude as 0), so such a geometry keeps the altitudeMode it had.
  */
-export interface OptionEdit {
+export interface ExtraEdit {
   readonly edit: TextEdit;
   readonly needsHeights?: readonly [from: number, to: number];
 }
 
-/** The option edits that apply, given which slots end up holding a height. */
+/** The extra edits that apply, given which slots end up holding a height. */
 export function applicableEdits(track: ParsedTrack, holdsHeight: (slot: number) => boolean): TextEdit[] {
   return track.extraEdits.flatMap(({ edit, needsHeights }) => {
     if (needsHeights) {
