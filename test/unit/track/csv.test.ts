@@ -201,7 +201,7 @@ describe('readCsv: what stays as it was', () => {
       'name,lat,lon,elevation\nA,48.5,9.5,100.25\nB,,,\nC,,,\n"D", ,\t,\nE,48.6,9.6,101.25\n',
     );
     // With an elevation column, such a row keeps whatever it holds (even a 0: there is no place to ask about).
-    expect(fill('lat;lon;ele\n;;0\n48,5;9,5;0\n')).toBe('lat;lon;ele\n;;0\n48,5;9,5;100,25\n');
+    expect(fill('lat;lon;ele\n;;0\n;\n48,5;9,5;0\n')).toBe('lat;lon;ele\n;;0\n;\n48,5;9,5;100,25\n');
     expect(readCsv('lat,lon\n,\n,\n', OPTIONS).slots).toEqual([]);
   });
 });
@@ -352,6 +352,7 @@ describe('readCsv: the edges (from mutation testing)', () => {
     expect(looksLikeCsv('lat,elevation\n')).toBe(false);
     // X and Y are a CSV all the same, so that its 400 can say why they are not read.
     expect(looksLikeCsv('"X";"Y";"name"\n')).toBe(true);
+    expect(looksLikeCsv('X, Y\n')).toBe(true);
     expect(looksLikeCsv('X,Z\n')).toBe(false);
   });
 
