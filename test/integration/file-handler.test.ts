@@ -656,6 +656,14 @@ describe('a CSV point list (a spreadsheet saved as CSV)', () => {
     );
   });
 
+  it('is refused with a title line above the header, saying which line is the header', async () => {
+    const response = await postFile(handlers, Buffer.from('My walk\nlat,lon\n48.742275,9.101177\n'));
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      "The CSV file's header must be its first line: line 2 'lat,lon' names the columns, below 'My walk'. Remove the line above the header.",
+    );
+  });
+
   it("is refused with X and Y columns (QGIS's AS_XY export), saying to rename them if they are degrees", async () => {
     const response = await postFile(handlers, Buffer.from('X,Y,name\n9.101177,48.742275,a\n'));
     expect(response.status).toBe(400);

@@ -88,7 +88,23 @@ export function looksLikeCsv(head: string): boolean {
   const { line, sep } = csvStart(head);
   if (sep !== null) return true; // Excel's hint says CSV; readCsv names what else is wrong
   if (line === undefined) return false;
-  return findHeader(line) !== null || headerlessDelimiter(line) !== null || namesXAndY(line);
+  if (findHeader(line) !== null || headerlessDelimiter(line) !== null || namesXAndY(line)) return true;
+  return headerBelow(head) !== null; // a title line above the header: readCsv says to remove it
+}
+
+/** Lines after the first where a header is looked for, to name it in the 400 (a report's title lines above it). */
+const HEADER_SEARCH_LINES = 4;
+
+/** A header line among the few after the first (its line number and text), or null. */
+function headerBelow(text: string): { number: number; line: string } | null {
+  let at = firstLine(text, 0);
+  for (let i = 0; at && i < HEADER_SEARCH_LINES; i++) {
+    at = firstLine(text, at.next);
+    if (at && findHeader(at.line) !== null) {
+      return { number: text.slice(0, at.next).split(crOnly(text) ? '\r' : '\n').length - 1, line: at.line };
+    }
+  }
+  return null;
 }
 
 /** Whether a header line has X and Y columns (QGIS's GEOMETRY=AS_XY export): a CSV, whose 400 says why not read. */
@@ -151,7 +167,7 @@ export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
     throw new InvalidRequestError('The CSV file is empty: it needs a header row and a row per point.');
   }
   const found = findHeader(line, sep);
-  if (!found) throw headerError(line);
+  if (!found) throw headerError(line, sep === null ? headerBelow(text) : null);
   if (found.ambiguous !== null) throw new InvalidRequestError(found.ambiguous);
   const records = scanRecords(text, found.delimiter);
   if (sep !== null) nextNonBlank(records); // the sep= line
@@ -209,7 +225,13 @@ function nextNonBlank(records: Iterator<CsvRecord>): CsvRecord | undefined {
   return undefined;
 }
 
-function headerError(line: string): InvalidRequestError {
+function headerError(line: string, below: { number: number; line: string } | null): InvalidRequestError {
+  if (below !== null) {
+    return new InvalidRequestError(
+      `The CSV file's header must be its first line: line ${below.number} '${shorten(below.line)}' names the ` +
+        `columns, below '${shorten(line)}'. Remove the line${below.number > 2 ? 's' : ''} above the header.`,
+    );
+  }
   if (headerlessDelimiter(line) !== null) {
     return new InvalidRequestError(
       `The CSV file has no header row: its first line '${shorten(line)}' is data. Add a header naming the columns, ` +

@@ -256,6 +256,14 @@ describe('readCsv: the 400s, naming the line', () => {
       '"X";"Y";"name"\n9,1;48,7;a\n', // QGIS's GEOMETRY=AS_XY export
       'The CSV file\'s header \'"X";"Y";"name"\' names no latitude and longitude columns: name them lat (or latitude) and lon (or lng, long, longitude). Columns X and Y are not read, since they may hold any CRS: if they are WGS84 degrees (as QGIS exports an EPSG:4326 layer with GEOMETRY=AS_XY), rename X to lon and Y to lat.',
     ],
+    [
+      'Track 1\nlat,lon\n48.5,9.5\n', // a report's title line
+      "The CSV file's header must be its first line: line 2 'lat,lon' names the columns, below 'Track 1'. Remove the line above the header.",
+    ],
+    [
+      'Report\r\nexported 2026-12-06\r\n,,\r\nname;lat;lon\r\nA;48,5;9,5\r\n',
+      "The CSV file's header must be its first line: line 4 'name;lat;lon' names the columns, below 'Report'. Remove the lines above the header.",
+    ],
     ['lat,lon\n48.5\n', "The CSV file's line 2 has no longitude."],
     ['lat,lon\n,9\n', "The CSV file's line 2 has no latitude."],
     ['lat,lon\n\n48.5,9.5\n95,9\n', 'Invalid latitude 95 at line 4: latitude must be between -90 and 90.'],
@@ -354,6 +362,10 @@ describe('readCsv: the edges (from mutation testing)', () => {
     expect(looksLikeCsv('"X";"Y";"name"\n')).toBe(true);
     expect(looksLikeCsv('X, Y\n')).toBe(true);
     expect(looksLikeCsv('X,Z\n')).toBe(false);
+    // A header within the four lines after a title is a CSV too (its 400 says to remove the title); further down not.
+    expect(looksLikeCsv('Title\nnote\n\n,,\nmore\nthe end\nlat,lon\n')).toBe(true);
+    expect(looksLikeCsv('Title\na\nb\nc\nd\nlat,lon\n')).toBe(false);
+    expect(looksLikeCsv('hello\nworld\n')).toBe(false);
   });
 
   it('reads a first line of numbers with spaces as data without a header', () => {
@@ -390,7 +402,7 @@ describe('telling a CSV from other bodies', () => {
 
   it('looks at the first line that is not empty', () => {
     expect(looksLikeCsv('\n\nlat;lon\n')).toBe(true);
-    expect(looksLikeCsv('note\nlat,lon\n')).toBe(false);
+    expect(looksLikeCsv('note\n')).toBe(false);
   });
 });
 
