@@ -264,6 +264,10 @@ describe('readCsv: the 400s, naming the line', () => {
       'Report\r\nexported 2026-12-06\r\n,,\r\nname;lat;lon\r\nA;48,5;9,5\r\n',
       "The CSV file's header must be its first line: line 4 'name;lat;lon' names the columns, below 'Report'. Remove the lines above the header.",
     ],
+    [
+      'Title\r\rlat,lon\r48.5,9.5\r', // Excel for Mac's CR line ends: lines counted at CR
+      "The CSV file's header must be its first line: line 3 'lat,lon' names the columns, below 'Title'. Remove the lines above the header.",
+    ],
     ['lat,lon\n48.5\n', "The CSV file's line 2 has no longitude."],
     ['lat,lon\n,9\n', "The CSV file's line 2 has no latitude."],
     ['lat,lon\n\n48.5,9.5\n95,9\n', 'Invalid latitude 95 at line 4: latitude must be between -90 and 90.'],
