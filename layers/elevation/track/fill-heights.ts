@@ -119,10 +119,7 @@ async function fillText(
       decision === 'kept' ? null : decision === 'nodata' ? slot.clear() : slot.write(String(decision));
     return edit ? [edit] : [];
   });
-  // A slot holds no height when the dataset had none there and the file had none (or only a placeholder 0).
-  const holdsHeight = (i: number) =>
-    decisions[i] !== 'nodata' ||
-    !(track.slots[i].height === null || isPlaceholderHeight(track.slots[i].height));
+  const holdsHeight = (i: number) => !endsWithoutHeight(decisions[i], track.slots[i].height);
   const out = encodeText(
     bom + applyEdits(text, [...edits, ...applicableEdits(track, holdsHeight)]),
     encoding,
@@ -152,11 +149,7 @@ async function fillFit(
     format: 'fit',
     bytes: fit.write(
       decisions.map((d, i) =>
-        typeof d === 'number'
-          ? d
-          : d === 'nodata' && isPlaceholderHeight(fit.points[i].height)
-            ? 'invalid'
-            : null,
+        typeof d === 'number' ? d : endsWithoutHeight(d, fit.points[i].height) ? 'invalid' : null,
       ),
     ),
     encoding: 'utf-8',
@@ -168,6 +161,14 @@ async function fillFit(
 
 /** What becomes of each point: 'kept' (overwrite=false: a non-zero height), 'nodata', or the height to write. */
 type Decision = 'kept' | 'nodata' | number;
+
+/**
+ * Whether a point ends up without a height: the dataset has none there and the file had none, or only the
+ * placeholder 0 (which the formats drop, FIT marks invalid). KML's `absolute` skips a geometry with such a point.
+ */
+function endsWithoutHeight(decision: Decision, height: number | null): boolean {
+  return decision === 'nodata' && (height === null || isPlaceholderHeight(height));
+}
 
 /**
  * Samples the points (heights converted when asked) and decides each; counts the decisions and names the datasets
