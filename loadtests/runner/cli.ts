@@ -3,10 +3,11 @@
  * flags: -e/--env KEY=VALUE, --tag KEY=VALUE, -o/--out experimental-prometheus-rw, --summary-export PATH,
  * --summary-mode compact|full|legacy, --vus N, -d/--duration D, -i/--iterations N, -q/--quiet, plus this
  * runner's own --allow-remote (needed for any target outside loopback) and --run-record PATH.
- * Exit codes as k6: 104 invalid config, 107 script error (including a module that cannot be loaded).
+ * Exit codes as k6: 100/101 setup()/teardown() timed out, 104 invalid config, 107 script error (including a
+ * module that cannot be loaded).
  */
 import { randomUUID } from 'node:crypto';
-import { ConfigError, runTest, type RunConfig } from './engine.ts';
+import { CallTimeoutError, ConfigError, runTest, type RunConfig } from './engine.ts';
 import type { SummaryMode } from './output/summary-text.ts';
 import { RemoteTargetError, TargetGuard } from './target-guard.ts';
 
@@ -84,7 +85,12 @@ async function main(): Promise<void> {
   } catch (err) {
     const e = err as Error;
     process.stderr.write(`ERRO ${e.name}: ${e.message}\n`);
-    code = e instanceof ConfigError || e instanceof RemoteTargetError ? 104 : 107;
+    code =
+      e instanceof CallTimeoutError
+        ? e.exitCode
+        : e instanceof ConfigError || e instanceof RemoteTargetError
+          ? 104
+          : 107;
   }
   process.exit(code);
 }

@@ -2,7 +2,8 @@
  * One test run, in k6's order: load the script (init context → options), initialise the VUs (one
  * thread each), setup() in VU 0, the scenarios, teardown(), thresholds, handleSummary() or the
  * end-of-test summary, outputs. Exit codes as k6: 0 ok, 99 thresholds failed (also when abortOnFail
- * stopped the test), 104 invalid config, 107 script error, 108 test.abort().
+ * stopped the test), 100/101 setup()/teardown() timed out, 104 invalid config, 107 script error,
+ * 108 test.abort().
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,13 +25,53 @@ import { initialVUsOf, maxScenarioEndMs, maxVUsOf, type Scenario } from './scena
 import { newScenarioRun, TestRun, type Vu } from './test-run.ts';
 import { evaluateThresholds } from './thresholds.ts';
 import { VuHandle, type VuSpec } from './vu/handle.ts';
-import type { DoneMessage } from './vu/protocol.ts';
+import type { CallMessage, DoneMessage } from './vu/protocol.ts';
 
 export { ConfigError };
 
 /** An exception in setup(), teardown() or a VU's init context: exit 107. */
 export class ScriptError extends Error {
   override name = 'ScriptError';
+}
+
+/** setup() or teardown() ran past setupTimeout/teardownTimeout: k6's exit codes 100 and 101. */
+export class CallTimeoutError extends Error {
+  override name = 'TimeoutError';
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+const EXIT_SETUP_TIMEOUT = 100;
+const EXIT_TEARDOWN_TIMEOUT = 101;
+
+/** vu.call() for setup()/teardown(), refused with k6's message and exit code after `ms`. */
+async function callWithin(
+  vu: VuHandle,
+  fn: 'setup' | 'teardown',
+  ms: number,
+  message: Omit<CallMessage, 'kind' | 'fn'>,
+): Promise<DoneMessage> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      vu.interrupt();
+      reject(
+        new CallTimeoutError(
+          `${fn}() execution timed out after ${Math.round(ms / 1000)} seconds ` +
+            `(increase the time limit with the ${fn}Timeout option)`,
+          fn === 'setup' ? EXIT_SETUP_TIMEOUT : EXIT_TEARDOWN_TIMEOUT,
+        ),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([vu.call({ fn, ...message }), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface RunConfig extends LoadOptions {
@@ -68,7 +109,9 @@ function header(config: RunConfig, scenarios: Scenario[]): string {
 
 export async function runTest(config: RunConfig): Promise<RunOutcome> {
   const loaded = await loadTest(config);
-  const { scenarios, thresholds } = loaded;
+  const { scenarios, thresholds, settings } = loaded;
+  // As k6 does for an option it does not know (and here also for one the runner does not implement).
+  for (const warning of loaded.warnings) process.stderr.write(`WARN[0000] ${warning}\n`);
   const test = new TestRun(config.tags);
   test.runs.push(...scenarios.map(newScenarioRun));
   const trendStats = (loaded.options.summaryTrendStats as string[] | undefined) ?? DEFAULT_TREND_STATS;
@@ -81,7 +124,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     exitCode = code;
   });
   const testStartedAt = Date.now();
-  const pools = new Pools();
+  const pools = new Pools({ rps: settings.rps, noConnectionReuse: settings.noConnectionReuse });
   const spec: VuSpec = {
     code: loaded.code,
     scriptPath: config.scriptPath,
@@ -123,9 +166,14 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       ),
     );
     const exports = loaded.exports;
-    const setupDone = exports.setup
-      ? await vu0.call({ fn: 'setup', useSetupData: false, wantResult: true, group: '::setup' })
-      : undefined;
+    const setupDone =
+      exports.setup && !settings.noSetup
+        ? await callWithin(vu0, 'setup', settings.setupTimeoutMs, {
+            useSetupData: false,
+            wantResult: true,
+            group: '::setup',
+          })
+        : undefined;
     absorb(setupDone, 'setup() failed');
     const setupData = setupDone?.result;
     spec.setupData = { value: setupData };
@@ -198,6 +246,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
             test,
             run,
             vus,
+            minIterationDurationMs: settings.minIterationDurationMs,
             newVu: async () => {
               const handle = await startVu(nextVuId++, s);
               handle.setSetupData(setupData);
@@ -214,16 +263,28 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     progress.stop();
     if (abortReason) config.log(`\nTest aborted: ${abortReason}\n`);
 
-    const teardownDone = exports.teardown
-      ? await vu0.call({ fn: 'teardown', useSetupData: true, wantResult: false, group: '::teardown' })
-      : undefined;
+    const teardownDone =
+      exports.teardown && !settings.noTeardown
+        ? await callWithin(vu0, 'teardown', settings.teardownTimeoutMs, {
+            useSetupData: true,
+            wantResult: false,
+            group: '::teardown',
+          })
+        : undefined;
     absorb(teardownDone, 'teardown() failed');
 
     const testRunDurationMs = Date.now() - testStartedAt;
     const results = evaluateThresholds(thresholds, test.registry, testRunDurationMs);
     const failed = results.filter((r) => !r.ok);
     if (failed.length && exitCode === 0) exitCode = 99;
-    const data = buildSummaryData(test.registry, results, testRunDurationMs, trendStats, setupData);
+    const data = buildSummaryData(
+      test.registry,
+      results,
+      testRunDurationMs,
+      trendStats,
+      setupData,
+      settings.summaryTimeUnit,
+    );
     await remoteWrite?.stop();
 
     const lagMax = test.registry.aggregate('runner_event_loop_lag');

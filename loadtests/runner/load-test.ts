@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { bundleScript, type ScriptExports } from './loader.ts';
 import { runInitContext } from './init-context.ts';
+import { checkOptions, type RunnerSettings } from './options.ts';
 import { Runtime } from './runtime.ts';
 import { scenariosFrom, type RawOptions, type Scenario } from './scenarios.ts';
 import {
@@ -29,6 +30,10 @@ export interface LoadedTest {
   scenarios: Scenario[];
   thresholds: ThresholdGroup[];
   sharedArrays: Record<string, unknown[]>;
+  /** The other k6 options this runner honours (options.ts). */
+  settings: RunnerSettings;
+  /** Options k6 does not know or this runner does not implement, one warning each. */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {
@@ -70,7 +75,9 @@ export async function loadTest(o: LoadOptions): Promise<LoadedTest> {
   const options = applyOverrides((exports.options ?? {}) as RawOptions, o.overrides) as LoadedTest['options'];
   let scenarios: Scenario[];
   let thresholds: ThresholdGroup[];
+  let checked: ReturnType<typeof checkOptions>;
   try {
+    checked = checkOptions(options);
     scenarios = scenariosFrom(options);
     thresholds = parseThresholds(options.thresholds as Record<string, ThresholdInput[]> | undefined);
     // Custom metrics the init context defined count as known metrics.
@@ -82,5 +89,14 @@ export async function loadTest(o: LoadOptions): Promise<LoadedTest> {
     if (typeof exports[s.exec] !== 'function')
       throw new ConfigError(`scenario "${s.name}": the script exports no function "${s.exec}"`);
   }
-  return { code, exports, options, scenarios, thresholds, sharedArrays: builtArrays };
+  return {
+    code,
+    exports,
+    options,
+    scenarios,
+    thresholds,
+    sharedArrays: builtArrays,
+    settings: checked.settings,
+    warnings: checked.warnings,
+  };
 }

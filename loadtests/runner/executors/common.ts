@@ -9,6 +9,8 @@ export interface ExecutorContext {
   readonly vus: Vu[];
   /** Initialises one more VU for this scenario (arrival-rate executors, up to maxVUs). */
   readonly newVu: () => Promise<Vu>;
+  /** k6's `minIterationDuration`: a shorter completed iteration keeps its VU until then (0: none). */
+  readonly minIterationDurationMs: number;
 }
 
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -59,9 +61,27 @@ export async function runIteration(ctx: ExecutorContext, vu: Vu, iterationInTest
   }
   if (done.error) reportIterationError(s.name, done.error);
   const tags = { ...vu.tags, group: '' };
-  test.registry.add(test.builtins.iteration_duration, performance.now() - start, tags);
+  const took = performance.now() - start;
+  test.registry.add(test.builtins.iteration_duration, took, tags);
   test.registry.add(test.builtins.iterations, 1, tags);
+  await padIteration(ctx, ctx.minIterationDurationMs - took);
+  // Cut short by the hard stop, the iteration is one of the interrupted ones gracefulStop counts, as k6
+  // counts an iteration whose context ended before it returned.
+  if (run.hardStopped) return;
   run.iterationsCompleted++;
+}
+
+/**
+ * k6's minIterationDuration: after a completed iteration (its metrics already recorded, so
+ * iteration_duration does not include the pause), the VU waits out the rest, unless the scenario is
+ * hard-stopped or the test aborted meanwhile.
+ */
+async function padIteration(ctx: ExecutorContext, ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  for (let left = ms; left > 0; left = until - performance.now()) {
+    if (ctx.run.hardStopped || ctx.test.aborted) return;
+    await Promise.race([delay(Math.min(left, 100)), ctx.test.whenAborted]);
+  }
 }
 
 /** Waits for in-flight iterations up to the graceful stop, then interrupts the rest. */

@@ -15,13 +15,15 @@ export interface WireRequest {
   body?: string | Uint8Array;
   timeoutMs: number;
   discardBody: boolean;
+  /** The body as bytes (`responseType: 'binary'`) instead of UTF-8 text. */
+  binaryBody?: boolean;
 }
 
 export interface WireResponse {
   status: number;
   /** Header name/value pairs, flattened, names as the server sent them. */
   headers: string[];
-  body: string;
+  body: string | Uint8Array;
   bytesReceived: number;
   /** Milliseconds: to the first response byte, then to the last, and in total. */
   waiting: number;
@@ -48,6 +50,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly discardBody: boolean,
+    private readonly binaryBody: boolean,
     private readonly done: (r: WireResponse) => void,
   ) {}
 
@@ -75,7 +78,12 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onComplete(): void {
     const c = this.chunks;
-    this.result.body = c.length === 0 ? '' : c.length === 1 ? c[0].toString() : Buffer.concat(c).toString();
+    if (this.binaryBody) {
+      // A copy the size of the body: a chunk may be a view into a larger pooled buffer.
+      this.result.body = new Uint8Array(Buffer.concat(c));
+    } else {
+      this.result.body = c.length === 0 ? '' : c.length === 1 ? c[0].toString() : Buffer.concat(c).toString();
+    }
     this.finish();
   }
 
@@ -95,11 +103,81 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   }
 }
 
+/** How the test's requests share the network (k6's `rps` and `noConnectionReuse` options). */
+export interface TransportSettings {
+  /** Requests per second over all VUs, 0 for no limit: each request waits for its slot before it is sent. */
+  rps: number;
+  /** Close every connection after its request instead of keeping it alive. */
+  noConnectionReuse: boolean;
+}
+
+/** The parallelism of one http.batch() call (k6's `batch` and `batchPerHost`; 0 = no limit). */
+export interface BatchLimits {
+  batch: number;
+  batchPerHost: number;
+}
+
+const NO_LIMITS: TransportSettings = { rps: 0, noConnectionReuse: false };
+
 /** Keep-alive pools, one per origin. */
 export class Pools {
   private readonly pools = new Map<string, Pool>();
+  /** When the next request may be sent under the `rps` limit (performance.now() ms). */
+  private nextSlotAt = 0;
+
+  constructor(private readonly settings: TransportSettings = NO_LIMITS) {}
 
   exchange(req: WireRequest): Promise<WireResponse> {
+    if (this.settings.rps > 0) {
+      // As k6's limiter (golang.org/x/time/rate with a burst of 1): requests spaced 1/rps apart in
+      // the order they arrive, the wait before the request's timings start.
+      const now = performance.now();
+      const at = Math.max(now, this.nextSlotAt);
+      this.nextSlotAt = at + 1000 / this.settings.rps;
+      if (at > now) return new Promise((resolve) => setTimeout(resolve, at - now)).then(() => this.send(req));
+    }
+    return this.send(req);
+  }
+
+  /**
+   * The requests of one http.batch() call, at most `limits.batch` at a time and `limits.batchPerHost`
+   * per origin, started in the order given; the answers in the same order.
+   */
+  exchangeAll(requests: WireRequest[], limits: BatchLimits): Promise<WireResponse[]> {
+    if (requests.length === 1) return this.exchange(requests[0]).then((r) => [r]);
+    const answers = new Array<WireResponse>(requests.length);
+    const waiting = requests.map((_, i) => i);
+    const perOrigin = new Map<string, number>();
+    let running = 0;
+    let answered = 0;
+    return new Promise((resolve) => {
+      const pump = () => {
+        for (let k = 0; k < waiting.length;) {
+          if (limits.batch > 0 && running >= limits.batch) return;
+          const i = waiting[k];
+          const origin = requests[i].origin;
+          const onOrigin = perOrigin.get(origin) ?? 0;
+          if (limits.batchPerHost > 0 && onOrigin >= limits.batchPerHost) {
+            k++;
+            continue;
+          }
+          waiting.splice(k, 1);
+          running++;
+          perOrigin.set(origin, onOrigin + 1);
+          void this.exchange(requests[i]).then((answer) => {
+            answers[i] = answer;
+            running--;
+            perOrigin.set(origin, (perOrigin.get(origin) ?? 1) - 1);
+            if (++answered === requests.length) resolve(answers);
+            else pump();
+          });
+        }
+      };
+      pump();
+    });
+  }
+
+  private send(req: WireRequest): Promise<WireResponse> {
     let pool = this.pools.get(req.origin);
     if (!pool) {
       pool = new Pool(req.origin, { keepAliveTimeout: 60_000, pipelining: 1 });
@@ -115,8 +193,9 @@ export class Pools {
           body: req.body,
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
+          reset: this.settings.noConnectionReuse,
         },
-        new ExchangeHandler(req.discardBody, resolve),
+        new ExchangeHandler(req.discardBody, req.binaryBody === true, resolve),
       );
     });
   }

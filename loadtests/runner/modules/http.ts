@@ -4,22 +4,24 @@
  * which this VU performs on its own keep-alive connections. Every request records k6's http_* metrics
  * with k6's tags.
  */
+import { parseDuration } from '../duration.ts';
 import type { KeyedTags } from '../metrics/tag-cache.ts';
+import { checkOptions } from '../options.ts';
 import type { Runtime } from '../runtime.ts';
 import { TargetGuard } from '../target-guard.ts';
-import type { WireRequest, WireResponse } from './http-transport.ts';
+import type { BatchLimits, WireRequest, WireResponse } from './http-transport.ts';
 import { K6Response, type Timings } from './response.ts';
 
 /** How this runtime's requests reach the network. */
 export interface HttpIo {
-  /** Blocks until every request has its response (answers in order). */
-  sync(requests: WireRequest[]): WireResponse[];
+  /** Blocks until every request has its response (answers in order); `limits` for an http.batch() call. */
+  sync(requests: WireRequest[], limits?: BatchLimits): WireResponse[];
   async(request: WireRequest): Promise<WireResponse>;
 }
 
 type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
 interface Params {
-  headers?: Record<string, string>;
+  headers?: Record<string, unknown>;
   tags?: Record<string, string>;
   timeout?: string | number;
   responseType?: 'text' | 'binary' | 'none';
@@ -39,7 +41,6 @@ interface UrlTemplate {
 }
 
 const URL_PARTS = /^(https?:\/\/[^/?#]+)([^#]*)/i;
-const USER_AGENT = 'elevation-loadtest-runner';
 /** k6's default `maxRedirects`. */
 const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_EXPECTED: ExpectedStatuses = { ranges: [{ min: 200, max: 399 }] };
@@ -54,12 +55,33 @@ function encodeBody(body: Body, headers: Record<string, string>): string | Uint8
   return new URLSearchParams(body as Record<string, string>).toString();
 }
 
+/** k6's request timeout: a number of milliseconds or a Go duration ("90s", "1m30s"); 60 s by default. */
 function timeoutMs(value: string | number | undefined): number {
   if (value === undefined) return 60_000;
-  if (typeof value === 'number') return value;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value);
-  if (!m) throw new Error(`invalid timeout "${value}"`);
-  return Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 } as Record<string, number>)[m[2]];
+  try {
+    return parseDuration(value);
+  } catch {
+    throw new Error(`invalid timeout "${value}" (use e.g. "30s", "1m30s" or a number of milliseconds)`);
+  }
+}
+
+/**
+ * The request's headers: the default User-Agent, then the script's, with names compared without case
+ * as HTTP (and Go's header map, so k6) does: `User-Agent` given by the script replaces the default
+ * instead of going out as a second header.
+ */
+function requestHeaders(
+  userAgent: string,
+  given: Record<string, unknown> | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = userAgent ? { 'user-agent': userAgent } : {};
+  for (const name in given) headers[name.toLowerCase()] = String(given[name]);
+  return headers;
+}
+
+/** A binary body as the ArrayBuffer k6 gives (its own bytes only, not a larger buffer it may view). */
+function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
 function byteLength(body: string | Uint8Array | undefined): number {
@@ -83,6 +105,9 @@ interface Prepared {
 
 export function createHttpModule(runtime: Runtime, io: HttpIo) {
   const guard = new TargetGuard(runtime.allowRemote);
+  // The engine has checked the options (exit 104 on a wrong type) before any VU starts.
+  const settings = checkOptions(runtime.options).settings;
+  const batchLimits: BatchLimits = { batch: settings.batch, batchPerHost: settings.batchPerHost };
   let defaultCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
   const m = runtime.builtins;
 
@@ -100,8 +125,10 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     if (!parts) throw new Error(`invalid URL "${url}"`);
     const [, origin, pathAndQuery] = parts;
     guard.check(origin);
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...params.headers };
+    const headers = requestHeaders(settings.userAgent, params.headers);
     const verb = method.toUpperCase();
+    // discardResponseBodies makes 'none' the default; a request's own responseType wins, as in k6.
+    const responseType = params.responseType ?? (settings.discardResponseBodies ? 'none' : 'text');
     const wire: WireRequest = {
       method: verb,
       origin,
@@ -109,7 +136,8 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       headers,
       body: encodeBody(body, headers),
       timeoutMs: timeoutMs(params.timeout),
-      discardBody: params.responseType === 'none',
+      discardBody: responseType === 'none',
+      binaryBody: responseType === 'binary',
     };
     return { wire, url: String(url), verb, params };
   }
@@ -175,11 +203,18 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     }));
     const sent = 20 + p.wire.path.length + byteLength(p.wire.body);
     recordRequest(keyed, timings, failed, sent, res.bytesReceived);
-    if (res.error)
+    if (res.error) {
+      // The `throw` option: a failed request is an exception (its metrics are recorded first, as in k6).
+      if (settings.throw) throw new Error(`${verb} ${url}: ${res.error}`);
       process.stderr.write(
         `WARN[${Math.round(runtime.elapsedMs() / 1000)}] Request Failed error="${verb} ${url}: ${res.error}"\n`,
       );
-    const body = p.wire.discardBody ? null : res.body;
+    }
+    const body = p.wire.discardBody
+      ? null
+      : typeof res.body === 'string'
+        ? res.body
+        : arrayBufferOf(res.body);
     return new K6Response(url, verb, status, body, res.headers, timings, res.error ?? '', errorCode);
   }
 
@@ -243,7 +278,10 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     const keys = Array.isArray(items) ? null : Object.keys(items);
     const list = Array.isArray(items) ? items : Object.values(items);
     const prepared = list.map(batchItem);
-    const answers = io.sync(prepared.map((p) => p.wire));
+    const answers = io.sync(
+      prepared.map((p) => p.wire),
+      batchLimits,
+    );
     const responses = prepared.map((first, i) => {
       let p = first;
       let res = complete(p, answers[i]);

@@ -18,7 +18,8 @@ export class K6Response {
     readonly url: string,
     readonly method: string,
     readonly status: number,
-    readonly body: string | null,
+    /** Text, or an ArrayBuffer for `responseType: 'binary'`, or null when discarded. */
+    readonly body: string | ArrayBuffer | null,
     private readonly rawHeaders: string[],
     readonly timings: Timings,
     readonly error: string,
@@ -48,7 +49,9 @@ export class K6Response {
   /** JSON body; with a selector, a dotted path (`results.0.elevation`), a subset of k6's gjson paths. */
   json(selector?: string): unknown {
     if (!this.parsedOnce) {
-      this.parsed = JSON.parse(this.body ?? '') as unknown;
+      const body = this.body;
+      const text = body instanceof ArrayBuffer ? Buffer.from(body).toString() : (body ?? '');
+      this.parsed = JSON.parse(text) as unknown;
       this.parsedOnce = true;
     }
     if (!selector) return this.parsed;

@@ -1,4 +1,5 @@
 /** The data object k6 hands to handleSummary(): metrics with values and thresholds, checks by group. */
+import type { TimeUnit } from '../duration.ts';
 import type { Registry } from '../metrics/registry.ts';
 import { sinkValues } from '../metrics/sinks.ts';
 import type { ThresholdResult } from '../thresholds.ts';
@@ -25,7 +26,7 @@ export interface MetricSummary {
 }
 export interface SummaryData {
   root_group: GroupSummary;
-  options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
+  options: { summaryTrendStats: string[]; summaryTimeUnit: TimeUnit | ''; noColor: boolean };
   state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
   metrics: Record<string, MetricSummary>;
   setup_data?: unknown;
@@ -70,6 +71,7 @@ export function buildSummaryData(
   testRunDurationMs: number,
   trendStats: string[],
   setupData: unknown,
+  timeUnit: TimeUnit | '' = '',
 ): SummaryData {
   const metrics: Record<string, MetricSummary> = {};
   for (const metric of registry.metrics.values()) {
@@ -108,7 +110,7 @@ export function buildSummaryData(
   }
   return {
     root_group: groupTree(registry),
-    options: { summaryTrendStats: trendStats, summaryTimeUnit: '', noColor: !process.stdout.isTTY },
+    options: { summaryTrendStats: trendStats, summaryTimeUnit: timeUnit, noColor: !process.stdout.isTTY },
     state: {
       isStdOutTTY: Boolean(process.stdout.isTTY),
       isStdErrTTY: Boolean(process.stderr.isTTY),

@@ -1,5 +1,5 @@
 /** The end-of-test summary in k6's classic text layout (checks, then metrics with threshold marks). */
-import { formatTime } from '../duration.ts';
+import { formatTime, type TimeUnit } from '../duration.ts';
 import type { CheckSummary, GroupSummary, MetricSummary, SummaryData } from './summary-data.ts';
 
 function formatBytes(bytes: number): string {
@@ -17,7 +17,7 @@ function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
 }
 
-function metricLine(m: MetricSummary): string {
+function metricLine(m: MetricSummary, unit: TimeUnit | ''): string {
   const v = m.values;
   switch (m.type) {
     case 'counter':
@@ -30,7 +30,10 @@ function metricLine(m: MetricSummary): string {
       return `${(v.rate * 100).toFixed(2)}% ✓ ${v.passes} ✗ ${v.fails}`;
     default:
       return Object.entries(v)
-        .map(([stat, value]) => `${stat}=${m.contains === 'time' ? formatTime(value) : formatNumber(value)}`)
+        .map(
+          ([stat, value]) =>
+            `${stat}=${m.contains === 'time' ? formatTime(value, unit) : formatNumber(value)}`,
+        )
         .join(' ');
   }
 }
@@ -64,7 +67,9 @@ function legacySummary(data: SummaryData): string {
     const mark = thresholds.length === 0 ? ' ' : thresholds.every((t) => t.ok) ? '✓' : '✗';
     const sub = name.indexOf('{');
     const label = sub > 0 ? `  { ${name.slice(sub + 1, -1)} }` : name;
-    lines.push(`   ${mark} ${label}${'.'.repeat(Math.max(2, width - label.length))}: ${metricLine(m)}`);
+    lines.push(
+      `   ${mark} ${label}${'.'.repeat(Math.max(2, width - label.length))}: ${metricLine(m, data.options.summaryTimeUnit)}`,
+    );
   }
   return `${lines.join('\n')}\n\n`;
 }
@@ -86,12 +91,12 @@ const EXECUTION_FULL = [...EXECUTION, 'group_duration', 'runner_event_loop_lag']
 const NETWORK = ['data_received', 'data_sent'];
 const BUILTIN = new Set([...HTTP_FULL, ...EXECUTION_FULL, ...NETWORK, 'checks']);
 
-function thresholdValue(m: MetricSummary, source: string): string {
+function thresholdValue(m: MetricSummary, source: string, unit: TimeUnit | ''): string {
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(source)?.[1] ?? '';
   const value = m.values[stat] ?? m.values[stat === 'med' ? 'med' : stat];
   if (value === undefined) return '';
   if (m.type === 'rate') return `${stat}=${(value * 100).toFixed(2)}%`;
-  return `${stat}=${m.contains === 'time' ? formatTime(value) : formatNumber(value)}`;
+  return `${stat}=${m.contains === 'time' ? formatTime(value, unit) : formatNumber(value)}`;
 }
 
 function checkList(checks: CheckSummary[], indent: string): string[] {
@@ -107,7 +112,9 @@ function v1Summary(data: SummaryData, full: boolean): string {
     for (const [name, m] of withThresholds.sort(([a], [b]) => a.localeCompare(b))) {
       out.push(`    ${name}`);
       for (const [source, r] of Object.entries(m.thresholds ?? {}))
-        out.push(`    ${r.ok ? '✓' : '✗'} '${source}' ${thresholdValue(m, source)}`);
+        out.push(
+          `    ${r.ok ? '✓' : '✗'} '${source}' ${thresholdValue(m, source, data.options.summaryTimeUnit)}`,
+        );
       out.push('');
     }
     out.push('');
@@ -138,7 +145,7 @@ function v1Summary(data: SummaryData, full: boolean): string {
         const line =
           m.type === 'rate'
             ? `${(v.rate * 100).toFixed(2)}% ${v.passes} out of ${v.passes + v.fails}`
-            : metricLine(m);
+            : metricLine(m, data.options.summaryTimeUnit);
         lines.push(`    ${pad(label)}: ${line}`);
       }
     }

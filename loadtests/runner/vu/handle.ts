@@ -75,7 +75,10 @@ export class VuHandle {
     });
     // All of a VU's HTTP runs on this thread's pools: one event loop doing I/O for every VU.
     sync.port1.on('message', (m: IoRequest) => {
-      void Promise.all(m.requests.map((r) => pools.exchange(r))).then((responses) => {
+      const answers = m.limits
+        ? pools.exchangeAll(m.requests, m.limits)
+        : Promise.all(m.requests.map((r) => pools.exchange(r)));
+      void answers.then((responses) => {
         sync.port1.postMessage({ id: m.id, responses });
         Atomics.add(vu.control, RESPONSE_READY, 1);
         Atomics.notify(vu.control, RESPONSE_READY);

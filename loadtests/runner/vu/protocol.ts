@@ -1,7 +1,7 @@
 /** Messages between the engine and a VU's thread. */
 import type { MessagePort } from 'node:worker_threads';
 import type { SeriesDelta } from '../metrics/delta.ts';
-import type { WireRequest, WireResponse } from '../modules/http-transport.ts';
+import type { BatchLimits, WireRequest, WireResponse } from '../modules/http-transport.ts';
 import type { VuContext } from '../runtime.ts';
 
 export interface VuInit {
@@ -57,6 +57,8 @@ export type FromVu =
 export interface IoRequest {
   id: number;
   requests: WireRequest[];
+  /** An http.batch() call's parallelism; absent for a single request. */
+  limits?: BatchLimits;
 }
 export interface IoResponse {
   id: number;

@@ -6,7 +6,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { takeDeltas } from '../metrics/delta.ts';
-import type { WireRequest, WireResponse } from '../modules/http-transport.ts';
+import type { BatchLimits, WireRequest, WireResponse } from '../modules/http-transport.ts';
 import { runInitContext } from '../init-context.ts';
 import { AbortError, Runtime } from '../runtime.ts';
 import { installConsole } from './console.ts';
@@ -47,12 +47,12 @@ function checkInterrupted(): void {
   if (Atomics.load(control, INTERRUPTED) === 1) throw new InterruptedError('the VU was interrupted');
 }
 
-function syncIo(requests: WireRequest[]): WireResponse[] {
+function syncIo(requests: WireRequest[], limits?: BatchLimits): WireResponse[] {
   checkInterrupted();
   const id = nextIoId++;
   // The engine bumps RESPONSE_READY after posting each answer: wait until it moves past `seen`.
   let seen = Atomics.load(control, RESPONSE_READY);
-  init.io.postMessage({ id, requests });
+  init.io.postMessage({ id, requests, limits });
   for (;;) {
     Atomics.wait(control, RESPONSE_READY, seen, 250);
     seen = Atomics.load(control, RESPONSE_READY);

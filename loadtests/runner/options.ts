@@ -1,0 +1,198 @@
+/**
+ * k6's script options beyond scenarios and thresholds: which this runner honours (and how), which have
+ * no effect here by nature, and which it does not implement. k6 warns about an option it does not know
+ * and ignores it; a known option of the wrong type is invalid config (exit 104). This runner does the
+ * same, and warns too about a k6 option it does not implement, so a script never silently runs with
+ * a setting it asked for left out (an `rps` cap ignored would send more load than the script allows).
+ */
+import { parseDuration, type TimeUnit } from './duration.ts';
+
+/** The options this runner honours outside scenarios/thresholds/summaryTrendStats/tags/maxRedirects. */
+export interface RunnerSettings {
+  /** The User-Agent header of every request ('' sends none). */
+  userAgent: string;
+  /** Responses have a null body unless a request asks for one (`responseType`). */
+  discardResponseBodies: boolean;
+  /** A failed request (no response) throws instead of returning a response with `error`. */
+  throw: boolean;
+  /** A completed iteration shorter than this is padded with a pause (not counted in iteration_duration). */
+  minIterationDurationMs: number;
+  /** Requests per second over the whole test, all VUs together; 0 for no limit. */
+  rps: number;
+  /** Parallel requests of one http.batch() call in total and per host; 0 for no limit. */
+  batch: number;
+  batchPerHost: number;
+  /** Every request on a new connection (`Connection: close`). */
+  noConnectionReuse: boolean;
+  noSetup: boolean;
+  noTeardown: boolean;
+  setupTimeoutMs: number;
+  teardownTimeoutMs: number;
+  /** Every time in the end-of-test summary in this unit ('' picks one per value, k6's default). */
+  summaryTimeUnit: TimeUnit | '';
+}
+
+/** The runner's User-Agent when the script sets none (k6 sends `k6/<version> (https://k6.io/)`). */
+export const DEFAULT_USER_AGENT = 'elevation-loadtest-runner';
+
+export const DEFAULT_SETTINGS: RunnerSettings = {
+  userAgent: DEFAULT_USER_AGENT,
+  discardResponseBodies: false,
+  throw: false,
+  minIterationDurationMs: 0,
+  rps: 0,
+  // k6's defaults: 20 parallel requests per http.batch() call, 6 per host.
+  batch: 20,
+  batchPerHost: 6,
+  noConnectionReuse: false,
+  noSetup: false,
+  noTeardown: false,
+  // k6's default for both.
+  setupTimeoutMs: 60_000,
+  teardownTimeoutMs: 60_000,
+  summaryTimeUnit: '',
+};
+
+/** Honoured elsewhere in the runner (scenarios.ts, thresholds.ts, the summary, engine tags, k6/http). */
+const HONOURED_ELSEWHERE = [
+  'vus',
+  'duration',
+  'iterations',
+  'stages',
+  'scenarios',
+  'thresholds',
+  'summaryTrendStats',
+  'tags',
+  'maxRedirects',
+];
+
+/**
+ * k6 options that change nothing here: `ext` and `cloud` are for Grafana Cloud and outputs, the runner
+ * has no cookie jar for `noCookiesReset` to keep, and samples are not buffered in a channel.
+ */
+const WITHOUT_EFFECT = ['ext', 'cloud', 'noCookiesReset', 'metricSamplesBufferSize'];
+
+/** k6 options this runner does not implement: each one named in a warning when a script sets it. */
+export const NOT_IMPLEMENTED: Readonly<Record<string, string>> = {
+  paused: 'there is no REST API to resume a paused test',
+  executionSegment: 'one runner instance runs the whole test',
+  executionSegmentSequence: 'one runner instance runs the whole test',
+  dns: 'the system resolver is used (targets are loopback addresses unless --allow-remote)',
+  hosts: 'host names are resolved by the system, not by the script',
+  httpDebug: 'requests and responses are not logged',
+  insecureSkipTLSVerify: 'no TLS options: certificates are verified',
+  tlsCipherSuites: 'no TLS options',
+  tlsVersion: 'no TLS options',
+  tlsAuth: 'no TLS options: no client certificates',
+  blacklistIPs: 'not enforced (the runner refuses targets outside loopback unless --allow-remote)',
+  blockHostnames: 'not enforced (the runner refuses targets outside loopback unless --allow-remote)',
+  noVUConnectionReuse: 'connections are pooled per origin for all VUs (noConnectionReuse is honoured)',
+  systemTags: "k6's default system tags are always attached",
+};
+
+type Kind = 'boolean' | 'integer' | 'string' | 'duration';
+const HONOURED_HERE: Record<string, Kind> = {
+  userAgent: 'string',
+  discardResponseBodies: 'boolean',
+  throw: 'boolean',
+  minIterationDuration: 'duration',
+  rps: 'integer',
+  batch: 'integer',
+  batchPerHost: 'integer',
+  noConnectionReuse: 'boolean',
+  noSetup: 'boolean',
+  noTeardown: 'boolean',
+  setupTimeout: 'duration',
+  teardownTimeout: 'duration',
+  summaryTimeUnit: 'string',
+};
+
+/** Invalid config: the caller exits 104, as k6 does for an option of the wrong type. */
+export class OptionError extends Error {
+  override name = 'OptionError';
+}
+
+function typed(name: string, kind: Kind, value: unknown): boolean | number | string {
+  const fail = (expected: string) =>
+    new OptionError(`option "${name}" must be ${expected}, got ${JSON.stringify(value)}`);
+  switch (kind) {
+    case 'boolean':
+      if (typeof value !== 'boolean') throw fail('true or false');
+      return value;
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw fail('an integer');
+      return value;
+    case 'string':
+      if (typeof value !== 'string') throw fail('a string');
+      return value;
+    case 'duration': {
+      if (typeof value !== 'string' && typeof value !== 'number')
+        throw fail('a duration such as "30s" or a number of milliseconds');
+      try {
+        return parseDuration(value);
+      } catch {
+        throw fail('a duration such as "30s" or a number of milliseconds');
+      }
+    }
+  }
+}
+
+export interface CheckedOptions {
+  settings: RunnerSettings;
+  /** One line per option that is unknown to k6 or not implemented here, for stderr. */
+  warnings: string[];
+}
+
+/**
+ * Reads the settings the runner honours from a script's `options` and lists the options it does not
+ * honour; throws OptionError for an honoured option of the wrong type or value.
+ *
+ * @example
+ * ```ts
+ * const { settings, warnings } = checkOptions({ rps: 50, hosts: { 'a.test': '127.0.0.1' }, gracefulStop: '5s' });
+ * assert.equal(settings.rps, 50);
+ * assert.equal(warnings.length, 2);
+ * ```
+ */
+export function checkOptions(options: Record<string, unknown>): CheckedOptions {
+  const settings: RunnerSettings = { ...DEFAULT_SETTINGS };
+  const values: Record<string, boolean | number | string> = {};
+  const warnings: string[] = [];
+  for (const [name, value] of Object.entries(options)) {
+    // k6 reads options as JSON: a key whose value is undefined is not there.
+    if (value === undefined) continue;
+    if (name in HONOURED_HERE) values[name] = typed(name, HONOURED_HERE[name], value);
+    else if (name in NOT_IMPLEMENTED)
+      warnings.push(
+        `option "${name}" is not implemented by this runner and has no effect: ${NOT_IMPLEMENTED[name]}`,
+      );
+    else if (!HONOURED_ELSEWHERE.includes(name) && !WITHOUT_EFFECT.includes(name))
+      // k6's own warning for a field its Options do not have.
+      warnings.push(
+        `There were unknown fields in the options exported in the script  error="json: unknown field \\"${name}\\""`,
+      );
+  }
+  const nonNegative = (name: string, fallback: number): number => {
+    const value = values[name] as number | undefined;
+    if (value !== undefined && value < 0)
+      throw new OptionError(`option "${name}" must not be negative, got ${value}`);
+    return value ?? fallback;
+  };
+  const unit = (values.summaryTimeUnit as string | undefined) ?? '';
+  if (unit !== '' && unit !== 's' && unit !== 'ms' && unit !== 'us')
+    throw new OptionError(`option "summaryTimeUnit" must be one of s, ms, us, got "${unit}"`);
+  settings.userAgent = (values.userAgent as string | undefined) ?? DEFAULT_USER_AGENT;
+  settings.discardResponseBodies = (values.discardResponseBodies as boolean | undefined) ?? false;
+  settings.throw = (values.throw as boolean | undefined) ?? false;
+  settings.minIterationDurationMs = nonNegative('minIterationDuration', 0);
+  settings.rps = nonNegative('rps', 0);
+  settings.batch = nonNegative('batch', DEFAULT_SETTINGS.batch);
+  settings.batchPerHost = nonNegative('batchPerHost', DEFAULT_SETTINGS.batchPerHost);
+  settings.noConnectionReuse = (values.noConnectionReuse as boolean | undefined) ?? false;
+  settings.noSetup = (values.noSetup as boolean | undefined) ?? false;
+  settings.noTeardown = (values.noTeardown as boolean | undefined) ?? false;
+  settings.setupTimeoutMs = nonNegative('setupTimeout', DEFAULT_SETTINGS.setupTimeoutMs);
+  settings.teardownTimeoutMs = nonNegative('teardownTimeout', DEFAULT_SETTINGS.teardownTimeoutMs);
+  settings.summaryTimeUnit = unit as RunnerSettings['summaryTimeUnit'];
+  return { settings, warnings };
+}

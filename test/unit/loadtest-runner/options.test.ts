@@ -1,0 +1,322 @@
+/**
+ * k6's script options beyond scenarios and thresholds, as k6 applies them: userAgent, discardResponseBodies
+ * (and responseType), throw, rps, batch/batchPerHost, noConnectionReuse, minIterationDuration,
+ * noSetup/noTeardown, setupTimeout/teardownTimeout, summaryTimeUnit; request headers merged without case;
+ * a k6 option the runner does not implement, or one k6 does not know, is a warning, never silently dropped;
+ * an option of the wrong type is invalid config (exit 104).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkOptions } from '../../../loadtests/runner/options';
+import { count, runScript } from './harness';
+
+const EXIT_INVALID_CONFIG = 104;
+const EXIT_SETUP_TIMEOUT = 100;
+const EXIT_TEARDOWN_TIMEOUT = 101;
+
+interface Seen {
+  path: string;
+  at: number;
+  headers: string[];
+  socket: number;
+}
+
+describe('k6 options', () => {
+  let server: http.Server;
+  let url = '';
+  let seen: Seen[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const sockets = new WeakMap<object, number>();
+  let nextSocket = 0;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (!sockets.has(req.socket)) sockets.set(req.socket, ++nextSocket);
+      seen.push({
+        path: req.url ?? '',
+        at: performance.now(),
+        headers: req.rawHeaders,
+        socket: sockets.get(req.socket) ?? 0,
+      });
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const answer = () => {
+        inFlight--;
+        if (req.url === '/bytes') {
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          res.end(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"status":"OK"}');
+        }
+      };
+      const slow = /^\/slow\/(\d+)/.exec(req.url ?? '');
+      if (slow) setTimeout(answer, Number(slow[1]));
+      else answer();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  beforeEach(() => {
+    seen = [];
+    maxInFlight = 0;
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const env = () => ({ BASE_URL: url });
+  const headerValues = (s: Seen, name: string) =>
+    s.headers.filter((_, i) => i % 2 === 1 && s.headers[i - 1].toLowerCase() === name);
+
+  it('sends one User-Agent (the option, or the request header that replaces it) and one Content-Type', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { iterations: 1, userAgent: 'MyK6UserAgentString/1.0' };
+export default function () {
+  http.get(__ENV.BASE_URL + '/default');
+  http.get(__ENV.BASE_URL + '/own', { headers: { 'User-Agent': 'per-request/2.0' } });
+  http.post(__ENV.BASE_URL + '/form', { a: '1' }, { headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' } });
+}`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    const byPath = Object.fromEntries(seen.map((s) => [s.path, s]));
+    expect(headerValues(byPath['/default'], 'user-agent')).toEqual(['MyK6UserAgentString/1.0']);
+    expect(headerValues(byPath['/own'], 'user-agent')).toEqual(['per-request/2.0']);
+    expect(headerValues(byPath['/form'], 'content-type')).toEqual([
+      'application/x-www-form-urlencoded; charset=utf-8',
+    ]);
+  }, 30_000);
+
+  it("discardResponseBodies: bodies are null unless a request asks for one; responseType 'binary' gives the bytes", async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { iterations: 1, discardResponseBodies: true, thresholds: { checks: ['rate==1'] } };
+export default function () {
+  const discarded = http.get(__ENV.BASE_URL + '/');
+  const text = http.get(__ENV.BASE_URL + '/', { responseType: 'text' });
+  const bytes = http.get(__ENV.BASE_URL + '/bytes', { responseType: 'binary' });
+  const view = new Uint8Array(bytes.body);
+  check(null, {
+    'discarded body is null': () => discarded.body === null,
+    'text body kept': () => text.json('status') === 'OK',
+    'binary body is an ArrayBuffer of every byte': () =>
+      bytes.body instanceof ArrayBuffer && bytes.body.byteLength === 256 && view.every((b, i) => b === i),
+  });
+}`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(r.summary.metrics.checks.values).toMatchObject({ passes: 3, fails: 0 });
+  }, 30_000);
+
+  it('throw: a request that gets no response throws (its metrics recorded); without it, it returns the error', async () => {
+    const script = (option: string) => `import http from 'k6/http';
+import { Counter } from 'k6/metrics';
+const thrown = new Counter('thrown');
+export const options = { iterations: 1${option} };
+export default function () {
+  try {
+    const res = http.get('http://127.0.0.1:1/closed');
+    if (res.error_code !== 1212) throw new Error('expected connection refused, got ' + res.error_code);
+  } catch (e) {
+    thrown.add(1);
+  }
+}`;
+    const withThrow = await runScript(script(', throw: true'));
+    const without = await runScript(script(''));
+    expect(withThrow.code).toBe(0);
+    expect(count(withThrow.summary, 'thrown')).toBe(1);
+    expect(count(withThrow.summary, 'http_reqs')).toBe(1);
+    expect(withThrow.summary.metrics.http_req_failed.values).toMatchObject({ passes: 1 });
+    expect(without.code).toBe(0);
+    expect(count(without.summary, 'thrown')).toBe(0);
+    expect(without.stderr).toContain('Request Failed');
+  }, 30_000);
+
+  it('rps: requests of all VUs together are spaced 1/rps apart', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { vus: 4, iterations: 12, rps: 20 };
+export default function () { http.get(__ENV.BASE_URL + '/'); }`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(seen).toHaveLength(12);
+    const at = seen.map((s) => s.at).sort((a, b) => a - b);
+    const gaps = at.slice(1).map((t, i) => t - at[i]);
+    // 50 ms apart, less the timer's and the sockets' jitter; 4 VUs without the limit send at once.
+    expect(Math.min(...gaps)).toBeGreaterThan(30);
+    expect(at[11] - at[0]).toBeGreaterThanOrEqual(11 * 50 - 15);
+  }, 30_000);
+
+  it("http.batch() runs at most batchPerHost (default 6) of one host's requests at a time, and at most batch", async () => {
+    const script = (option: string) => `import http from 'k6/http';
+export const options = { iterations: 1${option} };
+export default function () {
+  http.batch(Array.from({ length: 12 }, (_, i) => __ENV.BASE_URL + '/slow/150?' + i));
+}`;
+    const runs: [string, number][] = [
+      ['', 6],
+      [', batchPerHost: 2', 2],
+      [', batch: 3, batchPerHost: 0', 3],
+      [', batch: 0, batchPerHost: 0', 12],
+    ];
+    for (const [option, limit] of runs) {
+      maxInFlight = 0;
+      const r = await runScript(script(option), [], env());
+      expect(r.code).toBe(0);
+      expect(count(r.summary, 'http_reqs')).toBe(12);
+      expect({ option, maxInFlight }).toEqual({ option, maxInFlight: limit });
+    }
+  }, 60_000);
+
+  it('noConnectionReuse: every request on its own connection (one kept-alive connection without it)', async () => {
+    const script = (option: string) => `import http from 'k6/http';
+export const options = { iterations: 5${option} };
+export default function () { http.get(__ENV.BASE_URL + '/'); }`;
+    await runScript(script(''), [], env());
+    expect(new Set(seen.map((s) => s.socket)).size).toBe(1);
+    seen = [];
+    await runScript(script(', noConnectionReuse: true'), [], env());
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen.map((s) => s.socket)).size).toBe(5);
+  }, 30_000);
+
+  it('minIterationDuration pads short iterations (the pause not in iteration_duration)', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { vus: 1, iterations: 2, minIterationDuration: '1s' };
+export default function () { http.get(__ENV.BASE_URL + '/'); }`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(count(r.summary, 'iterations')).toBe(2);
+    expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(990);
+    expect(r.summary.metrics.iteration_duration.values.max).toBeLessThan(990);
+  }, 30_000);
+
+  it('noSetup and noTeardown skip those functions', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { iterations: 1, noSetup: true, noTeardown: true };
+export function setup() { http.get(__ENV.BASE_URL + '/setup'); return { from: 'setup' }; }
+export default function (data) { http.get(__ENV.BASE_URL + '/iteration?' + (data === undefined)); }
+export function teardown() { http.get(__ENV.BASE_URL + '/teardown'); }`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => s.path)).toEqual(['/iteration?true']);
+  }, 30_000);
+
+  it('setupTimeout and teardownTimeout end the run with exit codes 100 and 101', async () => {
+    const setup = await runScript(
+      `import { sleep } from 'k6';
+export const options = { setupTimeout: '1s' };
+export function setup() { sleep(100); }
+export default function () {}`,
+    );
+    expect(setup.code).toBe(EXIT_SETUP_TIMEOUT);
+    expect(setup.stderr).toContain('setup() execution timed out after 1 seconds');
+    expect(setup.elapsedMs).toBeLessThan(20_000);
+    const teardown = await runScript(
+      `import http from 'k6/http';
+export const options = { iterations: 1, teardownTimeout: '500ms' };
+export default function () {}
+export function teardown() { http.get(__ENV.BASE_URL + '/slow/5000'); }`,
+      [],
+      env(),
+    );
+    expect(teardown.code).toBe(EXIT_TEARDOWN_TIMEOUT);
+    expect(teardown.stderr).toContain('teardown() execution timed out');
+  }, 60_000);
+
+  it('summaryTimeUnit prints every time of the summary in that unit', async () => {
+    const script = (unit: string) => `import http from 'k6/http';
+export const options = { iterations: 3, summaryTimeUnit: '${unit}' };
+export default function () { http.get(__ENV.BASE_URL + '/'); }`;
+    const line = (stdout: string) => stdout.split('\n').find((l) => l.includes('http_req_duration')) ?? '';
+    const seconds = line((await runScript(script('s'), [], env())).stdout);
+    const micro = line((await runScript(script('us'), [], env())).stdout);
+    expect(seconds).toMatch(/avg=\d+\.\d\ds /);
+    expect(seconds.match(/=[\d.]+(µs|ms|s)\b/g)?.every((v) => v.endsWith('s') && !/ms$|µs$/.test(v))).toBe(
+      true,
+    );
+    expect(micro.match(/=[\d.]+(µs|ms|s)\b/g)?.every((v) => v.endsWith('µs'))).toBe(true);
+  }, 30_000);
+
+  it('a request timeout is a Go duration ("1m30s") or milliseconds, and a late answer is error 1050', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { iterations: 1, thresholds: { checks: ['rate==1'] } };
+export default function () {
+  const long = http.get(__ENV.BASE_URL + '/', { timeout: '1m30s' });
+  const late = http.get(__ENV.BASE_URL + '/slow/2000', { timeout: 300 });
+  check(null, { 'long timeout accepted': () => long.status === 200, 'late answer timed out': () => late.error_code === 1050 });
+}`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+  }, 30_000);
+
+  it('warns about an option k6 does not know and about one this runner does not implement', async () => {
+    const r = await runScript(
+      `export const options = { iterations: 1, gracefulStop: '5s', hosts: { 'test.k6.io': '127.0.0.1' }, ext: {} };
+export default function () {}`,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'There were unknown fields in the options exported in the script  error="json: unknown field \\"gracefulStop\\""',
+    );
+    expect(r.stderr).toContain('option "hosts" is not implemented by this runner and has no effect');
+    expect(r.stderr).not.toContain('"ext"');
+  }, 30_000);
+
+  it('an option of the wrong type or value is invalid config (exit 104)', async () => {
+    for (const [option, message] of [
+      ["rps: '10'", 'option "rps" must be an integer, got "10"'],
+      ["summaryTimeUnit: 'min'", 'option "summaryTimeUnit" must be one of s, ms, us'],
+      ["minIterationDuration: 'soon'", 'option "minIterationDuration" must be a duration'],
+      ['batchPerHost: -1', 'option "batchPerHost" must not be negative'],
+    ]) {
+      const r = await runScript(`export const options = { iterations: 1, ${option} };
+export default function () {}`);
+      expect({ option, code: r.code }).toEqual({ option, code: EXIT_INVALID_CONFIG });
+      expect(r.stderr).toContain(message);
+    }
+  }, 60_000);
+
+  it('checkOptions: defaults as k6, every unknown or unimplemented option named once', () => {
+    const { settings, warnings } = checkOptions({
+      vus: 2,
+      thresholds: {},
+      noCookiesReset: true,
+      tlsVersion: 'tls1.2',
+      timeout: '30s',
+      throw: undefined,
+    });
+    expect(settings).toMatchObject({
+      batch: 20,
+      batchPerHost: 6,
+      rps: 0,
+      setupTimeoutMs: 60_000,
+      throw: false,
+    });
+    expect(warnings).toEqual([
+      'option "tlsVersion" is not implemented by this runner and has no effect: no TLS options',
+      'There were unknown fields in the options exported in the script  error="json: unknown field \\"timeout\\""',
+    ]);
+  });
+});
