@@ -5,7 +5,14 @@
  * same, and warns too about a k6 option it does not implement, so a script never silently runs with
  * a setting it asked for left out (an `rps` cap ignored would send more load than the script allows).
  */
+import { isIP } from 'node:net';
 import { parseDuration, type TimeUnit } from './duration.ts';
+
+/** Where `hosts` sends a host name: an IP address, and a port when the mapping gives one. */
+export interface HostAddress {
+  address: string;
+  port?: number;
+}
 
 /** The options this runner honours outside scenarios/thresholds/summaryTrendStats/tags/maxRedirects. */
 export interface RunnerSettings {
@@ -30,6 +37,11 @@ export interface RunnerSettings {
   teardownTimeoutMs: number;
   /** Every time in the end-of-test summary in this unit ('' picks one per value, k6's default). */
   summaryTimeUnit: TimeUnit | '';
+  /**
+   * k6's `hosts`: a host name (`name`, `name:port` or `*.domain`, lower case) answered by this address
+   * instead of DNS; the request keeps its URL (metrics, Host header) and goes to the address.
+   */
+  hosts: Readonly<Record<string, HostAddress>>;
 }
 
 /** The runner's User-Agent when the script sets none (k6 sends `k6/<version> (https://k6.io/)`). */
@@ -51,6 +63,7 @@ export const DEFAULT_SETTINGS: RunnerSettings = {
   setupTimeoutMs: 60_000,
   teardownTimeoutMs: 60_000,
   summaryTimeUnit: '',
+  hosts: {},
 };
 
 /** Honoured elsewhere in the runner (scenarios.ts, thresholds.ts, the summary, engine tags, k6/http). */
@@ -78,7 +91,6 @@ export const NOT_IMPLEMENTED: Readonly<Record<string, string>> = {
   executionSegment: 'one runner instance runs the whole test',
   executionSegmentSequence: 'one runner instance runs the whole test',
   dns: 'the system resolver is used (targets are loopback addresses unless --allow-remote)',
-  hosts: 'host names are resolved by the system, not by the script',
   httpDebug: 'requests and responses are not logged',
   insecureSkipTLSVerify: 'no TLS options: certificates are verified',
   tlsCipherSuites: 'no TLS options',
@@ -110,6 +122,53 @@ const HONOURED_HERE: Record<string, Kind> = {
 /** Invalid config: the caller exits 104, as k6 does for an option of the wrong type. */
 export class OptionError extends Error {
   override name = 'OptionError';
+}
+
+/** `hosts` as k6 reads it: values are an IP address or `IP:port` (`[IPv6]:port`); keys are host names. */
+function parseHosts(value: unknown): Record<string, HostAddress> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new OptionError(
+      `option "hosts" must be an object of host name → IP address, got ${JSON.stringify(value)}`,
+    );
+  const hosts: Record<string, HostAddress> = {};
+  for (const [name, target] of Object.entries(value as Record<string, unknown>)) {
+    const text = typeof target === 'string' ? target : '';
+    const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^:]+):(\d+)$/.exec(text) ?? [text, text];
+    const address = m[1];
+    const port = m[2] === undefined ? undefined : Number(m[2]);
+    if (!isIP(address) || (port !== undefined && (port < 1 || port > 65535)))
+      throw new OptionError(
+        `option "hosts": "${name}" must map to an IP address or IP:port (k6 resolves no names there), got ${JSON.stringify(target)}`,
+      );
+    hosts[name.toLowerCase()] = port === undefined ? { address } : { address, port };
+  }
+  return hosts;
+}
+
+/**
+ * The address `hosts` gives a request's host, or undefined for DNS: `name:port` first, then `name`, then
+ * the longest matching `*.domain` wildcard (with the port, then without).
+ *
+ * @example
+ * ```ts
+ * const hosts = { 'test.k6.io': { address: '127.0.0.1', port: 3000 }, '*.k6.io': { address: '127.0.0.2' } };
+ * assert.equal(hostAddress(hosts, 'TEST.k6.io', '80')?.port, 3000);
+ * assert.equal(hostAddress(hosts, 'quickpizza.k6.io', '80')?.address, '127.0.0.2');
+ * ```
+ */
+export function hostAddress(
+  hosts: Readonly<Record<string, HostAddress>>,
+  hostname: string,
+  port: string,
+): HostAddress | undefined {
+  const name = hostname.toLowerCase();
+  const exact = hosts[`${name}:${port}`] ?? hosts[name];
+  if (exact) return exact;
+  for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
+    const wildcard = hosts[`*${name.slice(dot)}:${port}`] ?? hosts[`*${name.slice(dot)}`];
+    if (wildcard) return wildcard;
+  }
+  return undefined;
 }
 
 function typed(name: string, kind: Kind, value: unknown): boolean | number | string {
@@ -149,7 +208,7 @@ export interface CheckedOptions {
  *
  * @example
  * ```ts
- * const { settings, warnings } = checkOptions({ rps: 50, hosts: { 'a.test': '127.0.0.1' }, gracefulStop: '5s' });
+ * const { settings, warnings } = checkOptions({ rps: 50, dns: { ttl: '1m' }, gracefulStop: '5s' });
  * assert.equal(settings.rps, 50);
  * assert.equal(warnings.length, 2);
  * ```
@@ -161,7 +220,8 @@ export function checkOptions(options: Record<string, unknown>): CheckedOptions {
   for (const [name, value] of Object.entries(options)) {
     // k6 reads options as JSON: a key whose value is undefined is not there.
     if (value === undefined) continue;
-    if (name in HONOURED_HERE) values[name] = typed(name, HONOURED_HERE[name], value);
+    if (name === 'hosts') settings.hosts = parseHosts(value);
+    else if (name in HONOURED_HERE) values[name] = typed(name, HONOURED_HERE[name], value);
     else if (name in NOT_IMPLEMENTED)
       warnings.push(
         `option "${name}" is not implemented by this runner and has no effect: ${NOT_IMPLEMENTED[name]}`,

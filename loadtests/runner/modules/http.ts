@@ -6,7 +6,7 @@
  */
 import { parseDuration } from '../duration.ts';
 import type { KeyedTags } from '../metrics/tag-cache.ts';
-import { checkOptions } from '../options.ts';
+import { checkOptions, hostAddress } from '../options.ts';
 import type { Runtime } from '../runtime.ts';
 import { TargetGuard } from '../target-guard.ts';
 import type { BatchLimits, WireRequest, WireResponse } from './http-transport.ts';
@@ -110,6 +110,26 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
   const batchLimits: BatchLimits = { batch: settings.batch, batchPerHost: settings.batchPerHost };
   let defaultCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
   const m = runtime.builtins;
+  /** Where an origin's requests go: the origin itself, or the address `hosts` maps its host to. */
+  const routes = new Map<string, { origin: string; host?: string }>();
+
+  function routeOf(origin: string): { origin: string; host?: string } {
+    let route = routes.get(origin);
+    if (!route) {
+      const u = new URL(origin);
+      const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+      const to = hostAddress(settings.hosts, u.hostname, port);
+      // The URL (its metrics, its Host header) stays as written; the connection goes to the address.
+      route = to
+        ? {
+            origin: `${u.protocol}//${to.address.includes(':') ? `[${to.address}]` : to.address}:${to.port ?? port}`,
+            host: u.host,
+          }
+        : { origin };
+      routes.set(origin, route);
+    }
+    return route;
+  }
 
   function prepare(method: string, target: string | UrlTemplate, body: Body, given: Params = {}): Prepared {
     // http.url`…${id}`: the template (with ${}) becomes the name tag, so ids do not split series.
@@ -123,16 +143,18 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       throw new Error('Making http requests in the init context is not supported (k6 refuses it too)');
     const parts = URL_PARTS.exec(String(url));
     if (!parts) throw new Error(`invalid URL "${url}"`);
-    const [, origin, pathAndQuery] = parts;
-    guard.check(origin);
+    const route = routeOf(parts[1]);
+    // The target guard checks where the load goes, so `hosts` can point a public name at loopback.
+    guard.check(route.origin);
     const headers = requestHeaders(settings.userAgent, params.headers);
+    if (route.host) headers.host ??= route.host;
     const verb = method.toUpperCase();
     // discardResponseBodies makes 'none' the default; a request's own responseType wins, as in k6.
     const responseType = params.responseType ?? (settings.discardResponseBodies ? 'none' : 'text');
     const wire: WireRequest = {
       method: verb,
-      origin,
-      path: pathAndQuery || '/',
+      origin: route.origin,
+      path: parts[2] || '/',
       headers,
       body: encodeBody(body, headers),
       timeoutMs: timeoutMs(params.timeout),

@@ -273,14 +273,14 @@ export default function () {
 
   it('warns about an option k6 does not know and about one this runner does not implement', async () => {
     const r = await runScript(
-      `export const options = { iterations: 1, gracefulStop: '5s', hosts: { 'test.k6.io': '127.0.0.1' }, ext: {} };
+      `export const options = { iterations: 1, gracefulStop: '5s', dns: { ttl: '1m' }, ext: {} };
 export default function () {}`,
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
       'There were unknown fields in the options exported in the script  error="json: unknown field \\"gracefulStop\\""',
     );
-    expect(r.stderr).toContain('option "hosts" is not implemented by this runner and has no effect');
+    expect(r.stderr).toContain('option "dns" is not implemented by this runner and has no effect');
     expect(r.stderr).not.toContain('"ext"');
   }, 30_000);
 
@@ -290,6 +290,10 @@ export default function () {}`,
       ["summaryTimeUnit: 'min'", 'option "summaryTimeUnit" must be one of s, ms, us'],
       ["minIterationDuration: 'soon'", 'option "minIterationDuration" must be a duration'],
       ['batchPerHost: -1', 'option "batchPerHost" must not be negative'],
+      [
+        "hosts: { 'test.k6.io': 'localhost' }",
+        'option "hosts": "test.k6.io" must map to an IP address or IP:port',
+      ],
     ]) {
       const r = await runScript(`export const options = { iterations: 1, ${option} };
 export default function () {}`);
@@ -297,6 +301,37 @@ export default function () {}`);
       expect(r.stderr).toContain(message);
     }
   }, 60_000);
+
+  it("hosts sends a public name's requests to a loopback address, URL and Host header unchanged", async () => {
+    const port = new URL(url).port;
+    const r = await runScript(
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = {
+  iterations: 1,
+  hosts: { 'test.k6.io': '127.0.0.1:${port}', '*.grafana.com:8080': '127.0.0.1:${port}' },
+  thresholds: { checks: ['rate==1'] },
+};
+export default function () {
+  const exact = http.get('http://test.k6.io/contacts.php');
+  const wildcard = http.get('http://quickpizza.grafana.com:8080/api');
+  check(null, {
+    'exact name answered': () => exact.status === 200 && exact.url === 'http://test.k6.io/contacts.php',
+    'wildcard answered': () => wildcard.status === 200,
+  });
+}`,
+    );
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => [s.path, headerValues(s, 'host')])).toEqual([
+      ['/contacts.php', ['test.k6.io']],
+      ['/api', ['quickpizza.grafana.com:8080']],
+    ]);
+    // Not mapped: a public name stays refused (no load leaves loopback without --allow-remote).
+    const refused = await runScript(`import http from 'k6/http';
+export const options = { iterations: 1, hosts: { 'test.k6.io': '127.0.0.1:${port}' } };
+export default function () { http.get('http://other.k6.io/'); }`);
+    expect(refused.stderr).toContain('refusing to send load to http://other.k6.io');
+  }, 30_000);
 
   it('checkOptions: defaults as k6, every unknown or unimplemented option named once', () => {
     const { settings, warnings } = checkOptions({
