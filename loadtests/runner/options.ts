@@ -31,6 +31,8 @@ export interface RunnerSettings {
   batchPerHost: number;
   /** Every request on a new connection (`Connection: close`). */
   noConnectionReuse: boolean;
+  /** A VU keeps its cookie jar from one iteration to the next (k6 starts each with an empty one). */
+  noCookiesReset: boolean;
   noSetup: boolean;
   noTeardown: boolean;
   setupTimeoutMs: number;
@@ -57,6 +59,7 @@ export const DEFAULT_SETTINGS: RunnerSettings = {
   batch: 20,
   batchPerHost: 6,
   noConnectionReuse: false,
+  noCookiesReset: false,
   noSetup: false,
   noTeardown: false,
   // k6's default for both.
@@ -80,10 +83,10 @@ const HONOURED_ELSEWHERE = [
 ];
 
 /**
- * k6 options that change nothing here: `ext` and `cloud` are for Grafana Cloud and outputs, the runner
- * has no cookie jar for `noCookiesReset` to keep, and samples are not buffered in a channel.
+ * k6 options that change nothing here: `ext` and `cloud` are for Grafana Cloud and outputs, and samples
+ * are not buffered in a channel.
  */
-const WITHOUT_EFFECT = ['ext', 'cloud', 'noCookiesReset', 'metricSamplesBufferSize'];
+const WITHOUT_EFFECT = ['ext', 'cloud', 'metricSamplesBufferSize'];
 
 /** k6 options this runner does not implement: each one named in a warning when a script sets it. */
 export const NOT_IMPLEMENTED: Readonly<Record<string, string>> = {
@@ -112,6 +115,7 @@ const HONOURED_HERE: Record<string, Kind> = {
   batch: 'integer',
   batchPerHost: 'integer',
   noConnectionReuse: 'boolean',
+  noCookiesReset: 'boolean',
   noSetup: 'boolean',
   noTeardown: 'boolean',
   setupTimeout: 'duration',
@@ -249,6 +253,7 @@ export function checkOptions(options: Record<string, unknown>): CheckedOptions {
   settings.batch = nonNegative('batch', DEFAULT_SETTINGS.batch);
   settings.batchPerHost = nonNegative('batchPerHost', DEFAULT_SETTINGS.batchPerHost);
   settings.noConnectionReuse = (values.noConnectionReuse as boolean | undefined) ?? false;
+  settings.noCookiesReset = (values.noCookiesReset as boolean | undefined) ?? false;
   settings.noSetup = (values.noSetup as boolean | undefined) ?? false;
   settings.noTeardown = (values.noTeardown as boolean | undefined) ?? false;
   settings.setupTimeoutMs = nonNegative('setupTimeout', DEFAULT_SETTINGS.setupTimeoutMs);

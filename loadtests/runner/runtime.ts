@@ -5,6 +5,7 @@
 import { defineBuiltins, type BuiltinMetrics } from './metrics/builtin.ts';
 import { Registry, tagKey, type Metric, type Tags } from './metrics/registry.ts';
 import { TagCache, type KeyedTags } from './metrics/tag-cache.ts';
+import type { K6CookieJar } from './modules/cookies.ts';
 
 /** The VU and iteration a call runs as (k6/execution reads it). */
 export interface VuContext {
@@ -38,6 +39,8 @@ export class Runtime {
   group = '';
   /** True while the script's top level (the init context) runs: no HTTP there, as in k6. */
   inInit = true;
+  /** The VU's cookie jar (k6/http makes it on first use; a VU thread drops it at each call unless noCookiesReset). */
+  cookieJar: K6CookieJar | undefined;
   private readonly tagCache = new TagCache();
 
   constructor(

@@ -21,6 +21,8 @@ export interface WireRequest {
 
 export interface WireResponse {
   status: number;
+  /** The status line's reason phrase as the server sent it ("OK"). */
+  statusText?: string;
   /** Header name/value pairs, flattened, names as the server sent them. */
   headers: string[];
   body: string | Uint8Array;
@@ -56,10 +58,11 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onConnect(): void {}
 
-  onHeaders(status: number, rawHeaders: Buffer[]): boolean {
+  onHeaders(status: number, rawHeaders: Buffer[], _resume: () => void, statusText?: string): boolean {
     const r = this.result;
     this.headersAt = performance.now();
     r.status = status;
+    r.statusText = statusText;
     // Status line plus "name: value\r\n" per header and the blank line.
     let bytes = 17;
     for (let i = 0; i < rawHeaders.length; i++) {

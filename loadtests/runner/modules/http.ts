@@ -4,11 +4,13 @@
  * which this VU performs on its own keep-alive connections. Every request records k6's http_* metrics
  * with k6's tags.
  */
+import zlib from 'node:zlib';
 import { parseDuration } from '../duration.ts';
 import type { KeyedTags } from '../metrics/tag-cache.ts';
 import { checkOptions, hostAddress } from '../options.ts';
 import type { Runtime } from '../runtime.ts';
 import { TargetGuard } from '../target-guard.ts';
+import { K6CookieJar, type RequestCookie, type ResponseCookie } from './cookies.ts';
 import type { BatchLimits, WireRequest, WireResponse } from './http-transport.ts';
 import { K6Response, type Timings } from './response.ts';
 
@@ -27,6 +29,14 @@ interface Params {
   responseType?: 'text' | 'binary' | 'none';
   responseCallback?: ExpectedStatuses | null;
   redirects?: number;
+  /** Request-scoped cookies (not stored in the jar). */
+  cookies?: Record<string, RequestCookie>;
+  /** The jar to use instead of the VU's. */
+  jar?: K6CookieJar;
+  /** 'basic' (credentials in the URL, as without it); k6's 'digest' and 'ntlm' are refused here. */
+  auth?: string;
+  /** Compress the body: gzip, deflate, br (zstd where node:zlib has it), or a comma-separated stack. */
+  compression?: string;
 }
 interface ExpectedStatuses {
   readonly ranges: { min: number; max: number }[];
@@ -40,7 +50,8 @@ interface UrlTemplate {
   toString(): string;
 }
 
-const URL_PARTS = /^(https?:\/\/[^/?#]+)([^#]*)/i;
+/** scheme://, userinfo@ (optional), host[:port], then path and query (the fragment is not sent). */
+const URL_PARTS = /^(https?:\/\/)(?:([^/?#@]*)@)?([^/?#]+)([^#]*)/i;
 /** k6's default `maxRedirects`. */
 const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_EXPECTED: ExpectedStatuses = { ranges: [{ min: 200, max: 399 }] };
@@ -79,6 +90,36 @@ function requestHeaders(
   return headers;
 }
 
+type Compress = (data: Buffer) => Buffer;
+/** k6's `compression` algorithms ('deflate' is zlib-wrapped, as Go's compress/zlib writes it). */
+const COMPRESSORS: Record<string, Compress | undefined> = {
+  gzip: (d) => zlib.gzipSync(d),
+  deflate: (d) => zlib.deflateSync(d),
+  br: (d) => zlib.brotliCompressSync(d),
+  // node:zlib has zstd from Node 22.15 on.
+  zstd: (zlib as unknown as { zstdCompressSync?: Compress }).zstdCompressSync,
+};
+
+/** The body compressed as `compression` says, in order, with the Content-Encoding it gets. */
+function compress(
+  body: string | Uint8Array | undefined,
+  compression: string,
+): { body: Uint8Array; encoding: string } {
+  const algorithms = compression.split(',').map((a) => a.trim());
+  let data: Buffer = Buffer.from(body ?? '');
+  for (const algorithm of algorithms) {
+    const fn = COMPRESSORS[algorithm];
+    if (!fn)
+      throw new Error(
+        algorithm in COMPRESSORS
+          ? `compression "${algorithm}" needs Node 22.15 or later (node:zlib has no zstd before)`
+          : `unknown compression algorithm "${algorithm}" (use gzip, deflate, br or zstd)`,
+      );
+    data = fn(data);
+  }
+  return { body: data, encoding: algorithms.join(', ') };
+}
+
 /** A binary body as the ArrayBuffer k6 gives (its own bytes only, not a larger buffer it may view). */
 function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
@@ -101,6 +142,8 @@ interface Prepared {
   url: string;
   verb: string;
   params: Params;
+  /** The jar the request's cookies came from and the response's go to. */
+  jar: K6CookieJar;
 }
 
 export function createHttpModule(runtime: Runtime, io: HttpIo) {
@@ -143,25 +186,45 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       throw new Error('Making http requests in the init context is not supported (k6 refuses it too)');
     const parts = URL_PARTS.exec(String(url));
     if (!parts) throw new Error(`invalid URL "${url}"`);
-    const route = routeOf(parts[1]);
+    const [, scheme, userinfo, host, pathAndQuery] = parts;
+    const route = routeOf(scheme + host);
     // The target guard checks where the load goes, so `hosts` can point a public name at loopback.
     guard.check(route.origin);
     const headers = requestHeaders(settings.userAgent, params.headers);
     if (route.host) headers.host ??= route.host;
+    if (params.auth !== undefined && params.auth !== 'basic')
+      throw new Error(
+        `auth "${params.auth}" is not supported by this runner (basic is: credentials in the URL)`,
+      );
+    // Credentials in the URL are Basic authentication, as Go's client (so k6) sends them.
+    if (userinfo !== undefined && headers.authorization === undefined) {
+      const [user, password = ''] = userinfo.split(':').map((p) => decodeURIComponent(p));
+      headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    }
+    const jar = params.jar ?? (runtime.cookieJar ??= new K6CookieJar());
+    const plainUrl = scheme + host + pathAndQuery;
+    const cookie = jar.header(plainUrl, params.cookies);
+    if (cookie) headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
     const verb = method.toUpperCase();
     // discardResponseBodies makes 'none' the default; a request's own responseType wins, as in k6.
     const responseType = params.responseType ?? (settings.discardResponseBodies ? 'none' : 'text');
+    let encoded = encodeBody(body, headers);
+    if (params.compression) {
+      const compressed = compress(encoded, params.compression);
+      encoded = compressed.body;
+      headers['content-encoding'] = compressed.encoding;
+    }
     const wire: WireRequest = {
       method: verb,
       origin: route.origin,
-      path: parts[2] || '/',
+      path: pathAndQuery || '/',
       headers,
-      body: encodeBody(body, headers),
+      body: encoded,
       timeoutMs: timeoutMs(params.timeout),
       discardBody: responseType === 'none',
       binaryBody: responseType === 'binary',
     };
-    return { wire, url: String(url), verb, params };
+    return { wire, url: String(url), verb, params, jar };
   }
 
   /** Signature of the caller's extra tags (besides `name`), usually empty. */
@@ -237,7 +300,18 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       : typeof res.body === 'string'
         ? res.body
         : arrayBufferOf(res.body);
-    return new K6Response(url, verb, status, body, res.headers, timings, res.error ?? '', errorCode);
+    const setCookies: string[] = [];
+    for (let i = 0; i + 1 < res.headers.length; i += 2)
+      if (res.headers[i].toLowerCase() === 'set-cookie') setCookies.push(res.headers[i + 1]);
+    const cookies: Record<string, ResponseCookie[]> = setCookies.length
+      ? p.jar.store(url.replace(/^(https?:\/\/)[^/?#@]*@/i, '$1'), setCookies)
+      : {};
+    return new K6Response(url, verb, status, body, res.headers, timings, res.error ?? '', errorCode, {
+      statusText: res.statusText ?? '',
+      cookies,
+      requestHeaders: p.wire.headers,
+      requestBody: p.wire.body,
+    });
   }
 
   /** k6's http.url tagged template: a URL whose name tag is the template itself. */
@@ -327,6 +401,9 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     asyncRequest,
     batch,
     url: urlTemplate,
+    /** The VU's active cookie jar (a fresh one each iteration unless noCookiesReset). */
+    cookieJar: (): K6CookieJar => (runtime.cookieJar ??= new K6CookieJar()),
+    CookieJar: K6CookieJar,
     get: bodyless('GET'),
     head: bodyless('HEAD'),
     post: withBody('POST'),

@@ -8,6 +8,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { takeDeltas } from '../metrics/delta.ts';
 import type { BatchLimits, WireRequest, WireResponse } from '../modules/http-transport.ts';
 import { runInitContext } from '../init-context.ts';
+import { checkOptions } from '../options.ts';
 import { AbortError, Runtime } from '../runtime.ts';
 import { installConsole } from './console.ts';
 import { TrackedTimers } from './timers.ts';
@@ -42,6 +43,8 @@ const runtime = new Runtime(
 );
 const timers = new TrackedTimers();
 let nextIoId = 1;
+/** k6 gives every call (iteration, setup, teardown) an empty cookie jar unless noCookiesReset. */
+const resetCookies = !checkOptions(init.options).settings.noCookiesReset;
 
 function checkInterrupted(): void {
   if (Atomics.load(control, INTERRUPTED) === 1) throw new InterruptedError('the VU was interrupted');
@@ -109,6 +112,7 @@ try {
 async function call(m: CallMessage): Promise<void> {
   runtime.vu = m.vu;
   runtime.group = m.group;
+  if (resetCookies) runtime.cookieJar = undefined;
   Atomics.store(control, INTERRUPTED, 0);
   let result: unknown;
   let error: string | undefined;

@@ -1,0 +1,195 @@
+/**
+ * k6/http's request params and response fields as k6 has them: the VU cookie jar (stored from responses,
+ * sent back, emptied each iteration unless noCookiesReset), request-scoped `cookies`, `http.cookieJar()`
+ * and `new http.CookieJar()`, `res.cookies`; credentials in the URL as Basic auth; `compression`;
+ * `status_text`, `proto` and `res.request`.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { runScript } from './harness';
+
+interface Seen {
+  path: string;
+  cookie: string;
+  authorization: string;
+  encoding: string;
+  body: string;
+}
+
+describe('k6/http params and response fields', () => {
+  let server: http.Server;
+  let url = '';
+  let seen: Seen[] = [];
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = req.headers['content-encoding'] ?? '';
+        let body = raw;
+        // Undo a stack of encodings, last applied first.
+        for (const e of encoding
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+          .reverse())
+          body =
+            e === 'gzip'
+              ? zlib.gunzipSync(body)
+              : e === 'deflate'
+                ? zlib.inflateSync(body)
+                : zlib.brotliDecompressSync(body);
+        seen.push({
+          path: req.url ?? '',
+          cookie: req.headers.cookie ?? '',
+          authorization: req.headers.authorization ?? '',
+          encoding,
+          body: body.toString(),
+        });
+        const headers: Record<string, string | string[]> = { 'content-type': 'text/plain' };
+        if (req.url === '/login')
+          headers['set-cookie'] = ['session=abc123; Path=/; HttpOnly', 'theme=dark; Path=/app; Max-Age=60'];
+        res.writeHead(req.url === '/teapot' ? 418 : 200, headers);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  beforeEach(() => {
+    seen = [];
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const env = () => ({ BASE_URL: url });
+  const cookieOf = (path: string) => seen.filter((s) => s.path === path).map((s) => s.cookie);
+
+  it('stores what a response sets and sends it back; each iteration starts with an empty jar unless noCookiesReset', async () => {
+    const script = (option: string) => `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { vus: 1, iterations: 2${option}, thresholds: { checks: ['rate==1'] } };
+export default function () {
+  http.get(__ENV.BASE_URL + '/before');
+  if (__ITER === 0) {
+    const login = http.get(__ENV.BASE_URL + '/login');
+    check(login, {
+      'res.cookies lists what was set': (r) =>
+        r.cookies.session[0].value === 'abc123' && r.cookies.session[0].http_only === true &&
+        r.cookies.theme[0].path === '/app' && r.cookies.theme[0].max_age === 60,
+    });
+  }
+  http.get(__ENV.BASE_URL + '/app/page');
+}`;
+    const reset = await runScript(script(''), [], env());
+    expect(reset.code).toBe(0);
+    expect(cookieOf('/before')).toEqual(['', '']);
+    // Longer paths first (RFC 6265 5.4, as Go's cookiejar orders them).
+    expect(cookieOf('/app/page')).toEqual(['theme=dark; session=abc123', '']);
+    seen = [];
+    const kept = await runScript(script(', noCookiesReset: true'), [], env());
+    expect(kept.code).toBe(0);
+    expect(cookieOf('/before')).toEqual(['', 'session=abc123']);
+    expect(cookieOf('/app/page')).toEqual(['theme=dark; session=abc123', 'theme=dark; session=abc123']);
+  }, 30_000);
+
+  it('request-scoped cookies, replace, http.cookieJar() and a jar of its own', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { iterations: 1, thresholds: { checks: ['rate==1'] } };
+export default function () {
+  const base = __ENV.BASE_URL;
+  const jar = http.cookieJar();
+  jar.set(base, 'lang', 'de');
+  http.get(base + '/scoped', { cookies: { extra: '1', lang: 'en' } });
+  http.get(base + '/replaced', { cookies: { lang: { value: 'fr', replace: true } } });
+  http.get(base + '/after');
+  check(jar, { 'cookiesForURL': (j) => JSON.stringify(j.cookiesForURL(base + '/')) === '{"lang":["de"]}' });
+  const own = new http.CookieJar();
+  own.set(base, 'only', 'mine');
+  http.get(base + '/own', { jar: own });
+  jar.delete(base, 'lang');
+  http.get(base + '/deleted');
+  jar.set(base, 'a', '1');
+  jar.clear(base);
+  http.get(base + '/cleared');
+}`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => [s.path, s.cookie])).toEqual([
+      ['/scoped', 'extra=1; lang=en; lang=de'],
+      ['/replaced', 'lang=fr'],
+      ['/after', 'lang=de'],
+      ['/own', 'only=mine'],
+      ['/deleted', ''],
+      ['/cleared', ''],
+    ]);
+  }, 30_000);
+
+  it("credentials in the URL go as Basic auth; auth 'digest' is refused, not ignored", async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  http.get(__ENV.BASE_URL.replace('://', '://us%40er:p%3Ass@') + '/basic', { auth: 'basic' });
+  http.get(__ENV.BASE_URL + '/digest', { auth: 'digest' });
+}`,
+      [],
+      env(),
+    );
+    expect(seen.map((s) => [s.path, s.authorization])).toEqual([
+      ['/basic', `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`],
+    ]);
+    expect(r.stderr).toContain('auth "digest" is not supported by this runner');
+  }, 30_000);
+
+  it('compression: the body goes compressed with its Content-Encoding, stacks in order', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  const body = JSON.stringify({ locations: '48.7,9.1|'.repeat(50) });
+  http.post(__ENV.BASE_URL + '/gzip', body, { compression: 'gzip' });
+  http.post(__ENV.BASE_URL + '/stack', body, { compression: 'deflate, br' });
+  http.post(__ENV.BASE_URL + '/bad', body, { compression: 'lzma' });
+}`,
+      [],
+      env(),
+    );
+    const expected = JSON.stringify({ locations: '48.7,9.1|'.repeat(50) });
+    expect(seen.map((s) => [s.path, s.encoding, s.body === expected])).toEqual([
+      ['/gzip', 'gzip', true],
+      ['/stack', 'deflate, br', true],
+    ]);
+    expect(r.stderr).toContain('unknown compression algorithm "lzma"');
+  }, 30_000);
+
+  it('status_text, proto and the request as sent', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { iterations: 1, userAgent: 'probe/1', thresholds: { checks: ['rate==1'] } };
+export default function () {
+  const res = http.post(__ENV.BASE_URL + '/teapot', 'hello', { headers: { 'x-trace': 't1' } });
+  check(res, {
+    status_text: (r) => r.status_text === "418 I'm a Teapot" || r.status_text === "418 I'm a teapot",
+    proto: (r) => r.proto === 'HTTP/1.1',
+    'request headers': (r) => r.request.headers['User-Agent'][0] === 'probe/1' && r.request.headers['X-Trace'][0] === 't1',
+    'request body': (r) => r.request.body === 'hello' && r.request.method === 'POST',
+  });
+}`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+  }, 30_000);
+});
