@@ -4,6 +4,7 @@
  * which this VU performs on its own keep-alive connections. Every request records k6's http_* metrics
  * with k6's tags.
  */
+import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { parseDuration } from '../duration.ts';
 import type { KeyedTags } from '../metrics/tag-cache.ts';
@@ -56,12 +57,52 @@ const URL_PARTS = /^(https?:\/\/)(?:([^/?#@]*)@)?([^/?#]+)([^#]*)/i;
 const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_EXPECTED: ExpectedStatuses = { ranges: [{ min: 200, max: 399 }] };
 
+/** k6's http.file(): a part of a multipart body. */
+export class FileData {
+  constructor(
+    readonly data: string | ArrayBuffer,
+    readonly filename: string,
+    readonly content_type: string,
+  ) {}
+}
+
+/** http.file(data, filename?, contentType?) with k6's defaults (a timestamp name, octet-stream). */
+function file(data: unknown, filename?: string, contentType?: string): FileData {
+  if (typeof data !== 'string' && !(data instanceof ArrayBuffer))
+    throw new Error(`invalid type ${typeof data}, expected string or ArrayBuffer`);
+  return new FileData(
+    data,
+    filename ?? String(process.hrtime.bigint()),
+    contentType ?? 'application/octet-stream',
+  );
+}
+
+/** RFC 7578 multipart/form-data, as Go's mime/multipart (so k6) writes it for a body with a file. */
+function multipart(fields: Record<string, unknown>, headers: Record<string, string>): Uint8Array {
+  const boundary = randomBytes(30).toString('hex');
+  const quote = (text: string) => text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"`;
+    let data: Buffer;
+    if (value instanceof FileData) {
+      head += `; filename="${quote(value.filename)}"\r\nContent-Type: ${value.content_type}`;
+      data = typeof value.data === 'string' ? Buffer.from(value.data) : Buffer.from(value.data);
+    } else data = Buffer.from(String(value));
+    chunks.push(Buffer.from(`${head}\r\n\r\n`), data, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+  return Buffer.concat(chunks);
+}
+
 function encodeBody(body: Body, headers: Record<string, string>): string | Uint8Array | undefined {
   if (body === null || body === undefined) return undefined;
   if (typeof body === 'string') return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (body instanceof Uint8Array) return body;
-  // k6 form-encodes a plain object body.
+  // k6 sends an object with an http.file() value as multipart/form-data, any other object form-encoded.
+  if (Object.values(body).some((v) => v instanceof FileData)) return multipart(body, headers);
   headers['content-type'] ??= 'application/x-www-form-urlencoded';
   return new URLSearchParams(body as Record<string, string>).toString();
 }
@@ -403,6 +444,7 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     url: urlTemplate,
     /** The VU's active cookie jar (a fresh one each iteration unless noCookiesReset). */
     cookieJar: (): K6CookieJar => (runtime.cookieJar ??= new K6CookieJar()),
+    file,
     CookieJar: K6CookieJar,
     get: bodyless('GET'),
     head: bodyless('HEAD'),

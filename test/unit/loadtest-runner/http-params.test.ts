@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
+import busboy from 'busboy';
 import { runScript } from './harness';
 
 interface Seen {
@@ -171,6 +172,52 @@ export default function () {
       ['/stack', 'deflate, br', true],
     ]);
     expect(r.stderr).toContain('unknown compression algorithm "lzma"');
+  }, 30_000);
+
+  it('an object body with http.file() goes as multipart/form-data that a multipart parser reads back', async () => {
+    const parts: string[] = [];
+    const upload = http.createServer((req, res) => {
+      const bb = busboy({ headers: req.headers });
+      bb.on('field', (name, value) => parts.push(`field ${name}=${value}`));
+      bb.on('file', (name, stream, info) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () =>
+          parts.push(
+            `file ${name} ${info.filename} ${info.mimeType} ${Buffer.concat(chunks).toString('hex')}`,
+          ),
+        );
+      });
+      bb.on('close', () => res.end('ok'));
+      req.pipe(bb);
+    });
+    await new Promise<void>((resolve) => upload.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await runScript(
+        `import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  const gpx = '<gpx version="1.1"><trk><trkseg><trkpt lat="48.7" lon="9.1"/></trkseg></trk></gpx>';
+  const bytes = new Uint8Array([0, 1, 254, 255]).buffer;
+  http.post(__ENV.UPLOAD + '/v1/sample/file', {
+    format: 'gpx',
+    file: http.file(gpx, 'run "1".gpx', 'application/gpx+xml'),
+    raw: http.file(bytes, 'raw.bin'),
+  });
+}`,
+        [],
+        { UPLOAD: `http://127.0.0.1:${(upload.address() as AddressInfo).port}` },
+      );
+      expect(r.code).toBe(0);
+      const gpx = '<gpx version="1.1"><trk><trkseg><trkpt lat="48.7" lon="9.1"/></trkseg></trk></gpx>';
+      expect(parts).toEqual([
+        'field format=gpx',
+        `file file run "1".gpx application/gpx+xml ${Buffer.from(gpx).toString('hex')}`,
+        'file raw raw.bin application/octet-stream 0001feff',
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => upload.close(() => resolve()));
+    }
   }, 30_000);
 
   it('status_text, proto and the request as sent', async () => {
