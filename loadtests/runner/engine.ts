@@ -3,7 +3,7 @@
  * thread each), setup() in VU 0, the scenarios, teardown(), thresholds, handleSummary() or the
  * end-of-test summary, outputs. Exit codes as k6: 0 ok, 99 thresholds failed (also when abortOnFail
  * stopped the test), 100/101 setup()/teardown() timed out, 104 invalid config, 107 script error,
- * 108 test.abort().
+ * 108 test.abort(), 110 exec.test.fail().
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +45,8 @@ export class CallTimeoutError extends Error {
   }
 }
 const EXIT_SETUP_TIMEOUT = 100;
+/** k6's exit code after exec.test.fail(). */
+const EXIT_MARKED_AS_FAILED = 110;
 const EXIT_TEARDOWN_TIMEOUT = 101;
 
 /** vu.call() for setup()/teardown(), refused with k6's message and exit code after `ms`. */
@@ -145,7 +147,13 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
   /** A VU of `scenario` sees the scenario's `env` in __ENV, as in k6 (VU 0 the test's env only). */
   const startVu = async (id: number, scenario?: Scenario) => {
     const env = scenario ? { ...spec.env, ...scenario.env } : spec.env;
-    const handle = await VuHandle.start(id, { ...spec, env }, pools, (reason) => test.abort(reason, 108));
+    const handle = await VuHandle.start(
+      id,
+      { ...spec, env },
+      pools,
+      (reason) => test.abort(reason, 108),
+      (reason) => (test.failedReason ??= reason),
+    );
     handles.push(handle);
     return handle;
   };
@@ -277,6 +285,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     const results = evaluateThresholds(thresholds, test.registry, testRunDurationMs);
     const failed = results.filter((r) => !r.ok);
     if (failed.length && exitCode === 0) exitCode = 99;
+    if (test.failedReason !== undefined && exitCode === 0) exitCode = EXIT_MARKED_AS_FAILED;
     const data = buildSummaryData(
       test.registry,
       results,
@@ -323,6 +332,8 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
         `ERRO[${formatDuration(testRunDurationMs)}] thresholds on metrics '${names}' have been crossed\n`,
       );
     }
+    if (test.failedReason !== undefined)
+      config.log(`ERRO[${formatDuration(testRunDurationMs)}] test run was marked as failed\n`);
     if (config.summaryExport) writeSummaryExport(config.summaryExport, data);
     if (config.runRecord)
       writeRunRecord(config.runRecord, {

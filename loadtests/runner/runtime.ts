@@ -53,12 +53,35 @@ export class Runtime {
     readonly options: Record<string, unknown>,
     /** test.abort(): the hosting thread tells the engine, then the call unwinds. */
     readonly onAbort: (reason: string) => void = () => undefined,
+    /** test.fail(): the hosting thread tells the engine; the test goes on. */
+    readonly onFail: (reason: string) => void = () => undefined,
   ) {}
+
+  /** Tags the script set on this VU (`exec.vu.metrics.tags`), kept across its iterations, as in k6. */
+  private readonly vuTags: Tags = {};
+  /** vuTags as a cache-key part: the same tags give the same key, however often they are set. */
+  private vuTagsKey = '';
+
+  /** Sets (a value) or removes (undefined) one of the VU's own tags. */
+  setVuTag(name: string, value: string | undefined): void {
+    if (value === undefined) delete this.vuTags[name];
+    else this.vuTags[name] = value;
+    this.vuTagsKey = Object.keys(this.vuTags)
+      .sort()
+      .map((k) => `${k}\u0004${this.vuTags[k]}`)
+      .join('\u0005');
+  }
+
+  /** The VU's own tags (a copy): the engine adds them to the iteration's samples. */
+  ownVuTags(): Tags {
+    return { ...this.vuTags };
+  }
 
   /** Signature of the base tags (VU tags + group) for tag-cache lookups. */
   private baseSignature(): string {
     const vu = this.vu;
-    return vu ? `${vu.scenario.name}\u0001${this.group}` : `\u0002${this.group}`;
+    const own = this.vuTagsKey;
+    return vu ? `${vu.scenario.name}\u0001${this.group}\u0001${own}` : `\u0002${this.group}\u0001${own}`;
   }
 
   /** baseTags() plus `extra()` (built on a cache miss only), memoised by `signature`, which must determine it. */
@@ -71,7 +94,7 @@ export class Runtime {
 
   baseTags(): Tags {
     const vu = this.vu;
-    return { ...(vu ? vu.tags : this.globalTags), group: this.group };
+    return { ...(vu ? vu.tags : this.globalTags), ...this.vuTags, group: this.group };
   }
 
   record(metric: Metric, value: number, tags: Tags, key = tagKey(tags)): void {

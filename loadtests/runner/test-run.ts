@@ -41,6 +41,9 @@ export class TestRun {
     this.resolveAborted = resolve;
   });
 
+  /** exec.test.fail() was called: the test goes on and exits 110 (unless thresholds failed: 99). */
+  failedReason: string | undefined;
+
   constructor(readonly globalTags: Tags) {}
 
   onAbort(handler: AbortHandler): void {

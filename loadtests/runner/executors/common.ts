@@ -60,7 +60,8 @@ export async function runIteration(ctx: ExecutorContext, vu: Vu, iterationInTest
     return;
   }
   if (done.error) reportIterationError(s.name, done.error);
-  const tags = { ...vu.tags, group: '' };
+  // The VU's own tags (exec.vu.metrics.tags) are on its iteration samples too, as in k6.
+  const tags = { ...vu.tags, ...done.vuTags, group: '' };
   const took = performance.now() - start;
   test.registry.add(test.builtins.iteration_duration, took, tags);
   test.registry.add(test.builtins.iterations, 1, tags);

@@ -1,8 +1,40 @@
 /** The `k6/execution` module: the current VU, scenario and test, and test.abort(). */
 import type { Runtime, VuContext } from '../runtime.ts';
 
+/** A tag value as k6 accepts it (string, number, boolean), as a string. */
+function tagValue(name: string, value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  throw new TypeError(
+    `invalid value for the tag "${name}": only String, Boolean and Number types are accepted as a tag value`,
+  );
+}
+
 export function createExecutionModule(runtime: Runtime) {
   const vu = (): VuContext | undefined => runtime.vu;
+  const metadata: Record<string, string> = {};
+  /**
+   * exec.vu.metrics.tags: reads the VU's tags (global, scenario, its own); a tag set or deleted here is
+   * on (or off) every sample the VU records from then on, across its iterations, as in k6.
+   */
+  const vuTags = new Proxy({} as Record<string, string>, {
+    get: (_, name) => (typeof name === 'string' ? runtime.baseTags()[name] : undefined),
+    set: (_, name, value) => {
+      if (typeof name !== 'string') return false;
+      runtime.setVuTag(name, tagValue(name, value));
+      return true;
+    },
+    deleteProperty: (_, name) => {
+      if (typeof name === 'string') runtime.setVuTag(name, undefined);
+      return true;
+    },
+    has: (_, name) => typeof name === 'string' && name in runtime.baseTags(),
+    ownKeys: () => Object.keys(runtime.baseTags()).filter((k) => k !== 'group'),
+    getOwnPropertyDescriptor: (_, name) =>
+      typeof name === 'string' && name !== 'group' && name in runtime.baseTags()
+        ? { value: runtime.baseTags()[name], enumerable: true, configurable: true, writable: true }
+        : undefined,
+  });
   return {
     vu: {
       get idInTest() {
@@ -17,8 +49,16 @@ export function createExecutionModule(runtime: Runtime) {
       get iterationInScenario() {
         return vu()?.iterationInScenario ?? 0;
       },
+      /** k6's deprecated alias of `metrics.tags`. */
       get tags() {
-        return vu()?.tags ?? {};
+        return vuTags;
+      },
+      metrics: {
+        get tags() {
+          return vuTags;
+        },
+        /** Metadata goes to outputs that keep it (JSON, cloud); this runner's outputs have none, so it is kept only here. */
+        metadata,
       },
     },
     scenario: {
@@ -62,6 +102,11 @@ export function createExecutionModule(runtime: Runtime) {
     test: {
       abort(reason = 'test aborted'): never {
         return runtime.abort(reason);
+      },
+      /** Marks the test as failed (exit 110) and goes on, as k6's exec.test.fail(). */
+      fail(reason = ''): void {
+        process.stderr.write(`ERRO[${Math.round(runtime.elapsedMs() / 1000)}] ${reason}\n`);
+        runtime.onFail(reason);
       },
       get options() {
         return runtime.options;

@@ -59,5 +59,20 @@ export function createK6Module(runtime: Runtime, block: Block) {
     throw new Error(message);
   }
 
-  return { check, group, sleep, fail, randomSeed: (): void => undefined };
+  /**
+   * k6's randomSeed(): Math.random of this VU gives a reproducible sequence from here on (a 32-bit
+   * SplitMix generator; the numbers differ from k6's Go generator, the reproducibility does not).
+   */
+  function randomSeed(seed: number): void {
+    let state = Number(BigInt.asIntN(32, BigInt(Math.trunc(Number(seed)))));
+    Math.random = () => {
+      state = (state + 0x9e3779b9) | 0;
+      let z = state;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      return ((z ^ (z >>> 16)) >>> 0) / 4294967296;
+    };
+  }
+
+  return { check, group, sleep, fail, randomSeed };
 }

@@ -50,6 +50,7 @@ export class VuHandle {
   private constructor(
     readonly idInTest: number,
     private readonly onAbort: (reason: string) => void,
+    private readonly onFail: (reason: string) => void,
   ) {}
 
   /** Starts a VU thread and waits until its init context has run. */
@@ -58,8 +59,9 @@ export class VuHandle {
     spec: VuSpec,
     pools: Pools,
     onAbort: (reason: string) => void,
+    onFail: (reason: string) => void = () => undefined,
   ): Promise<VuHandle> {
-    const vu = new VuHandle(idInTest, onAbort);
+    const vu = new VuHandle(idInTest, onAbort, onFail);
     const sync = new MessageChannel();
     const async = new MessageChannel();
     const init: VuInit = {
@@ -96,6 +98,7 @@ export class VuHandle {
         if (m.kind === 'ready') resolve();
         else if (m.kind === 'init-error') reject(new VuInitError(m.error));
         else if (m.kind === 'abort') vu.onAbort(m.reason);
+        else if (m.kind === 'fail') vu.onFail(m.reason);
         else vu.pending?.(m);
       });
       vu.worker.on('error', (err) => {

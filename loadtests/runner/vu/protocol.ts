@@ -49,10 +49,16 @@ export interface DoneMessage {
   error?: string;
   interrupted: boolean;
   deltas: SeriesDelta[];
+  /** Tags the script set on its VU (exec.vu.metrics.tags), for the samples the engine records. */
+  vuTags?: Record<string, string>;
 }
 
 export type FromVu =
-  { kind: 'ready' } | { kind: 'init-error'; error: string } | { kind: 'abort'; reason: string } | DoneMessage;
+  | { kind: 'ready' }
+  | { kind: 'init-error'; error: string }
+  | { kind: 'abort'; reason: string }
+  | { kind: 'fail'; reason: string }
+  | DoneMessage;
 
 export interface IoRequest {
   id: number;

@@ -40,6 +40,7 @@ const runtime = new Runtime(
   init.testStartedAt,
   init.options,
   (reason) => send({ kind: 'abort', reason }),
+  (reason) => send({ kind: 'fail', reason }),
 );
 const timers = new TrackedTimers();
 let nextIoId = 1;
@@ -137,6 +138,7 @@ async function call(m: CallMessage): Promise<void> {
     error,
     interrupted,
     deltas: takeDeltas(runtime.registry),
+    vuTags: runtime.ownVuTags(),
   });
 }
 
