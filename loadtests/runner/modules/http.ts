@@ -217,8 +217,10 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
 
   function prepare(method: string, target: string | UrlTemplate, body: Body, given: Params = {}): Prepared {
     // http.url`…${id}`: the template (with ${}) becomes the name tag, so ids do not split series.
-    const template = typeof target === 'object' && target !== null ? target : undefined;
-    const url = template ? template.url : target;
+    // A URL object (WHATWG `URL`, jslib's url) is its string, as in k6.
+    const template =
+      typeof target === 'object' && target !== null && typeof target.url === 'string' ? target : undefined;
+    const url = template ? template.url : String(target);
     const params =
       template?.name && !given.tags?.name
         ? { ...given, tags: { ...given.tags, name: template.name } }

@@ -220,6 +220,23 @@ export default function () {
     }
   }, 30_000);
 
+  it('a URL object is requested as its string, an http.url template as its URL', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  const u = new URL(__ENV.BASE_URL + '/object');
+  u.searchParams.append('q', 'a b');
+  http.get(u);
+  http.get(http.url\`\${__ENV.BASE_URL}/template/\${7}\`);
+}`,
+      [],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => s.path)).toEqual(['/object?q=a+b', '/template/7']);
+  }, 30_000);
+
   it('status_text, proto and the request as sent', async () => {
     const r = await runScript(
       `import http from 'k6/http';
