@@ -1,14 +1,17 @@
 /**
  * `node --import tsx loadtests/runner/cli.ts run [flags] script.ts` — runs a k6 script with k6's common
  * flags: -e/--env KEY=VALUE, --tag KEY=VALUE, -o/--out experimental-prometheus-rw, --summary-export PATH,
- * --summary-mode compact|full|legacy, --vus N, -d/--duration D, -i/--iterations N, -q/--quiet, plus this
- * runner's own --allow-remote (needed for any target outside loopback) and --run-record PATH.
+ * --summary-mode compact|full|legacy, -q/--quiet, --no-thresholds, --no-summary and the option flags k6 has
+ * for the options the runner honours (--vus, --duration, --iterations, --stage, --rps, --user-agent, …;
+ * overrides.ts), with the same options from K6_* variables below them, plus this runner's own
+ * --allow-remote (needed for any target outside loopback) and --run-record PATH.
  * Exit codes as k6: 100/101 setup()/teardown() timed out, 104 invalid config, 107 script error (including a
  * module that cannot be loaded).
  */
 import { randomUUID } from 'node:crypto';
 import { CallTimeoutError, ConfigError, runTest, type RunConfig } from './engine.ts';
 import type { SummaryMode } from './output/summary-text.ts';
+import { envOverrides, optionOfFlag, overrideValue, OverrideError } from './overrides.ts';
 import { RemoteTargetError, TargetGuard } from './target-guard.ts';
 
 const SUMMARY_MODES: SummaryMode[] = ['compact', 'full', 'legacy'];
@@ -22,6 +25,7 @@ function keyValue(text: string, flag: string): [string, string] {
 export function parseArgs(argv: string[]): RunConfig {
   const args = argv[0] === 'run' ? argv.slice(1) : argv;
   const cliEnv: Record<string, string> = {};
+  const warnings: string[] = [];
   const config: RunConfig = {
     scriptPath: '',
     env: {},
@@ -31,8 +35,19 @@ export function parseArgs(argv: string[]): RunConfig {
     progress: true,
     summaryMode: 'compact',
     overrides: {},
+    warnings,
     log: (text) => process.stdout.write(text),
   };
+  // k6's tiers: K6_* variables over the script's options, flags over both.
+  const fromEnv = envOverrides(process.env);
+  const flagged: Record<string, unknown> = {};
+  warnings.push(...fromEnv.warnings);
+  const envFlag = (name: string) => {
+    const text = process.env[name];
+    return text !== undefined && text !== '' && overrideValue(name, 'boolean', text) === true;
+  };
+  config.noThresholds = envFlag('K6_NO_THRESHOLDS');
+  config.noSummary = envFlag('K6_NO_SUMMARY');
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const next = () => {
@@ -53,9 +68,12 @@ export function parseArgs(argv: string[]): RunConfig {
       if (!SUMMARY_MODES.includes(mode))
         throw new ConfigError(`--summary-mode must be one of ${SUMMARY_MODES.join(', ')}`);
       config.summaryMode = mode;
-    } else if (arg === '--vus' || arg === '-u') config.overrides.vus = Number(next());
-    else if (arg === '--duration' || arg === '-d') config.overrides.duration = next();
-    else if (arg === '--iterations' || arg === '-i') config.overrides.iterations = Number(next());
+    } else if (optionOfFlag(arg)) {
+      const { option, kind } = optionOfFlag(arg) as NonNullable<ReturnType<typeof optionOfFlag>>;
+      // A boolean flag is set by being there, as in k6.
+      flagged[option] = kind === 'boolean' ? true : overrideValue(arg, kind, next(), flagged[option]);
+    } else if (arg === '--no-thresholds') config.noThresholds = true;
+    else if (arg === '--no-summary') config.noSummary = true;
     else if (arg === '--quiet' || arg === '-q') config.progress = false;
     else if (arg === '--allow-remote') config.allowRemote = true;
     else if (arg === '--run-record') config.runRecord = next();
@@ -64,6 +82,7 @@ export function parseArgs(argv: string[]): RunConfig {
     else throw new ConfigError(`unexpected argument ${arg}`);
   }
   if (!config.scriptPath) throw new ConfigError('usage: cli.ts run [flags] <script.ts>');
+  config.overrides = { ...fromEnv.options, ...flagged };
   // k6 passes the system environment to __ENV; -e values win.
   config.env = { ...(process.env as Record<string, string>), ...cliEnv };
   config.tags.testid ??= `${config.scriptPath.replace(/.*\//, '').replace(/\.[jt]s$/, '')}-${randomUUID().slice(0, 8)}`;
@@ -88,7 +107,7 @@ async function main(): Promise<void> {
     code =
       e instanceof CallTimeoutError
         ? e.exitCode
-        : e instanceof ConfigError || e instanceof RemoteTargetError
+        : e instanceof ConfigError || e instanceof RemoteTargetError || e instanceof OverrideError
           ? 104
           : 107;
   }

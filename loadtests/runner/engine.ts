@@ -85,6 +85,12 @@ export interface RunConfig extends LoadOptions {
   outputs: string[];
   progress: boolean;
   log: (text: string) => void;
+  /** Warnings found before the script loaded (K6_* variables the runner does not read). */
+  warnings?: string[];
+  /** k6's --no-thresholds: thresholds are neither evaluated nor able to fail the run. */
+  noThresholds?: boolean;
+  /** k6's --no-summary: no end-of-test summary (nor handleSummary()). */
+  noSummary?: boolean;
   /** Called when the scenarios start and when they have ended (benchmarks measure between). */
   onExecution?: (phase: 'start' | 'end') => void;
 }
@@ -111,9 +117,11 @@ function header(config: RunConfig, scenarios: Scenario[]): string {
 
 export async function runTest(config: RunConfig): Promise<RunOutcome> {
   const loaded = await loadTest(config);
-  const { scenarios, thresholds, settings } = loaded;
+  const { scenarios, settings } = loaded;
+  const thresholds = config.noThresholds ? [] : loaded.thresholds;
   // As k6 does for an option it does not know (and here also for one the runner does not implement).
-  for (const warning of loaded.warnings) process.stderr.write(`WARN[0000] ${warning}\n`);
+  for (const warning of [...(config.warnings ?? []), ...loaded.warnings])
+    process.stderr.write(`WARN[0000] ${warning}\n`);
   const test = new TestRun(config.tags);
   test.runs.push(...scenarios.map(newScenarioRun));
   const trendStats = (loaded.options.summaryTrendStats as string[] | undefined) ?? DEFAULT_TREND_STATS;
@@ -302,8 +310,9 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
         ? `WARN the load generator's event loop lagged up to ${lagMax.max.toFixed(0)} ms (metric runner_event_loop_lag): ` +
           'it was saturated, so http_req_duration includes its own delay; give it more CPU or less load\n'
         : '';
-    let printed = false;
-    if (exports.handleSummary) {
+    // --no-summary: neither handleSummary() nor the text summary, as in k6.
+    let printed = config.noSummary === true;
+    if (exports.handleSummary && !printed) {
       const done = await vu0.call({
         fn: 'handleSummary',
         useSetupData: false,

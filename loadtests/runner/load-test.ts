@@ -6,6 +6,7 @@ import path from 'node:path';
 import { bundleScript, type ScriptExports } from './loader.ts';
 import { runInitContext } from './init-context.ts';
 import { checkOptions, type RunnerSettings } from './options.ts';
+import { applyOverrides } from './overrides.ts';
 import { Runtime } from './runtime.ts';
 import { scenariosFrom, type RawOptions, type Scenario } from './scenarios.ts';
 import {
@@ -20,7 +21,8 @@ export interface LoadOptions {
   env: Record<string, string>;
   tags: Record<string, string>;
   allowRemote: boolean;
-  overrides: { vus?: number; duration?: string; iterations?: number };
+  /** Options from K6_* variables and flags, above the script's (overrides.ts). */
+  overrides: Record<string, unknown>;
 }
 
 export interface LoadedTest {
@@ -38,13 +40,6 @@ export interface LoadedTest {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
-}
-
-function applyOverrides(options: RawOptions, o: LoadOptions['overrides']): RawOptions {
-  if (o.vus === undefined && o.duration === undefined && o.iterations === undefined) return options;
-  // As in k6, shortcut flags replace the script's scenarios.
-  const { scenarios: _scenarios, stages: _stages, ...rest } = options;
-  return { ...rest, vus: o.vus ?? options.vus, duration: o.duration, iterations: o.iterations };
 }
 
 export async function loadTest(o: LoadOptions): Promise<LoadedTest> {
@@ -72,7 +67,8 @@ export async function loadTest(o: LoadOptions): Promise<LoadedTest> {
     code,
     o.scriptPath,
   );
-  const options = applyOverrides((exports.options ?? {}) as RawOptions, o.overrides) as LoadedTest['options'];
+  const applied = applyOverrides((exports.options ?? {}) as Record<string, unknown>, o.overrides);
+  const options = applied.options as LoadedTest['options'];
   let scenarios: Scenario[];
   let thresholds: ThresholdGroup[];
   let checked: ReturnType<typeof checkOptions>;
@@ -97,6 +93,6 @@ export async function loadTest(o: LoadOptions): Promise<LoadedTest> {
     thresholds,
     sharedArrays: builtArrays,
     settings: checked.settings,
-    warnings: checked.warnings,
+    warnings: [...applied.warnings, ...checked.warnings],
   };
 }

@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkOptions } from '../../../loadtests/runner/options';
+import { envName, overrideValue } from '../../../loadtests/runner/overrides';
 import { count, runScript } from './harness';
 
 const EXIT_INVALID_CONFIG = 104;
@@ -332,6 +333,86 @@ export const options = { iterations: 1, hosts: { 'test.k6.io': '127.0.0.1:${port
 export default function () { http.get('http://other.k6.io/'); }`);
     expect(refused.stderr).toContain('refusing to send load to http://other.k6.io');
   }, 30_000);
+
+  it('K6_* variables override the script, flags override both; duration/iterations replace its scenarios', async () => {
+    const script = `import http from 'k6/http';
+export const options = { scenarios: { one: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } }, userAgent: 'script/1' };
+export default function () { http.get(__ENV.BASE_URL + '/'); }`;
+    const fromEnv = await runScript(script, [], {
+      ...env(),
+      K6_VUS: '3',
+      K6_ITERATIONS: '6',
+      K6_USER_AGENT: 'env/1',
+    });
+    expect(fromEnv.code).toBe(0);
+    expect(count(fromEnv.summary, 'iterations')).toBe(6);
+    expect(fromEnv.stdout).toContain('1 scenario, 3 max VUs');
+    expect(new Set(seen.map((s) => headerValues(s, 'user-agent')[0]))).toEqual(new Set(['env/1']));
+    seen = [];
+    const fromFlags = await runScript(script, ['--user-agent', 'flag/1', '--iterations', '2'], {
+      ...env(),
+      K6_USER_AGENT: 'env/1',
+    });
+    expect(fromFlags.code).toBe(0);
+    expect(count(fromFlags.summary, 'iterations')).toBe(2);
+    expect(new Set(seen.map((s) => headerValues(s, 'user-agent')[0]))).toEqual(new Set(['flag/1']));
+  }, 30_000);
+
+  it('--vus alone keeps the script duration (as k6), and with scenarios says it has no effect', async () => {
+    const timed = await runScript(
+      `import http from 'k6/http';
+import { sleep } from 'k6';
+export const options = { vus: 1, duration: '1s' };
+export default function () { http.get(__ENV.BASE_URL + '/'); sleep(0.1); }`,
+      ['--vus', '2'],
+      env(),
+    );
+    expect(timed.code).toBe(0);
+    expect(timed.stdout).toContain('1 scenario, 2 max VUs');
+    expect(count(timed.summary, 'iterations')).toBeGreaterThan(4);
+    const scenarios = await runScript(
+      `export const options = { scenarios: { one: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } } };
+export default function () {}`,
+      ['--vus', '4'],
+    );
+    expect(scenarios.code).toBe(0);
+    expect(count(scenarios.summary, 'iterations')).toBe(1);
+    expect(scenarios.stderr).toContain('vus=4 has no effect: the script defines scenarios');
+  }, 30_000);
+
+  it('--no-thresholds and --no-summary; a K6_* value of the wrong type is invalid config; K6_HOSTS is named', async () => {
+    const script = `export const options = { iterations: 1, thresholds: { iterations: ['count>5'] } };
+export default function () {}`;
+    expect((await runScript(script)).code).toBe(99);
+    const noThresholds = await runScript(script, ['--no-thresholds']);
+    expect(noThresholds.code).toBe(0);
+    expect(noThresholds.stdout).toContain('TOTAL RESULTS');
+    const noSummary = await runScript(script, ['--no-summary'], { K6_NO_THRESHOLDS: 'true' });
+    expect(noSummary.code).toBe(0);
+    expect(noSummary.stdout).not.toContain('TOTAL RESULTS');
+    const badBool = await runScript(script, [], { K6_THROW: 'maybe' });
+    expect(badBool.code).toBe(EXIT_INVALID_CONFIG);
+    expect(badBool.stderr).toContain('K6_THROW: "maybe" is not a boolean');
+    const hosts = await runScript(`export default function () {}`, [], { K6_HOSTS: '{"a":"127.0.0.1"}' });
+    expect(hosts.stderr).toContain('K6_HOSTS is not read by this runner');
+  }, 60_000);
+
+  it('override values as k6 reads them: Go booleans, stages, lists; K6_ names', () => {
+    expect(envName('batchPerHost')).toBe('K6_BATCH_PER_HOST');
+    expect(overrideValue('K6_THROW', 'boolean', 'T')).toBe(true);
+    expect(overrideValue('K6_THROW', 'boolean', '0')).toBe(false);
+    expect(overrideValue('K6_STAGES', 'stages', '30s:10,1m:0')).toEqual([
+      { duration: '30s', target: 10 },
+      { duration: '1m', target: 0 },
+    ]);
+    expect(overrideValue('--stage', 'stages', '5s:2', [{ duration: '1s', target: 1 }])).toEqual([
+      { duration: '1s', target: 1 },
+      { duration: '5s', target: 2 },
+    ]);
+    expect(overrideValue('--summary-trend-stats', 'list', 'avg, p(99)')).toEqual(['avg', 'p(99)']);
+    expect(() => overrideValue('K6_VUS', 'integer', '2.5')).toThrow('K6_VUS: "2.5" is not an integer');
+    expect(() => overrideValue('K6_STAGES', 'stages', '30s')).toThrow('is not a stage');
+  });
 
   it('checkOptions: defaults as k6, every unknown or unimplemented option named once', () => {
     const { settings, warnings } = checkOptions({
