@@ -241,7 +241,10 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       );
     // Credentials in the URL are Basic authentication, as Go's client (so k6) sends them.
     if (userinfo !== undefined && headers.authorization === undefined) {
-      const [user, password = ''] = userinfo.split(':').map((p) => decodeURIComponent(p));
+      const colon = userinfo.indexOf(':');
+      const [user, password] = (
+        colon < 0 ? [userinfo, ''] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)]
+      ).map((p) => decodeURIComponent(p));
       headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     }
     const jar = params.jar ?? (runtime.cookieJar ??= new K6CookieJar());

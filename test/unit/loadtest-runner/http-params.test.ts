@@ -142,6 +142,7 @@ export default function () {
 export const options = { iterations: 1 };
 export default function () {
   http.get(__ENV.BASE_URL.replace('://', '://us%40er:p%3Ass@') + '/basic', { auth: 'basic' });
+  http.get(__ENV.BASE_URL.replace('://', '://user:pa:ss@') + '/raw-colon');
   http.get(__ENV.BASE_URL + '/digest', { auth: 'digest' });
 }`,
       [],
@@ -149,6 +150,7 @@ export default function () {
     );
     expect(seen.map((s) => [s.path, s.authorization])).toEqual([
       ['/basic', `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`],
+      ['/raw-colon', `Basic ${Buffer.from('user:pa:ss').toString('base64')}`],
     ]);
     expect(r.stderr).toContain('auth "digest" is not supported by this runner');
   }, 30_000);
