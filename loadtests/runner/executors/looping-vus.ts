@@ -6,13 +6,20 @@ import type { Scenario } from '../scenarios.ts';
 import type { Vu } from '../test-run.ts';
 import { delay, gracefulStop, runIteration, type ExecutorContext } from './common.ts';
 
-/** Active VUs a ramping-vus scenario wants `t` ms in (linear between stage targets, floored). */
+/**
+ * Active VUs a ramping-vus scenario wants `t` ms in: linear between stage targets, as k6's execution
+ * steps place them: ramping up, a VU starts when the line reaches its number (floor); ramping down, a
+ * VU stops only when the line reaches the number below it (ceiling), "on the next unscaled VU's time".
+ */
 export function targetVUsAt(s: Scenario, t: number): number {
   let from = s.vus;
   let start = 0;
   for (const stage of s.stages) {
-    if (t < start + stage.durationMs)
-      return Math.floor(from + ((stage.target - from) * (t - start)) / stage.durationMs);
+    if (t < start + stage.durationMs) {
+      const line = from + ((stage.target - from) * (t - start)) / stage.durationMs;
+      // The tolerance keeps an exact step (1.0000000002 from float arithmetic) on its own time.
+      return stage.target >= from ? Math.floor(line + 1e-9) : Math.ceil(line - 1e-9);
+    }
     start += stage.durationMs;
     from = stage.target;
   }

@@ -30,13 +30,24 @@ function output(digest: Buffer, encoding: Encoding | undefined): string | ArrayB
   return digest.toString(encoding === 'base64url' ? 'base64url' : encoding);
 }
 
+type Hashing = ReturnType<typeof createHash>;
+
+/**
+ * k6's Hasher: digest() gives the digest of everything updated so far and may be called again, with
+ * more updates in between (Go's Sum does not finalise; node's digest() does). So each digest() is
+ * taken from a fresh hash over the data so far, which works for HMAC too (node's Hmac has no copy()).
+ */
 class Hasher {
-  constructor(private readonly h: ReturnType<typeof createHash>) {}
+  private readonly parts: BinaryLike[] = [];
+  constructor(private readonly make: () => Hashing) {}
   update(input: string | ArrayBuffer): void {
-    this.h.update(data(input));
+    // A copy: the script may reuse its buffer before the next digest().
+    this.parts.push(typeof input === 'string' ? input : new Uint8Array(input.slice(0)));
   }
   digest(encoding?: Encoding): string | ArrayBuffer {
-    return output(this.h.digest(), encoding);
+    const h = this.make();
+    for (const part of this.parts) h.update(part);
+    return output(h.digest(), encoding);
   }
 }
 
@@ -45,9 +56,15 @@ export function createCryptoModule() {
     output(createHash(algorithm(name)).update(data(input)).digest(), encoding);
   return {
     ...Object.fromEntries(Object.keys(ALGORITHMS).map((name) => [name, hash(name)])),
-    createHash: (name: string) => new Hasher(createHash(algorithm(name))),
-    createHMAC: (name: string, secret: string | ArrayBuffer) =>
-      new Hasher(createHmac(algorithm(name), data(secret)) as unknown as ReturnType<typeof createHash>),
+    createHash: (name: string) => {
+      const alg = algorithm(name);
+      return new Hasher(() => createHash(alg));
+    },
+    createHMAC: (name: string, secret: string | ArrayBuffer) => {
+      const alg = algorithm(name);
+      const key = data(secret);
+      return new Hasher(() => createHmac(alg, key) as unknown as Hashing);
+    },
     hmac: (name: string, secret: string | ArrayBuffer, input: string | ArrayBuffer, encoding?: Encoding) =>
       output(createHmac(algorithm(name), data(secret)).update(data(input)).digest(), encoding),
     randomBytes: (size: number): ArrayBuffer => {

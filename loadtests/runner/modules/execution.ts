@@ -1,5 +1,6 @@
 /** The `k6/execution` module: the current VU, scenario and test, and test.abort(). */
 import type { Runtime, VuContext } from '../runtime.ts';
+import { writeStderr } from '../vu/stderr.ts';
 
 /** A tag value as k6 accepts it (string, number, boolean), as a string. */
 function tagValue(name: string, value: unknown): string {
@@ -105,7 +106,7 @@ export function createExecutionModule(runtime: Runtime) {
       },
       /** Marks the test as failed (exit 110) and goes on, as k6's exec.test.fail(). */
       fail(reason = ''): void {
-        process.stderr.write(`ERRO[${Math.round(runtime.elapsedMs() / 1000)}] ${reason}\n`);
+        writeStderr(`ERRO[${Math.round(runtime.elapsedMs() / 1000)}] ${reason}\n`);
         runtime.onFail(reason);
       },
       get options() {

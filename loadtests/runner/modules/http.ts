@@ -11,6 +11,7 @@ import type { KeyedTags } from '../metrics/tag-cache.ts';
 import { checkOptions, hostAddress } from '../options.ts';
 import type { Runtime } from '../runtime.ts';
 import { TargetGuard } from '../target-guard.ts';
+import { writeStderr } from '../vu/stderr.ts';
 import { K6CookieJar, type RequestCookie, type ResponseCookie } from './cookies.ts';
 import type { BatchLimits, WireRequest, WireResponse } from './http-transport.ts';
 import { K6Response, type Timings } from './response.ts';
@@ -171,6 +172,22 @@ function byteLength(body: string | Uint8Array | undefined): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
+/**
+ * The bytes a request puts on the wire, as undici writes it (k6 counts what it writes for data_sent):
+ * the request line, Host and Connection, the script's headers, Content-Length with a body, the body.
+ */
+function wireBytes(wire: WireRequest, keepAlive: boolean): number {
+  let n = wire.method.length + wire.path.length + 12; // "GET /p HTTP/1.1\r\n"
+  const headers = wire.headers;
+  if (headers.host === undefined) n += 8 + wire.origin.replace(/^[a-z]+:\/\//i, '').length; // "host: …\r\n"
+  n += keepAlive ? 24 : 19; // "connection: keep-alive\r\n" or "connection: close\r\n"
+  // Header text goes out as latin1, a byte per character (as node:http writes it too).
+  for (const name in headers) n += name.length + headers[name].length + 4;
+  const body = byteLength(wire.body);
+  if (wire.body !== undefined) n += 18 + String(body).length; // "content-length: N\r\n"
+  return n + 2 + body;
+}
+
 /** k6's error codes for failed requests (1000 generic, 1050 timeout, 1212 connection refused). */
 function errorCodeOf(error: string): number {
   if (/timeout/i.test(error)) return 1050;
@@ -185,6 +202,8 @@ interface Prepared {
   params: Params;
   /** The jar the request's cookies came from and the response's go to. */
   jar: K6CookieJar;
+  /** What the request puts on the wire (data_sent). */
+  sentBytes: number;
 }
 
 export function createHttpModule(runtime: Runtime, io: HttpIo) {
@@ -270,7 +289,14 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       discardBody: responseType === 'none',
       binaryBody: responseType === 'binary',
     };
-    return { wire, url: String(url), verb, params, jar };
+    return {
+      wire,
+      url: String(url),
+      verb,
+      params,
+      jar,
+      sentBytes: wireBytes(wire, !settings.noConnectionReuse),
+    };
   }
 
   /** Signature of the caller's extra tags (besides `name`), usually empty. */
@@ -332,12 +358,11 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       ...(failed === undefined ? {} : { expected_response: String(!failed) }),
       ...(errorCode ? { error_code: String(errorCode) } : {}),
     }));
-    const sent = 20 + p.wire.path.length + byteLength(p.wire.body);
-    recordRequest(keyed, timings, failed, sent, res.bytesReceived);
+    recordRequest(keyed, timings, failed, p.sentBytes, res.bytesReceived);
     if (res.error) {
       // The `throw` option: a failed request is an exception (its metrics are recorded first, as in k6).
       if (settings.throw) throw new Error(`${verb} ${url}: ${res.error}`);
-      process.stderr.write(
+      writeStderr(
         `WARN[${Math.round(runtime.elapsedMs() / 1000)}] Request Failed error="${verb} ${url}: ${res.error}"\n`,
       );
     }

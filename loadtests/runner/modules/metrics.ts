@@ -11,12 +11,14 @@ export function createMetricsModule(runtime: Runtime) {
         this.name = name;
         this.metric = runtime.registry.define(name, type, isTime ? 'time' : 'default');
       }
-      add(value: number | boolean, tags?: Record<string, string>): void {
+      /** Records a sample; true, as k6's add() returns (scripts check it). */
+      add(value: number | boolean, tags?: Record<string, string>): boolean {
         const numeric = typeof value === 'boolean' ? (value ? 1 : 0) : Number(value);
         let extra = '';
         for (const k in tags) extra += `${k}\u0004${tags[k]}\u0005`;
         const keyed = runtime.tagsFor(`custom\u0001${extra}`, () => ({ ...tags }));
         runtime.record(this.metric, numeric, keyed.tags, keyed.key);
+        return true;
       }
     };
   }

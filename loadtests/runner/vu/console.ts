@@ -1,5 +1,6 @@
 /** console.* in a VU prints as k6 does: to stderr, with level, time offset and `source=console`. */
 import type { Runtime } from '../runtime.ts';
+import { writeStderr } from './stderr.ts';
 
 function text(args: unknown[]): string {
   return args
@@ -22,21 +23,24 @@ export function installConsole(runtime: Runtime, tty: boolean): void {
       const msg = text(args);
       if (tty) {
         const secs = String(Math.floor(runtime.elapsedMs() / 1000)).padStart(4, '0');
-        process.stderr.write(
-          `${level.slice(0, 4).toUpperCase()}[${secs}] ${msg.padEnd(40)} source=console\n`,
-        );
+        writeStderr(`${level.slice(0, 4).toUpperCase()}[${secs}] ${msg.padEnd(40)} source=console\n`);
       } else
-        process.stderr.write(
+        writeStderr(
           `time="${new Date().toISOString()}" level=${level} msg=${JSON.stringify(msg)} source=console\n`,
         );
     };
   // k6 hides debug output unless run with --verbose.
   const quiet = () => undefined;
+  const error = print('error');
   Object.assign(console, {
     log: print('info'),
     info: print('info'),
     warn: print('warning'),
-    error: print('error'),
+    error,
+    // k6 logs a failed assertion at error level ("Assertion failed: …"); a passing one prints nothing.
+    assert: (condition: unknown, ...args: unknown[]) => {
+      if (!condition) error(...(args.length ? ['Assertion failed:', ...args] : ['Assertion failed']));
+    },
     debug: quiet,
     trace: quiet,
   });

@@ -11,6 +11,7 @@ import { runInitContext } from '../init-context.ts';
 import { checkOptions } from '../options.ts';
 import { AbortError, Runtime } from '../runtime.ts';
 import { installConsole } from './console.ts';
+import { writeStderr } from './stderr.ts';
 import { TrackedTimers } from './timers.ts';
 import {
   INTERRUPTED,
@@ -143,9 +144,7 @@ async function call(m: CallMessage): Promise<void> {
 }
 
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(
-    `ERRO[${Math.round(runtime.elapsedMs() / 1000)}] Uncaught (in promise) ${describe(reason)}\n`,
-  );
+  writeStderr(`ERRO[${Math.round(runtime.elapsedMs() / 1000)}] Uncaught (in promise) ${describe(reason)}\n`);
 });
 
 port.on('message', (m: ToVu) => {

@@ -2,7 +2,11 @@
  * k6/execution and k6 functions that used to do nothing here: VU tags set by the script
  * (exec.vu.metrics.tags) are on every later sample of that VU, iterations included; randomSeed()
  * makes Math.random reproducible; exec.test.fail() marks the run failed (exit 110) and lets it go on.
+ * And what k6's own examples showed: console output of a VU is never lost at the end of the test,
+ * data_sent counts the bytes on the wire, Metric.add() returns true, a Hasher digests more than once,
+ * console.assert logs at error level.
  */
+import net from 'node:net';
 import { count, runScript, startServer, type LocalServer } from './harness';
 
 const EXIT_MARKED_AS_FAILED = 110;
@@ -96,5 +100,74 @@ export const options = { iterations: 1, thresholds: { iterations: ['count>5'] } 
 export default function () { exec.test.fail('and thresholds'); }`,
     );
     expect(both.code).toBe(EXIT_THRESHOLDS);
+  }, 30_000);
+
+  it("a VU's console output is all there when the test ends (written before the call returns)", async () => {
+    const script = `export const options = { iterations: 1 };
+export default function () {
+  for (let i = 0; i < 2000; i++) console.log('line ' + i + ' ' + 'x'.repeat(200));
+}`;
+    // Through the worker's stderr stream, a run in three lost lines at exit; four runs at once.
+    const runs = await Promise.all([1, 2, 3, 4].map(() => runScript(script)));
+    expect(runs.map((r) => r.stderr.split('source=console').length - 1)).toEqual([2000, 2000, 2000, 2000]);
+  }, 60_000);
+
+  it('data_sent is what went on the wire', async () => {
+    let received = 0;
+    const raw = net.createServer((socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        // One answer per request (each request here fits in one chunk and has a small body).
+        for (let i = 0; i < chunk.toString('latin1').split(/^(?:GET|POST) /m).length - 1; i++)
+          socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (raw.address() as net.AddressInfo).port;
+      const r = await runScript(`import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  http.get('http://127.0.0.1:${port}/a?b=c');
+  http.post('http://127.0.0.1:${port}/p', 'hello', { headers: { 'X-Trace': 'ü1' } });
+  http.get('http://127.0.0.1:${port}/n', { headers: { Host: 'example.test' } });
+}`);
+      expect(r.code).toBe(0);
+      expect(received).toBeGreaterThan(300);
+      expect(count(r.summary, 'data_sent')).toBe(received);
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
+  }, 30_000);
+
+  it('Metric.add() returns true, a Hasher digests again after more updates, console.assert logs an error', async () => {
+    const r = await runScript(
+      `import { check } from 'k6';
+import crypto from 'k6/crypto';
+import { Rate, Counter } from 'k6/metrics';
+const rate = new Rate('my_rate');
+const counter = new Counter('my_counter');
+export const options = { iterations: 1, thresholds: { checks: ['rate==1'] } };
+export default function () {
+  const h = crypto.createHash('sha256');
+  h.update('hello ');
+  const first = h.digest('hex');
+  h.update('world!');
+  const hmac = crypto.createHMAC('sha256', 'a secret');
+  hmac.update('my data');
+  const once = hmac.digest('hex');
+  check(null, {
+    'add returns true': () => rate.add(false) === true && counter.add(1) === true,
+    'digest again': () => first === crypto.sha256('hello ', 'hex') && h.digest('hex') === crypto.sha256('hello world!', 'hex'),
+    'hmac digest again': () => hmac.digest('hex') === once && once === crypto.hmac('sha256', 'a secret', 'my data', 'hex'),
+  });
+  console.assert(1 === 2, 'one is not two');
+  console.assert(true, 'never printed');
+}`,
+    );
+    expect(r.code).toBe(0);
+    expect(r.summary.metrics.checks.values).toMatchObject({ passes: 3, fails: 0 });
+    expect(r.stderr).toContain('level=error msg="Assertion failed: one is not two"');
+    expect(r.stderr).not.toContain('never printed');
   }, 30_000);
 });

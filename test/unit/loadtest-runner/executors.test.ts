@@ -48,7 +48,7 @@ describe('VU-based executors', () => {
     expect(r.summary.metrics.vus.values.max).toBeLessThanOrEqual(4);
   }, 30_000);
 
-  it('ramping-vus follows its stages (floored linear interpolation)', () => {
+  it('ramping-vus follows its stages (linear, floored going up and ceiled going down, as k6 steps)', () => {
     const [s] = scenariosFrom({
       scenarios: {
         r: {
@@ -64,6 +64,10 @@ describe('VU-based executors', () => {
     });
     expect([0, 999, 1000, 5500, 12_000, 17_500, 20_000].map((t) => targetVUsAt(s, t))).toEqual([
       0, 0, 1, 5, 10, 5, 0,
+    ]);
+    // Ramping down, a VU stops on the next VU's time, as k6's execution steps: 10 until 15.5 s, 1 until 20 s.
+    expect([15_001, 15_499, 15_500, 19_499, 19_500, 19_999].map((t) => targetVUsAt(s, t))).toEqual([
+      10, 10, 9, 2, 1, 1,
     ]);
   });
 
