@@ -22,6 +22,7 @@ import {
   type ToVu,
   type VuInit,
 } from './protocol.ts';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
 
 class InterruptedError extends Error {
@@ -91,8 +92,44 @@ function block(ms: number): void {
   checkInterrupted();
 }
 
+/** The bundle's inline source map (esbuild writes one), to name the script's own lines in stack traces. */
+const sourceMap = ((): SourceMap | undefined => {
+  const m = /\/\/# sourceMappingURL=data:application\/json;base64,(\S+)\s*$/.exec(init.code);
+  if (!m) return undefined;
+  try {
+    return new SourceMap(JSON.parse(Buffer.from(m[1], 'base64').toString()) as SourceMapPayload);
+  } catch {
+    return undefined;
+  }
+})();
+const FRAME = /^(\s+at (?:.*? \()?)(.+):(\d+):(\d+)(\)?)$/;
+
+/**
+ * A stack trace as k6 shows one: the script's frames at their lines in the script's own files (the
+ * bundle's positions mapped back), without the runner's frames (its bundled thread code, node internals).
+ */
+function scriptStack(stack: string): string {
+  const lines = stack.split('\n');
+  const out = [lines[0]];
+  for (const line of lines.slice(1)) {
+    const m = FRAME.exec(line);
+    if (!m || m[2] !== init.scriptPath) {
+      if (!/\[worker eval\]|node:internal|MessagePort|<anonymous>/.test(line)) out.push(line);
+      continue;
+    }
+    const entry = sourceMap?.findEntry(Number(m[3]) - 1, Number(m[4]) - 1) as
+      { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+    if (entry?.originalSource === undefined || entry.originalLine === undefined) out.push(line);
+    else
+      out.push(
+        `${m[1]}${path.resolve(entry.originalSource)}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}${m[5]}`,
+      );
+  }
+  return out.join('\n');
+}
+
 function describe(err: unknown): string {
-  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
+  if (err instanceof Error) return err.stack ? scriptStack(err.stack) : `${err.name}: ${err.message}`;
   return String(err);
 }
 

@@ -170,4 +170,29 @@ export default function () {
     expect(r.stderr).toContain('level=error msg="Assertion failed: one is not two"');
     expect(r.stderr).not.toContain('never printed');
   }, 30_000);
+
+  it("an exception's stack trace names the script's own files and lines, not the bundle's", async () => {
+    const r = await runScript(
+      `import { explode } from './lib.ts';
+export const options = { iterations: 1 };
+
+export default function () {
+  explode(3);
+}`,
+      [],
+      {},
+      {
+        fileName: 'main.ts',
+        files: {
+          'lib.ts':
+            '// a helper\nexport function explode(n: number): never {\n  throw new Error(`exploded ${n}`);\n}\n',
+        },
+      },
+    );
+    const trace = r.stderr.slice(r.stderr.indexOf('ERRO Error: exploded 3'));
+    expect(trace).toMatch(
+      /^ERRO Error: exploded 3\n\s+at explode \(.*\/lib\.ts:3:9\)\n\s+at main_default \(.*\/main\.ts:5:3\)/,
+    );
+    expect(trace.split('source=stacktrace')[0]).not.toContain('worker eval');
+  }, 30_000);
 });
