@@ -4,7 +4,7 @@
  * which this VU performs on its own keep-alive connections. Every request records k6's http_* metrics
  * with k6's tags.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { parseDuration } from '../duration.ts';
 import type { KeyedTags } from '../metrics/tag-cache.ts';
@@ -35,7 +35,7 @@ interface Params {
   cookies?: Record<string, RequestCookie>;
   /** The jar to use instead of the VU's. */
   jar?: K6CookieJar;
-  /** 'basic' (credentials in the URL, as without it); k6's 'digest' and 'ntlm' are refused here. */
+  /** 'basic' (credentials in the URL, as without it) or 'digest' (answers the server's challenge); 'ntlm' is refused. */
   auth?: string;
   /** Compress the body: gzip, deflate, br (zstd where node:zlib has it), or a comma-separated stack. */
   compression?: string;
@@ -162,6 +162,62 @@ function compress(
   return { body: data, encoding: algorithms.join(', ') };
 }
 
+/** A Digest challenge's parameters (RFC 7616): `realm="x", nonce="y", qop="auth"` → { realm: 'x', … }. */
+function challengeParams(header: string): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const m of header
+    .replace(/^\s*Digest\s+/i, '')
+    .matchAll(/([\w-]+)=(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g))
+    params[m[1].toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3];
+  return params;
+}
+
+const DIGEST_HASHES: Record<string, string> = {
+  MD5: 'md5',
+  'SHA-256': 'sha256',
+  'SHA-512-256': 'sha512-256',
+};
+
+/**
+ * The Authorization header answering a Digest challenge (RFC 7616: MD5, SHA-256, SHA-512-256 and their
+ * -sess forms; qop auth or auth-int, or none as RFC 2069), as k6's digest transport sends it; undefined
+ * for an algorithm it does not know (the 401 then stands, as in k6).
+ */
+function digestAuthorization(
+  challenge: string,
+  user: string,
+  password: string,
+  method: string,
+  uri: string,
+  body: string | Uint8Array | undefined,
+): string | undefined {
+  const c = challengeParams(challenge);
+  const algorithm = c.algorithm ?? 'MD5';
+  const session = /-sess$/i.test(algorithm);
+  const hashName = DIGEST_HASHES[algorithm.replace(/-sess$/i, '').toUpperCase()];
+  if (!hashName || c.nonce === undefined) return undefined;
+  const h = (text: string | Uint8Array) => createHash(hashName).update(text).digest('hex');
+  const qops = (c.qop ?? '').split(',').map((q) => q.trim());
+  const qop = qops.includes('auth') ? 'auth' : qops.includes('auth-int') ? 'auth-int' : undefined;
+  const cnonce = randomBytes(8).toString('hex');
+  const nc = '00000001';
+  let ha1 = h(`${user}:${c.realm ?? ''}:${password}`);
+  if (session) ha1 = h(`${ha1}:${c.nonce}:${cnonce}`);
+  const ha2 = qop === 'auth-int' ? h(`${method}:${uri}:${h(body ?? '')}`) : h(`${method}:${uri}`);
+  const response = qop ? h(`${ha1}:${c.nonce}:${nc}:${cnonce}:${qop}:${ha2}`) : h(`${ha1}:${c.nonce}:${ha2}`);
+  const fields = [
+    `username="${user}"`,
+    `realm="${c.realm ?? ''}"`,
+    `nonce="${c.nonce}"`,
+    `uri="${uri}"`,
+    `algorithm=${algorithm}`,
+    `response="${response}"`,
+    ...(qop ? [`qop=${qop}`, `nc=${nc}`, `cnonce="${cnonce}"`] : []),
+    ...(c.opaque !== undefined ? [`opaque="${c.opaque}"`] : []),
+  ];
+  return `Digest ${fields.join(', ')}`;
+}
+
 /** A binary body as the ArrayBuffer k6 gives (its own bytes only, not a larger buffer it may view). */
 function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
@@ -204,6 +260,8 @@ interface Prepared {
   jar: K6CookieJar;
   /** What the request puts on the wire (data_sent). */
   sentBytes: number;
+  /** auth: 'digest': the URL's credentials, and whether this request already answers the challenge. */
+  digest?: { user: string; password: string; answered: boolean };
 }
 
 export function createHttpModule(runtime: Runtime, io: HttpIo) {
@@ -254,18 +312,22 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     guard.check(route.origin);
     const headers = requestHeaders(settings.userAgent, params.headers);
     if (route.host) headers.host ??= route.host;
-    if (params.auth !== undefined && params.auth !== 'basic')
+    if (params.auth !== undefined && params.auth !== 'basic' && params.auth !== 'digest')
       throw new Error(
-        `auth "${params.auth}" is not supported by this runner (basic is: credentials in the URL)`,
+        `auth "${params.auth}" is not supported by this runner (basic and digest are: credentials in the URL)`,
       );
-    // Credentials in the URL are Basic authentication, as Go's client (so k6) sends them.
-    if (userinfo !== undefined && headers.authorization === undefined) {
-      const colon = userinfo.indexOf(':');
-      const [user, password] = (
-        colon < 0 ? [userinfo, ''] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)]
-      ).map((p) => decodeURIComponent(p));
+    const colon = userinfo?.indexOf(':') ?? -1;
+    const [user, password] = (
+      userinfo === undefined
+        ? ['', '']
+        : colon < 0
+          ? [userinfo, '']
+          : [userinfo.slice(0, colon), userinfo.slice(colon + 1)]
+    ).map((p) => decodeURIComponent(p));
+    // Credentials in the URL are Basic authentication, as Go's client (so k6) sends them; with
+    // auth: 'digest' the first request goes without them and the server's challenge is answered.
+    if (userinfo !== undefined && headers.authorization === undefined && params.auth !== 'digest')
       headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-    }
     const jar = params.jar ?? (runtime.cookieJar ??= new K6CookieJar());
     const plainUrl = scheme + host + pathAndQuery;
     const cookie = jar.header(plainUrl, params.cookies);
@@ -296,6 +358,7 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       params,
       jar,
       sentBytes: wireBytes(wire, !settings.noConnectionReuse),
+      ...(params.auth === 'digest' ? { digest: { user, password, answered: false } } : {}),
     };
   }
 
@@ -346,7 +409,11 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       waiting: res.waiting,
       receiving: res.receiving,
     };
-    const failed = callback ? !callback.ranges.some((r) => status >= r.min && status <= r.max) : undefined;
+    // auth: 'digest' expects a 401 challenge first; k6 does not count it as failed.
+    const challenged = p.digest !== undefined && !p.digest.answered && status === 401;
+    const failed = callback
+      ? !challenged && !callback.ranges.some((r) => status >= r.min && status <= r.max)
+      : undefined;
     const signature = `${name}\u0001${verb}\u0001${status}\u0001${failed}\u0001${errorCode}\u0001${extraSignature(params.tags)}`;
     const keyed = runtime.tagsFor(signature, () => ({
       ...params.tags,
@@ -398,6 +465,23 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
    * The request a redirect asks for, as Go's client (and so k6) follows it: 307/308 keep method and
    * body, 301/302/303 become GET; undefined when the answer is no redirect or no hops are left.
    */
+  /**
+   * `p` again (a redirect, a Digest answer): with its body as sent, so neither compressed again nor
+   * without the Content-Type/Content-Encoding it was sent with (a form or multipart body is encoded
+   * once), or without a body.
+   */
+  function resend(p: Prepared, method: string, url: string, keepBody: boolean): Prepared {
+    const params: Params = { ...p.params, compression: undefined };
+    if (!keepBody) return prepare(method, url, null, params);
+    const sent: Record<string, string> = {};
+    for (const name of ['content-type', 'content-encoding'])
+      if (p.wire.headers[name] !== undefined) sent[name] = p.wire.headers[name];
+    return prepare(method, url, p.wire.body as Body, {
+      ...params,
+      headers: { ...p.params.headers, ...sent },
+    });
+  }
+
   function redirectOf(p: Prepared, res: K6Response, hop: number): Prepared | undefined {
     if (![301, 302, 303, 307, 308].includes(res.status)) return undefined;
     const limit =
@@ -406,13 +490,38 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     if (!location || hop >= limit) return undefined;
     const keep = res.status === 307 || res.status === 308;
     const method = keep || p.verb === 'HEAD' ? p.verb : 'GET';
-    return prepare(method, new URL(location, p.url).href, keep ? (p.wire.body as Body) : null, p.params);
+    return resend(p, method, new URL(location, p.url).href, keep);
+  }
+
+  /**
+   * The request that follows an answer: the same request with the Digest challenge answered (once), or
+   * the redirect (counting `hops.redirects` against the limit); undefined when the answer stands.
+   */
+  function followUp(p: Prepared, res: K6Response, hops: { redirects: number }): Prepared | undefined {
+    if (p.digest && !p.digest.answered && res.status === 401) {
+      const challenge = res.headers['Www-Authenticate'];
+      const authorization =
+        challenge && /^\s*Digest\s/i.test(challenge)
+          ? digestAuthorization(challenge, p.digest.user, p.digest.password, p.verb, p.wire.path, p.wire.body)
+          : undefined;
+      if (authorization) {
+        const next = resend(p, p.verb, p.url, true);
+        next.wire.headers.authorization = authorization;
+        next.sentBytes = wireBytes(next.wire, !settings.noConnectionReuse);
+        next.digest = { ...p.digest, answered: true };
+        return next;
+      }
+    }
+    const next = redirectOf(p, res, hops.redirects);
+    if (next) hops.redirects++;
+    return next;
   }
 
   function request(method: string, url: string | UrlTemplate, body?: Body, params?: Params): K6Response {
     let p = prepare(method, url, body, params);
     let res = complete(p, io.sync([p.wire])[0]);
-    for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+    const hops = { redirects: 0 };
+    for (let next = followUp(p, res, hops); next; next = followUp(p, res, hops)) {
       p = next;
       res = complete(p, io.sync([p.wire])[0]);
     }
@@ -427,7 +536,8 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
   ): Promise<K6Response> {
     let p = prepare(method, url, body, params);
     let res = complete(p, await io.async(p.wire));
-    for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+    const hops = { redirects: 0 };
+    for (let next = followUp(p, res, hops); next; next = followUp(p, res, hops)) {
       p = next;
       res = complete(p, await io.async(p.wire));
     }
@@ -452,7 +562,8 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     const responses = prepared.map((first, i) => {
       let p = first;
       let res = complete(p, answers[i]);
-      for (let hop = 0, next = redirectOf(p, res, hop); next; next = redirectOf(p, res, ++hop)) {
+      const hops = { redirects: 0 };
+      for (let next = followUp(p, res, hops); next; next = followUp(p, res, hops)) {
         p = next;
         res = complete(p, io.sync([p.wire])[0]);
       }
