@@ -202,6 +202,15 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     config.onExecution?.('start');
     const executionStart = performance.now();
     const maxVUs = scenarios.reduce((n, s) => n + maxVUsOf(s), 0);
+    /** vus: active VUs; vus_max: VUs initialised for the scenarios (VU 0, which runs setup, is not one). */
+    const sampleVUs = () => {
+      test.registry.add(
+        test.builtins.vus,
+        test.total((r) => r.activeVUs),
+        { ...config.tags },
+      );
+      test.registry.add(test.builtins.vus_max, handles.length - 1, { ...config.tags });
+    };
     const progress = new ProgressLine(test.runs, executionStart, maxVUs, config.progress);
     progress.start();
     // Event loop lag: how late a 50 ms tick fires, worst per second.
@@ -215,16 +224,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       }, 50),
       // vus / vus_max samples once a second, as k6 emits them; the runner's own lag beside them.
       setInterval(() => {
-        test.registry.add(
-          test.builtins.vus,
-          test.total((r) => r.activeVUs),
-          { ...config.tags },
-        );
-        test.registry.add(
-          test.builtins.vus_max,
-          test.total((r) => r.allocatedVUs),
-          { ...config.tags },
-        );
+        sampleVUs();
         test.registry.add(test.builtins.runner_event_loop_lag, lagMaxMs, { ...config.tags });
         lagMaxMs = 0;
       }, 1000),
@@ -243,7 +243,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     ];
 
     if (!test.aborted) {
-      await Promise.all(
+      const running = Promise.all(
         test.runs.map(async (run, i) => {
           const s = run.scenario;
           if (s.startTimeMs > 0) await Promise.race([delay(s.startTimeMs), test.whenAborted]);
@@ -272,10 +272,15 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
           await (s.executor.endsWith('arrival-rate') ? runArrivalRate(ctx) : runLoopingVUs(ctx));
         }),
       );
+      // The executors have started their VUs (synchronously, up to their first wait): a first sample.
+      sampleVUs();
+      await running;
     }
     const executionMs = performance.now() - executionStart;
     config.onExecution?.('end');
     timers.forEach(clearInterval);
+    // And once when the scenarios have ended, as k6 does on its way out.
+    sampleVUs();
     progress.stop();
     if (abortReason) config.log(`\nTest aborted: ${abortReason}\n`);
 

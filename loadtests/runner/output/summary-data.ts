@@ -1,4 +1,5 @@
 /** The data object k6 hands to handleSummary(): metrics with values and thresholds, checks by group. */
+import { createHash } from 'node:crypto';
 import type { TimeUnit } from '../duration.ts';
 import type { Registry } from '../metrics/registry.ts';
 import { sinkValues } from '../metrics/sinks.ts';
@@ -32,8 +33,11 @@ export interface SummaryData {
   setup_data?: unknown;
 }
 
+/** k6's id of a group or check: the MD5 of its path, in hex. */
+const idOf = (path: string) => createHash('md5').update(path).digest('hex');
+
 function groupTree(registry: Registry): GroupSummary {
-  const root: GroupSummary = { name: '', path: '', id: '', groups: [], checks: [] };
+  const root: GroupSummary = { name: '', path: '', id: idOf(''), groups: [], checks: [] };
   const groupAt = (path: string): GroupSummary => {
     if (path === '') return root;
     const parts = path.split('::').slice(1);
@@ -43,7 +47,7 @@ function groupTree(registry: Registry): GroupSummary {
       current += `::${part}`;
       let child = node.groups.find((g) => g.path === current);
       if (!child) {
-        child = { name: part, path: current, id: current, groups: [], checks: [] };
+        child = { name: part, path: current, id: idOf(current), groups: [], checks: [] };
         node.groups.push(child);
       }
       node = child;
@@ -56,7 +60,8 @@ function groupTree(registry: Registry): GroupSummary {
     const name = series.tags.check ?? '';
     let check = group.checks.find((c) => c.name === name);
     if (!check) {
-      check = { name, path: `${group.path}::${name}`, id: `${group.path}::${name}`, passes: 0, fails: 0 };
+      const path = `${group.path}::${name}`;
+      check = { name, path, id: idOf(path), passes: 0, fails: 0 };
       group.checks.push(check);
     }
     check.passes += series.sink.trues;

@@ -6,6 +6,7 @@
  * data_sent counts the bytes on the wire, Metric.add() returns true, a Hasher digests more than once,
  * console.assert logs at error level.
  */
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { count, runScript, startServer, type LocalServer } from './harness';
 
@@ -194,5 +195,30 @@ export default function () {
       /^ERRO Error: exploded 3\n\s+at explode \(.*\/lib\.ts:3:9\)\n\s+at main_default \(.*\/main\.ts:5:3\)/,
     );
     expect(trace.split('source=stacktrace')[0]).not.toContain('worker eval');
+  }, 30_000);
+
+  it("handleSummary's groups and checks carry k6's ids (the MD5 of their path)", async () => {
+    const r = await runScript(
+      `import { check, group } from 'k6';
+export const options = { iterations: 1 };
+export default function () { group('g', () => check(1, { c: () => true })); }
+export function handleSummary(data) { return { stdout: JSON.stringify(data.root_group) }; }`,
+    );
+    const md5 = (t: string) => createHash('md5').update(t).digest('hex');
+    const root = JSON.parse(r.stdout.slice(r.stdout.indexOf('{"'))) as {
+      id: string;
+      groups: { path: string; id: string; checks: { path: string; id: string }[] }[];
+    };
+    expect(root.id).toBe('d41d8cd98f00b204e9800998ecf8427e');
+    expect(root.groups[0]).toMatchObject({ path: '::g', id: md5('::g') });
+    expect(root.groups[0].checks[0]).toMatchObject({ path: '::g::c', id: md5('::g::c') });
+  }, 30_000);
+
+  it('vus and vus_max are sampled for a run shorter than a second; vus_max counts the VUs initialised', async () => {
+    const r = await runScript(`export const options = { vus: 3, iterations: 3 };
+export default function () {}`);
+    expect(r.code).toBe(0);
+    expect(r.summary.metrics.vus.values).toMatchObject({ max: 3 });
+    expect(r.summary.metrics.vus_max.values).toMatchObject({ min: 3, max: 3 });
   }, 30_000);
 });
