@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import net from 'node:net';
-import { count, runScript, startServer, type LocalServer } from './harness';
+import { closeServer, count, listenLocal, runScript, startServer, type LocalServer } from './harness';
 
 const EXIT_MARKED_AS_FAILED = 110;
 const EXIT_THRESHOLDS = 99;
@@ -123,9 +123,8 @@ export default function () {
           socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
       });
     });
-    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const port = new URL(await listenLocal(raw)).port;
     try {
-      const port = (raw.address() as net.AddressInfo).port;
       const r = await runScript(`import http from 'k6/http';
 export const options = { iterations: 1 };
 export default function () {
@@ -137,7 +136,7 @@ export default function () {
       expect(received).toBeGreaterThan(300);
       expect(count(r.summary, 'data_sent')).toBe(received);
     } finally {
-      await new Promise<void>((resolve) => raw.close(() => resolve()));
+      await closeServer(raw);
     }
   }, 30_000);
 

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -13,6 +13,18 @@ export interface LocalServer {
   url: string;
   requests: () => number;
   close: () => Promise<void>;
+}
+
+/** Starts `server` on a free loopback port; its base URL (`http://127.0.0.1:<port>`). */
+export async function listenLocal(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Closes `server`, its kept-alive HTTP connections first. */
+export function closeServer(server: Server): Promise<void> {
+  if (server instanceof http.Server) server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Answers `{"status":"OK"}`, after `latencyMs` when given. */
@@ -35,15 +47,10 @@ export async function startServer(
       else reply();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: await listenLocal(server),
     requests: () => count,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 

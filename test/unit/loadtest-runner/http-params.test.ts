@@ -6,10 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import busboy from 'busboy';
-import { count, runScript } from './harness';
+import { closeServer, count, listenLocal, runScript } from './harness';
 
 interface Seen {
   path: string;
@@ -57,19 +56,12 @@ describe('k6/http params and response fields', () => {
         res.end('ok');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listenLocal(server);
   });
   beforeEach(() => {
     seen = [];
   });
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  afterAll(() => closeServer(server));
   const env = () => ({ BASE_URL: url });
   const cookieOf = (path: string) => seen.filter((s) => s.path === path).map((s) => s.cookie);
 
@@ -159,9 +151,8 @@ export default function () {
         res.end();
       }
     });
-    await new Promise<void>((resolve) => digest.listen(0, '127.0.0.1', resolve));
+    const port = new URL(await listenLocal(digest)).port;
     try {
-      const port = (digest.address() as AddressInfo).port;
       const r = await runScript(`import http from 'k6/http';
 import { check } from 'k6';
 export const options = { iterations: 1, thresholds: { checks: ['rate==1'], http_req_failed: ['rate==0'] } };
@@ -173,7 +164,7 @@ export default function () {
       expect(count(r.summary, 'http_reqs')).toBe(2);
       expect(seenAuth).toEqual(['', 'Digest']);
     } finally {
-      await new Promise<void>((resolve) => digest.close(() => resolve()));
+      await closeServer(digest);
     }
   }, 30_000);
 
@@ -185,7 +176,8 @@ export default function () {
       req.on('end', () => {
         if (req.url?.startsWith('/from')) {
           res.writeHead(307, { location: req.url.replace('/from', '/to') });
-          return res.end();
+          res.end();
+          return;
         }
         const raw = Buffer.concat(chunks);
         const body = req.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw) : raw;
@@ -193,9 +185,8 @@ export default function () {
         res.end('ok');
       });
     });
-    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    const base = await listenLocal(hop);
     try {
-      const base = `http://127.0.0.1:${(hop.address() as AddressInfo).port}`;
       const r = await runScript(`import http from 'k6/http';
 export const options = { iterations: 1 };
 export default function () {
@@ -208,7 +199,7 @@ export default function () {
         '/to/form application/x-www-form-urlencoded a=1&b=x+y',
       ]);
     } finally {
-      await new Promise<void>((resolve) => hop.close(() => resolve()));
+      await closeServer(hop);
     }
   }, 30_000);
 
@@ -269,7 +260,7 @@ export default function () {
       bb.on('close', () => res.end('ok'));
       req.pipe(bb);
     });
-    await new Promise<void>((resolve) => upload.listen(0, '127.0.0.1', resolve));
+    const uploadUrl = await listenLocal(upload);
     try {
       const r = await runScript(
         `import http from 'k6/http';
@@ -284,7 +275,7 @@ export default function () {
   });
 }`,
         [],
-        { UPLOAD: `http://127.0.0.1:${(upload.address() as AddressInfo).port}` },
+        { UPLOAD: uploadUrl },
       );
       expect(r.code).toBe(0);
       const gpx = '<gpx version="1.1"><trk><trkseg><trkpt lat="48.7" lon="9.1"/></trkseg></trk></gpx>';
@@ -294,7 +285,7 @@ export default function () {
         'file raw raw.bin application/octet-stream 0001feff',
       ]);
     } finally {
-      await new Promise<void>((resolve) => upload.close(() => resolve()));
+      await closeServer(upload);
     }
   }, 30_000);
 

@@ -6,10 +6,9 @@
  * an option of the wrong type is invalid config (exit 104).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { checkOptions } from '../../../loadtests/runner/options';
 import { envName, overrideValue } from '../../../loadtests/runner/overrides';
-import { count, runScript } from './harness';
+import { closeServer, count, listenLocal, runScript } from './harness';
 
 const EXIT_INVALID_CONFIG = 104;
 const EXIT_SETUP_TIMEOUT = 100;
@@ -55,20 +54,13 @@ describe('k6 options', () => {
       if (slow) setTimeout(answer, Number(slow[1]));
       else answer();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listenLocal(server);
   });
   beforeEach(() => {
     seen = [];
     maxInFlight = 0;
   });
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  afterAll(() => closeServer(server));
   const env = () => ({ BASE_URL: url });
   const headerValues = (s: Seen, name: string) =>
     s.headers.filter((_, i) => i % 2 === 1 && s.headers[i - 1].toLowerCase() === name);

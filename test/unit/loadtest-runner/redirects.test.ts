@@ -3,8 +3,7 @@
  * hop a request of its own in the metrics, 307/308 keeping method and body, 301/302/303 becoming GET.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { count, runScript } from './harness';
+import { closeServer, count, listenLocal, runScript } from './harness';
 
 describe('redirects', () => {
   let server: http.Server;
@@ -27,16 +26,9 @@ describe('redirects', () => {
         res.end(`arrived by ${req.method} with "${body}"`);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listenLocal(server);
   });
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  afterAll(() => closeServer(server));
 
   it('follows them as k6 does: every hop counted, method kept on 307, a limit of 10 hops', async () => {
     const r = await runScript(
