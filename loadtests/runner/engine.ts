@@ -45,9 +45,9 @@ export class CallTimeoutError extends Error {
   }
 }
 const EXIT_SETUP_TIMEOUT = 100;
+const EXIT_TEARDOWN_TIMEOUT = 101;
 /** k6's exit code after exec.test.fail(). */
 const EXIT_MARKED_AS_FAILED = 110;
-const EXIT_TEARDOWN_TIMEOUT = 101;
 
 /** vu.call() for setup()/teardown(), refused with k6's message and exit code after `ms`. */
 async function callWithin(
