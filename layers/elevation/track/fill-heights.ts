@@ -11,10 +11,10 @@ import { readFitFile } from './fit-heights';
 import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import { isPlaceholderHeight } from './height-slot';
-import { applicableEdits, type TrackReadOptions } from './parsed-track';
+import { applicableEdits, type RelativeGroup, type TrackReadOptions } from './parsed-track';
 import { readTrackText } from './track-text';
 import { encodeText, type TextEncodingName } from './text-encoding';
-import { applyEdits } from './text-edits';
+import { applyEdits, type TextEdit } from './text-edits';
 import { detectTrackFormat, type FileFormat, type TrackFormat } from './track-format';
 
 export interface FillOptions {
@@ -36,7 +36,10 @@ export interface FillReport {
   filled: number;
   /** Coordinates where the dataset has no data: a height is left as it was, a placeholder 0 removed. */
   nodata: number;
-  /** Coordinates whose existing height was kept (overwrite=false). */
+  /**
+   * Coordinates left as they were though the dataset had data: an existing height kept (overwrite=false), or
+   * a KML point above the ground or the sea floor whose geometry is not converted (RelativeGroup).
+   */
   kept: number;
   /** Datasets that answered (for a chain "a,b"), in order of first use. */
   datasets: string[];
@@ -112,16 +115,27 @@ async function fillText(
   convert: HeightConversion | undefined,
 ): Promise<FilledFile> {
   const { encoding, bom, text, track } = readTrackText(bytes, format, readOptions);
-  const { decisions, counts } = await decideHeights(track.slots, dataset, options, ctx, convert);
+  const groups = track.relativeGroups ?? [];
+  // A relative geometry's altitudes are offsets, not heights: overwrite=false has nothing to keep there.
+  const offsets = new Map<number, number>();
+  for (const { slots } of groups)
+    for (let i = slots[0]; i < slots[1]; i++) offsets.set(i, track.slots[i].height ?? 0);
+  const points = track.slots.map((slot, i) => (offsets.has(i) ? { ...slot, height: null } : slot));
+  const { decisions, counts } = await decideHeights(points, dataset, options, ctx, convert);
+  const { untouched, modeEdits } = settleRelativeGroups(groups, decisions, offsets, counts);
   const edits = track.slots.flatMap((slot, i) => {
     const decision = decisions[i];
     const edit =
-      decision === 'kept' ? null : decision === 'nodata' ? slot.clear() : slot.write(String(decision));
+      decision === 'kept' || untouched.has(i)
+        ? null
+        : decision === 'nodata'
+          ? slot.clear()
+          : slot.write(String(decision));
     return edit ? [edit] : [];
   });
   const holdsHeight = (i: number) => !endsWithoutHeight(decisions[i], track.slots[i].height);
   const out = encodeText(
-    bom + applyEdits(text, [...edits, ...applicableEdits(track, holdsHeight)]),
+    bom + applyEdits(text, [...edits, ...modeEdits, ...applicableEdits(track, holdsHeight)]),
     encoding,
   );
   return {
@@ -132,6 +146,38 @@ async function fillText(
     gzip: false,
     report: { format, ...counts },
   };
+}
+
+/**
+ * KML geometries whose altitudes are offsets (parsed-track.ts's RelativeGroup). One above the ground where every
+ * point has data becomes absolute: each decision turns into terrain height + offset (where Google Earth drew the
+ * point before), with the geometry's altitudeMode edits. Any other is left as it is (its slots `untouched`), and
+ * its points with data count as kept, not filled.
+ */
+function settleRelativeGroups(
+  groups: readonly RelativeGroup[],
+  decisions: Decision[],
+  offsets: ReadonlyMap<number, number>,
+  counts: { filled: number; kept: number },
+): { untouched: Set<number>; modeEdits: TextEdit[] } {
+  const untouched = new Set<number>();
+  const modeEdits: TextEdit[] = [];
+  for (const { slots, reference, modeEdits: edits } of groups) {
+    let convertible = reference === 'ground';
+    for (let i = slots[0]; i < slots[1] && convertible; i++) convertible = typeof decisions[i] === 'number';
+    for (let i = slots[0]; i < slots[1]; i++) {
+      const decision = decisions[i];
+      if (typeof decision !== 'number') untouched.add(i);
+      else if (convertible) decisions[i] = roundElevation(decision + (offsets.get(i) ?? 0));
+      else {
+        untouched.add(i);
+        counts.filled--;
+        counts.kept++;
+      }
+    }
+    if (convertible) modeEdits.push(...edits);
+  }
+  return { untouched, modeEdits };
 }
 
 /** A FIT file's records with positions get their heights (fit-heights.ts); nothing else in it changes. */

@@ -1,14 +1,16 @@
 /**
- * KML: every `<coordinates>` tuple ("lon,lat[,alt]") and every `<gx:coord>` ("lon lat [alt]") is a height
- * slot (a LineString's and a gx:Track's on the path, a Point's and a ring's off it). With `absoluteAltitude`, each
- * geometry's altitudeMode becomes `absolute` (inserted where the schema puts it when missing), because Google Earth
- * clamps to the ground otherwise and never shows the heights; a geometry with a point left without a height keeps
- * its mode, or that point would be drawn at sea level.
+ * KML: every geometry's `<coordinates>` tuple ("lon,lat[,alt]") and every `<gx:coord>` ("lon lat [alt]") is a
+ * height slot (a LineString's and a gx:Track's on the path, a Point's and a ring's off it); a gx:LatLonQuad's corners
+ * are not (an overlay's corners have no altitude). With `absoluteAltitude`, each geometry's altitudeMode becomes
+ * `absolute` (inserted where the schema puts it when missing), because Google Earth clamps to the ground otherwise
+ * and never shows the heights; a geometry with a point left without a height keeps its mode, or that point would
+ * be drawn at sea level. A `relativeToGround` or `gx:relativeToSeaFloor` geometry's altitudes are offsets, not
+ * heights: it is a RelativeGroup (parsed-track.ts), converted whole or left as it is.
  */
 import { InvalidRequestError } from '../errors';
 import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
-import type { ExtraEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { ExtraEdit, ParsedTrack, RelativeGroup, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
@@ -21,6 +23,8 @@ const KML_NAMESPACES = new Set([
 ]);
 const GX = 'http://www.google.com/kml/ext/2.2';
 const GEOMETRIES = new Set(['Point', 'LineString', 'LinearRing', 'Polygon', 'Track']);
+/** The elements whose <coordinates> are a geometry's points (a gx:LatLonQuad's are an overlay's corners). */
+const COORDINATE_PARENTS = new Set(['Point', 'LineString', 'LinearRing']);
 /** altitudeMode goes before these children in the KML schema's element order. */
 const AFTER_ALTITUDE_MODE = new Set(['coordinates', 'outerBoundaryIs', 'innerBoundaryIs', 'when', 'coord']);
 
@@ -39,9 +43,14 @@ interface GeometryState {
 export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   const extraEdits: ExtraEdit[] = [];
+  const relativeGroups: RelativeGroup[] = [];
   const geometries: GeometryState[] = [];
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
-    e.local === 'coordinates' && isKml(e) ? 'kml' : e.local === 'coord' && isGx(e) ? 'gx' : null;
+    e.local === 'coordinates' && isKml(e) && e.parent !== null && COORDINATE_PARENTS.has(e.parent.local)
+      ? 'kml'
+      : e.local === 'coord' && isGx(e)
+        ? 'gx'
+        : null;
   const isMode = (e: XmlElement) => e.local === 'altitudeMode' && (isKml(e) || isGx(e));
   scanXml(text, {
     wantsText: (e) => slotSyntax(e) !== null || isMode(e),
@@ -61,7 +70,7 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         const before = text.slice(geometry.element.openEnd, e.start);
         geometry.indent = before.slice(before.trimEnd().length);
       }
-      if (options.absoluteAltitude && isGeometry(e)) {
+      if (isGeometry(e)) {
         geometries.push({ element: e, insertAt: null, indent: '', modes: [], firstSlot: slots.slots.length });
       }
     },
@@ -74,16 +83,23 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
       }
       if (geometry && geometry.element === e) {
         geometries.pop();
-        // Only if every point of the geometry ends up with a height: KML reads a missing altitude as 0, which
-        // `absolute` would draw at sea level; such a geometry keeps the altitudeMode it had.
-        const needsHeights = [geometry.firstSlot, slots.slots.length] as const;
-        for (const edit of altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1))) {
-          extraEdits.push({ edit, needsHeights });
+        const range = [geometry.firstSlot, slots.slots.length] as const;
+        const reference = relativeReference(geometry);
+        if (reference) {
+          const modeEdits =
+            reference === 'ground' ? altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1)) : [];
+          relativeGroups.push({ slots: range, reference, modeEdits });
+        } else if (options.absoluteAltitude) {
+          // Only if every point of the geometry ends up with a height: KML reads a missing altitude as 0, which
+          // `absolute` would draw at sea level; such a geometry keeps the altitudeMode it had.
+          for (const edit of altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1))) {
+            extraEdits.push({ edit, needsHeights: range });
+          }
         }
       }
     },
   });
-  return { slots: slots.slots, extraEdits };
+  return { slots: slots.slots, extraEdits, relativeGroups };
 }
 
 /**
@@ -92,6 +108,18 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
  */
 function isLine(parent: XmlElement | null): boolean {
   return parent !== null && (parent.local === 'Track' ? isGx(parent) : parent.local === 'LineString');
+}
+
+/**
+ * What a geometry's altitudes are measured from when they are not heights above sea level: 'ground' for
+ * relativeToGround, 'seaFloor' for gx:relativeToSeaFloor; null for absolute and the clamping modes (whose
+ * altitudes are ignored). A gx:altitudeMode, Google's extension, wins over a plain one when both are given.
+ */
+function relativeReference(geometry: GeometryState): RelativeGroup['reference'] | null {
+  const gx = geometry.modes.filter((m) => m.gx).at(-1);
+  const plain = geometry.modes.filter((m) => !m.gx).at(-1);
+  const mode = (gx ?? plain)?.content.text.trim();
+  return mode === 'relativeToGround' ? 'ground' : mode === 'relativeToSeaFloor' ? 'seaFloor' : null;
 }
 
 function isGeometry(e: XmlElement): boolean {

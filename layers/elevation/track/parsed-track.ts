@@ -6,6 +6,21 @@ export interface ParsedTrack {
   readonly slots: readonly HeightSlot[];
   /** Edits besides heights: what an option asked for (KML altitude_mode=absolute), a CSV's appended column. */
   readonly extraEdits: readonly ExtraEdit[];
+  /** KML geometries whose altitudes are not heights above sea level but offsets (relativeGroups). */
+  readonly relativeGroups?: readonly RelativeGroup[];
+}
+
+/**
+ * A KML geometry whose altitudes are offsets, not heights: `relativeToGround` (metres above the terrain) or
+ * `gx:relativeToSeaFloor`. Its slots [from, to) hold the offsets. Writing a terrain height there would draw the
+ * point that high above the terrain, so a 'ground' geometry is converted whole (terrain height + offset, its
+ * altitudeMode made absolute by `modeEdits`) when every point has data, and left as it is otherwise; a
+ * 'seaFloor' one is always left as it is (the dataset gives the terrain, not the sea floor).
+ */
+export interface RelativeGroup {
+  readonly slots: readonly [from: number, to: number];
+  readonly reference: 'ground' | 'seaFloor';
+  readonly modeEdits: readonly TextEdit[];
 }
 
 /**

@@ -94,7 +94,7 @@ describe('readKml', () => {
     expect(
       absolute(
         KML(
-          '<Point><altitudeMode>relativeToGround</altitudeMode><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>10,50</coordinates></Point>',
+          '<Point><altitudeMode>clampToGround</altitudeMode><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><coordinates>10,50</coordinates></Point>',
         ),
       ),
     ).toBe(KML('<Point><altitudeMode>absolute</altitudeMode><coordinates>10,50</coordinates></Point>'));
@@ -265,11 +265,54 @@ describe('readKml', () => {
     ]);
   });
 
+  it('converts a relativeToGround geometry whole (terrain + offset, absolute) or leaves it as it is', async () => {
+    const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+    // plane-point answers 1036 at 49.9,10.1; 0,0 has no data. The altitudes here are metres above the ground.
+    const text = KML(
+      '<Point><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,50</coordinates></Point>' +
+        '<LineString><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,0 10.1,49.9</coordinates></LineString>' +
+        '<LineString><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,25 0,0,0</coordinates></LineString>' +
+        '<Point><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>10.1,49.9,30</coordinates></Point>' +
+        '<Point><coordinates>10.1,49.9,0</coordinates></Point>',
+    );
+    for (const overwrite of [true, false]) {
+      for (const absoluteAltitude of [false, true]) {
+        const filled = await fillFileHeights(
+          new TextEncoder().encode(text),
+          registry.get('plane-point'),
+          { interpolation: 'nearest', overwrite, absoluteAltitude },
+          { maxCoordinates: 100, maxUnzippedBytes: 1e6 },
+        );
+        const geometries = new TextDecoder().decode(filled.bytes).match(/<(Point|LineString)>.*?<\/\1>/g);
+        expect(geometries).toEqual([
+          // Where Google Earth drew it: 50 m above the 1036 m terrain.
+          '<Point><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1086</coordinates></Point>',
+          '<LineString><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1036 10.1,49.9,1036</coordinates></LineString>',
+          // A point without data: the terrain under it is unknown, so the geometry stays relative, untouched.
+          '<LineString><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,25 0,0,0</coordinates></LineString>',
+          // Above the sea floor: the dataset gives the terrain, not the sea floor.
+          '<Point><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>10.1,49.9,30</coordinates></Point>',
+          absoluteAltitude
+            ? '<Point><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1036</coordinates></Point>'
+            : '<Point><coordinates>10.1,49.9,1036</coordinates></Point>',
+        ]);
+        expect(filled.report).toMatchObject({ coordinates: 7, filled: 4, nodata: 1, kept: 2 });
+      }
+    }
+  });
+
+  it("does not take a gx:LatLonQuad's corners for points (an overlay's corners have no altitude)", () => {
+    const text =
+      '<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><GroundOverlay>' +
+      '<gx:LatLonQuad><coordinates>10,50 11,50 11,51 10,51</coordinates></gx:LatLonQuad></GroundOverlay></kml>';
+    expect(readKml(text, { maxCoordinates: 100, absoluteAltitude: true }).slots).toEqual([]);
+  });
+
   it('keeps one altitudeMode of several gx:altitudeModes', () => {
     expect(
       absolute(
         KML(
-          '<Point><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>10,50</coordinates></Point>',
+          '<Point><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><coordinates>10,50</coordinates></Point>',
         ),
       ),
     ).toBe(KML('<Point><altitudeMode>absolute</altitudeMode><coordinates>10,50</coordinates></Point>'));
