@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
+  detectTrackFormat,
   isFit,
   isGzip,
   type LatLon,
@@ -35,6 +36,9 @@ export async function profileInput(event: APIGatewayProxyEventV2, app: App): Pro
     if (binaryTrack || (format !== null && !(format === 'geojson' && isLocationsObject(bytes)))) {
       return await trackInput(bytes, { ...(event.queryStringParameters ?? {}) }, app);
     }
+    // A file this route does not read (lines, no "name=" before the first line break) is not form parameters or
+    // JSON: answer what /file answers (what a track file may be), not "unknown parameter '<the file>'".
+    if (format === null && looksLikeFile(bytes)) detectTrackFormat(bytes);
   }
   const params = await requestParams(event, app.settings.maxBodyBytes);
   return locationsInput(params, app);
@@ -71,6 +75,15 @@ async function trackInput(
 function locationsInput(params: Record<string, unknown>, app: App): ProfileInput {
   rejectUnknownProfileParameters(params);
   return { params, path: parseLocations(params.locations, app.limits.maxLocations), source: 'locations' };
+}
+
+/** A body of several lines that is neither JSON nor form parameters (`name=value` before the first line break). */
+function looksLikeFile(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8').trimStart();
+  if (head.startsWith('{') || head.startsWith('[')) return false;
+  const lineBreak = head.search(/[\r\n]/);
+  const equals = head.indexOf('=');
+  return lineBreak >= 0 && (equals < 0 || equals > lineBreak);
 }
 
 /** A JSON body like /v1's `{"locations": …}` rather than a GeoJSON document. */

@@ -18,6 +18,20 @@ export abstract class ElevationError extends Error {
 }
 
 /**
+ * The start of a client's text to quote in a message (a parameter name, a file's line): at most `max` characters,
+ * so a whole file sent where a parameter was expected is not echoed back.
+ *
+ * @example
+ * ```ts
+ * assert.equal(excerpt('lat,lon'), 'lat,lon');
+ * assert.equal(excerpt('x'.repeat(100)).length, 61); // 60 characters and '…'
+ * ```
+ */
+export function excerpt(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
  * 400: the request cannot be understood (bad location, bad option, unparseable body).
  *
  * @example

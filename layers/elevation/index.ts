@@ -37,7 +37,12 @@ export { parseInterpolation } from './request/options';
 export { parseDatumParam, tryParseVerticalDatum, type VerticalDatum } from './datum/vertical-datum';
 export { GeoidGrids, readGeoidPaths } from './datum/geoid-grids';
 export { convertHeights, type HeightConversion } from './datum/convert-heights';
-export { CONTENT_TYPES, tryDetectTrackFormat, type TrackFormat } from './track/track-format';
+export {
+  CONTENT_TYPES,
+  detectTrackFormat,
+  tryDetectTrackFormat,
+  type TrackFormat,
+} from './track/track-format';
 export { readTrackLocations, readTrackPath } from './track/track-text';
 export { isGzip } from './track/gzip-file';
 export { isFit } from './track/fit';

@@ -221,6 +221,31 @@ describe('POST /v1/{dataset}/profile', () => {
     });
   });
 
+  it('answers a file it does not read as /file does, whatever its content type, never echoing it as a parameter', async () => {
+    const notes = 'Packing list\nboots, rain jacket\nmap=optional\n';
+    for (const contentType of ['application/x-www-form-urlencoded', 'text/csv', 'text/plain']) {
+      const response = await profile(
+        {},
+        { method: 'POST', headers: { 'content-type': contentType }, body: notes },
+      );
+      expect(response.status).toBe(400);
+      expect((response.json as { error: string }).error).toMatch(/^Unrecognised file: send a KML/);
+    }
+    // A form whose field name is long is named by its start only.
+    const long = await profile(
+      {},
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `${'x'.repeat(500)}=1`,
+      },
+    );
+    expect(long.status).toBe(400);
+    expect((long.json as { error: string }).error).toBe(
+      `Unknown parameter '${'x'.repeat(60)}…': supported are locations, samples, distance, interpolation, format, threshold, datum.`,
+    );
+  });
+
   it('takes a JSON body with locations, as /v1 does', async () => {
     const response = await profile(
       {},

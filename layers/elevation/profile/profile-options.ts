@@ -1,6 +1,6 @@
 /** Options of `GET|POST /v1/{dataset}/profile`; unknown names are a 400 (but `key` and `_`), as on /v1. */
 import { parseDatumParam, type VerticalDatum } from '../datum/vertical-datum';
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { IGNORED_PARAMETERS, parseInterpolation } from '../request/options';
 import type { Interpolation } from '../types';
 import type { Spacing } from './resample';
@@ -47,7 +47,7 @@ export function rejectUnknownProfileParameters(params: Record<string, unknown>):
   );
   if (unknown !== undefined) {
     throw new InvalidRequestError(
-      `Unknown parameter '${unknown}': supported are ${PROFILE_PARAMETERS.join(', ')}.`,
+      `Unknown parameter '${excerpt(unknown)}': supported are ${PROFILE_PARAMETERS.join(', ')}.`,
     );
   }
 }

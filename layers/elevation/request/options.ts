@@ -1,5 +1,5 @@
 /** Query options shared by GET and POST, with OpenTopoData's names and defaults. */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { INTERPOLATIONS, type Interpolation } from '../types';
 
 /** What to return where there is no data: JSON null (default), NaN, or a fixed integer such as -9999. */
@@ -27,7 +27,7 @@ export function parseRequestOptions(params: Record<string, unknown>, maxSamples:
   const unknown = Object.keys(params).filter((k) => !KNOWN.has(k) && !IGNORED_PARAMETERS.has(k));
   if (unknown.length > 0) {
     throw new InvalidRequestError(
-      `Unknown parameter '${unknown[0]}': supported are ${[...KNOWN].join(', ')}.`,
+      `Unknown parameter '${excerpt(unknown[0])}': supported are ${[...KNOWN].join(', ')}.`,
     );
   }
   return {

@@ -17,7 +17,7 @@
  * the line. Cells are found by the small RFC 4180 scanner below, because each edit needs its cell's offsets in the
  * text, which the CSV parsers on npm (csv-parse, papaparse) do not report.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ExtraEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
@@ -88,7 +88,8 @@ export function looksLikeCsv(head: string): boolean {
   const { line, sep } = csvStart(head);
   if (sep !== null) return true; // Excel's hint says CSV; readCsv names what else is wrong
   if (line === undefined) return false;
-  if (findHeader(line) !== null || headerlessDelimiter(line) !== null || namesXAndY(line)) return true;
+  if (findHeader(line) !== null || headerlessDelimiter(line) !== null || namesXAndY(line) || namesWkt(line))
+    return true;
   return headerBelow(head) !== null; // a title line above the header: readCsv says to remove it
 }
 
@@ -107,10 +108,20 @@ function headerBelow(text: string): { number: number; line: string } | null {
   return null;
 }
 
+/** A header line's cell names, lower case, unquoted (split at any delimiter: only for recognising names). */
+function headerNames(line: string): Set<string> {
+  return new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().toLowerCase()));
+}
+
 /** Whether a header line has X and Y columns (QGIS's GEOMETRY=AS_XY export): a CSV, whose 400 says why not read. */
 function namesXAndY(line: string): boolean {
-  const cells = new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().toLowerCase()));
+  const cells = headerNames(line);
   return cells.has('x') && cells.has('y');
+}
+
+/** Whether a header line has a WKT column (QGIS's and ogr2ogr's GEOMETRY=AS_WKT export): a CSV, told why not read. */
+function namesWkt(line: string): boolean {
+  return /[,;\t|]/.test(line) && headerNames(line).has('wkt');
 }
 
 /**
@@ -228,22 +239,26 @@ function nextNonBlank(records: Iterator<CsvRecord>): CsvRecord | undefined {
 function headerError(line: string, below: { number: number; line: string } | null): InvalidRequestError {
   if (below !== null) {
     return new InvalidRequestError(
-      `The CSV file's header must be its first line: line ${below.number} '${shorten(below.line)}' names the ` +
-        `columns, below '${shorten(line)}'. Remove the line${below.number > 2 ? 's' : ''} above the header.`,
+      `The CSV file's header must be its first line: line ${below.number} '${excerpt(below.line)}' names the ` +
+        `columns, below '${excerpt(line)}'. Remove the line${below.number > 2 ? 's' : ''} above the header.`,
     );
   }
   if (headerlessDelimiter(line) !== null) {
     return new InvalidRequestError(
-      `The CSV file has no header row: its first line '${shorten(line)}' is data. Add a header naming the columns, ` +
+      `The CSV file has no header row: its first line '${excerpt(line)}' is data. Add a header naming the columns, ` +
         "e.g. 'lat,lon', so latitude and longitude are not guessed.",
     );
   }
   return new InvalidRequestError(
-    `The CSV file's header '${shorten(line)}' names no latitude and longitude columns: name them lat (or latitude) ` +
+    `The CSV file's header '${excerpt(line)}' names no latitude and longitude columns: name them lat (or latitude) ` +
       'and lon (or lng, long, longitude).' +
       (namesXAndY(line)
         ? ' Columns X and Y are not read, since they may hold any CRS: if they are WGS84 degrees (as QGIS exports ' +
           'an EPSG:4326 layer with GEOMETRY=AS_XY), rename X to lon and Y to lat.'
+        : '') +
+      (namesWkt(line)
+        ? ' A WKT column is not read: export the points as columns (GEOMETRY=AS_XY in QGIS or ogr2ogr, from an ' +
+          'EPSG:4326 layer) and name them lat and lon.'
         : ''),
   );
 }
@@ -341,7 +356,7 @@ function coordinate(row: CsvRecord, column: number, name: string, delimiter: Del
     throw new InvalidRequestError(
       raw === ''
         ? `The CSV file's line ${row.line} has no ${name}.`
-        : `The CSV file's line ${row.line} has ${name} '${shorten(raw)}', not a number in decimal degrees.`,
+        : `The CSV file's line ${row.line} has ${name} '${excerpt(raw)}', not a number in decimal degrees.`,
     );
   }
   return value;
@@ -367,10 +382,6 @@ function parseNumber(text: string, commaAllowed: boolean): number | null {
 /** An empty line, or one of delimiters only (`,,,`: a spreadsheet's empty row). */
 function isBlank(record: CsvRecord): boolean {
   return record.cells.every((c) => !c.quoted && c.value.trim() === '');
-}
-
-function shorten(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Query options of `POST /v1/{dataset}/file`; unknown names are a 400 (but `key` and `_`), as on /v1. */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { IGNORED_PARAMETERS, parseInterpolation } from '../request/options';
 import { parseDatumOption, type VerticalDatum } from '../datum/vertical-datum';
 import type { FillOptions } from './fill-heights';
@@ -25,7 +25,9 @@ const KNOWN = ['interpolation', 'overwrite', 'altitude_mode', 'report', 'datum']
 export function parseFileOptions(params: Readonly<Record<string, string | undefined>>): FileRequestOptions {
   const unknown = Object.keys(params).find((k) => !KNOWN.includes(k) && !IGNORED_PARAMETERS.has(k));
   if (unknown !== undefined) {
-    throw new InvalidRequestError(`Unknown parameter '${unknown}': supported are ${KNOWN.join(', ')}.`);
+    throw new InvalidRequestError(
+      `Unknown parameter '${excerpt(unknown)}': supported are ${KNOWN.join(', ')}.`,
+    );
   }
   return {
     interpolation: parseInterpolation(params.interpolation),

@@ -46,6 +46,15 @@ export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
   return null;
 }
 
+/**
+ * tryDetectTrackFormat, or a 400 listing what a track file may be.
+ *
+ * @example
+ * ```ts
+ * assert.equal(detectTrackFormat(new TextEncoder().encode('lat,lon\n48.7,9.1\n')), 'csv');
+ * assert.throws(() => detectTrackFormat(new TextEncoder().encode('hello\nworld')), /Unrecognised file/);
+ * ```
+ */
 export function detectTrackFormat(bytes: Uint8Array): TrackFormat {
   const format = tryDetectTrackFormat(bytes);
   if (format) return format;

@@ -257,6 +257,10 @@ describe('readCsv: the 400s, naming the line', () => {
       'The CSV file\'s header \'"X";"Y";"name"\' names no latitude and longitude columns: name them lat (or latitude) and lon (or lng, long, longitude). Columns X and Y are not read, since they may hold any CRS: if they are WGS84 degrees (as QGIS exports an EPSG:4326 layer with GEOMETRY=AS_XY), rename X to lon and Y to lat.',
     ],
     [
+      'WKT,Primary ID,Secondary ID\n"POINT (0 1)",PID1,SID1\n', // ogr2ogr's GEOMETRY=AS_WKT export
+      "The CSV file's header 'WKT,Primary ID,Secondary ID' names no latitude and longitude columns: name them lat (or latitude) and lon (or lng, long, longitude). A WKT column is not read: export the points as columns (GEOMETRY=AS_XY in QGIS or ogr2ogr, from an EPSG:4326 layer) and name them lat and lon.",
+    ],
+    [
       'Track 1\nlat,lon\n48.5,9.5\n', // a report's title line
       "The CSV file's header must be its first line: line 2 'lat,lon' names the columns, below 'Track 1'. Remove the line above the header.",
     ],
@@ -366,6 +370,9 @@ describe('readCsv: the edges (from mutation testing)', () => {
     expect(looksLikeCsv('"X";"Y";"name"\n')).toBe(true);
     expect(looksLikeCsv('X, Y\n')).toBe(true);
     expect(looksLikeCsv('X,Z\n')).toBe(false);
+    // So is a WKT column (its 400 says to export columns instead), but not the word WKT alone on a line.
+    expect(looksLikeCsv('WKT;name\n')).toBe(true);
+    expect(looksLikeCsv('WKT\n')).toBe(false);
     // A header within the four lines after a title is a CSV too (its 400 says to remove the title); further down not.
     expect(looksLikeCsv('Title\nnote\n\n,,\nmore\nthe end\nlat,lon\n')).toBe(true);
     expect(looksLikeCsv('Title\na\nb\nc\nd\nlat,lon\n')).toBe(false);
