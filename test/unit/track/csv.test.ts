@@ -173,8 +173,13 @@ describe('readCsv: what stays as it was', () => {
     );
   });
 
-  it('replaces a quoted elevation cell whole', () => {
-    expect(fill('lat,lon,ele\n48.5,9.5,"12"\n')).toBe('lat,lon,ele\n48.5,9.5,100.25\n');
+  it("writes a height in the file's quoting: quoted where its cell was, or in a new cell where the row's all are", () => {
+    expect(fill('lat,lon,ele\n48.5,9.5,"12"\n')).toBe('lat,lon,ele\n48.5,9.5,"100.25"\n');
+    expect(fill('"lat","lon","time"\n"48.5","9.5","2012-06-15T20:38:20Z"\n48.6,9.6,t\n')).toBe(
+      '"lat","lon","time","elevation"\n"48.5","9.5","2012-06-15T20:38:20Z","100.25"\n48.6,9.6,t,101.25\n',
+    );
+    // A placeholder 0 without data is emptied in its own quoting too.
+    expect(fill('lat,lon,ele\n48.5,9.5,"0"\n', new Set([0]))).toBe('lat,lon,ele\n48.5,9.5,""\n');
   });
 
   it('pads a row shorter than the header so its height lands in its column', () => {
