@@ -5,7 +5,33 @@
  * cookies; `res.cookies` lists what a response set. The RFC 6265 rules (domain, path, expiry, secure)
  * are tough-cookie's.
  */
-import { Cookie, CookieJar } from 'tough-cookie';
+import { createRequire } from 'node:module';
+import type * as ToughCookie from 'tough-cookie';
+
+type Cookie = ToughCookie.Cookie;
+
+/**
+ * tough-cookie (with tldts' public suffix list: 262 KB) is loaded on a VU's first cookie, not bundled into the
+ * VU thread's code: most load-test scripts never see a cookie, and every VU thread compiles its code at start
+ * (bundled, it added ~11 ms per VU: 40 VUs started in 1.8 s instead of 1.3 s). A VU thread runs eval'd code, so
+ * the engine tells it where the package is (setToughCookiePath); the engine's own thread resolves it here.
+ */
+let toughCookiePath: string | undefined;
+let tough: typeof ToughCookie | undefined;
+export function setToughCookiePath(path: string): void {
+  toughCookiePath = path;
+}
+/** Where tough-cookie is, for a VU thread (resolved from this file, wherever the runner is started from). */
+export function resolveToughCookie(): string {
+  return createRequire(__filename).resolve('tough-cookie');
+}
+function toughCookie(): typeof ToughCookie {
+  if (!tough) {
+    const path = toughCookiePath ?? resolveToughCookie();
+    tough = createRequire(path)(path) as typeof ToughCookie;
+  }
+  return tough;
+}
 
 /** One cookie a response set, as k6's `res.cookies[name]` lists it. */
 export interface ResponseCookie {
@@ -37,20 +63,26 @@ interface SetOptions {
 export class K6CookieJar {
   // looseMode: a cookie without '=' is read as a value, as Go's cookiejar does; public suffixes such as
   // 'localhost' stay allowed as domains for local targets.
-  private readonly jar = new CookieJar(undefined, { looseMode: true, rejectPublicSuffixes: false });
+  private made?: ToughCookie.CookieJar;
   /** Nothing was ever stored: requests skip the lookup (most load-test scripts never see a cookie). */
   private empty = true;
+
+  private get jar(): ToughCookie.CookieJar {
+    this.made ??= new (toughCookie().CookieJar)(undefined, { looseMode: true, rejectPublicSuffixes: false });
+    return this.made;
+  }
 
   /** The cookies the jar would send to `url`, by name (k6: `{ name: [value, …] }`). */
   cookiesForURL(url: string): Record<string, string[]> {
     const out: Record<string, string[]> = {};
+    if (this.empty) return out;
     for (const c of this.jar.getCookiesSync(url)) (out[c.key] ??= []).push(c.value);
     return out;
   }
 
   /** Stores a cookie for `url` as if a response from it had set it. */
   set(url: string, name: string, value: string, options: SetOptions = {}): void {
-    const cookie = new Cookie({
+    const cookie = new (toughCookie().Cookie)({
       key: String(name),
       value: String(value),
       ...(options.domain ? { domain: options.domain.replace(/^\./, '') } : {}),
@@ -66,11 +98,13 @@ export class K6CookieJar {
 
   /** Removes every cookie the jar would send to `url`. */
   clear(url: string): void {
+    if (this.empty) return;
     for (const c of this.jar.getCookiesSync(url)) this.remove(c);
   }
 
   /** Removes the cookie named `name` that the jar would send to `url`. */
   delete(url: string, name: string): void {
+    if (this.empty) return;
     for (const c of this.jar.getCookiesSync(url)) if (c.key === name) this.remove(c);
   }
 
@@ -94,7 +128,7 @@ export class K6CookieJar {
   store(url: string, setCookies: string[]): Record<string, ResponseCookie[]> {
     const out: Record<string, ResponseCookie[]> = {};
     for (const text of setCookies) {
-      const c = Cookie.parse(text, { loose: true });
+      const c = toughCookie().Cookie.parse(text, { loose: true });
       if (!c) continue;
       (out[c.key] ??= []).push({
         name: c.key,

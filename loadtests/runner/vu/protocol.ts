@@ -16,6 +16,8 @@ export interface VuInit {
   /** Present when setup() has already run (VUs initialised during the test). */
   setupData?: { value: unknown };
   stderrIsTTY: boolean;
+  /** tough-cookie's main file, loaded on the VU's first cookie (modules/cookies.ts). */
+  toughCookiePath: string;
   /** Int32 [0]: count of synchronous answers posted; [1]: the VU is interrupted (hard stop, abort). */
   control: SharedArrayBuffer;
   /** Synchronous requests go out here; their responses are read back with receiveMessageOnPort. */

@@ -8,6 +8,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { takeDeltas } from '../metrics/delta.ts';
 import type { BatchLimits, WireRequest, WireResponse } from '../modules/http-transport.ts';
 import { runInitContext } from '../init-context.ts';
+import { setToughCookiePath } from '../modules/cookies.ts';
 import { checkOptions } from '../options.ts';
 import { AbortError, Runtime } from '../runtime.ts';
 import { installConsole } from './console.ts';
@@ -134,6 +135,7 @@ function describe(err: unknown): string {
 }
 
 installConsole(runtime, init.stderrIsTTY);
+setToughCookiePath(init.toughCookiePath);
 let setupData: unknown = init.setupData?.value;
 let exports: Record<string, unknown>;
 try {
