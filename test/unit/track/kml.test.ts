@@ -267,10 +267,12 @@ describe('readKml', () => {
 
   it('converts a relativeToGround geometry whole (terrain + offset, absolute) or leaves it as it is', async () => {
     const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
-    // plane-point answers 1036 at 49.9,10.1; 0,0 has no data. The altitudes here are metres above the ground.
+    // plane-point answers 1036 at 49.9,10.1; 0,0 has no data. The relative altitudes are metres above the ground.
     const text = KML(
       '<Point><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,50</coordinates></Point>' +
+        '<Point><coordinates>0,0</coordinates></Point>' +
         '<LineString><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,0 10.1,49.9</coordinates></LineString>' +
+        '<Point><coordinates>10.1,49.9,350</coordinates></Point>' +
         '<LineString><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,25 0,0,0</coordinates></LineString>' +
         '<Point><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>10.1,49.9,30</coordinates></Point>' +
         '<Point><coordinates>10.1,49.9,0</coordinates></Point>',
@@ -284,19 +286,25 @@ describe('readKml', () => {
           { maxCoordinates: 100, maxUnzippedBytes: 1e6 },
         );
         const geometries = new TextDecoder().decode(filled.bytes).match(/<(Point|LineString)>.*?<\/\1>/g);
+        const mode = absoluteAltitude ? '<altitudeMode>absolute</altitudeMode>' : '';
         expect(geometries).toEqual([
           // Where Google Earth drew it: 50 m above the 1036 m terrain.
           '<Point><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1086</coordinates></Point>',
+          '<Point><coordinates>0,0</coordinates></Point>',
           '<LineString><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1036 10.1,49.9,1036</coordinates></LineString>',
+          // A height of the file's own, next to relative geometries: overwrite=false keeps it as usual.
+          `<Point>${mode}<coordinates>10.1,49.9,${overwrite ? 1036 : 350}</coordinates></Point>`,
           // A point without data: the terrain under it is unknown, so the geometry stays relative, untouched.
           '<LineString><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,25 0,0,0</coordinates></LineString>',
           // Above the sea floor: the dataset gives the terrain, not the sea floor.
           '<Point><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>10.1,49.9,30</coordinates></Point>',
-          absoluteAltitude
-            ? '<Point><altitudeMode>absolute</altitudeMode><coordinates>10.1,49.9,1036</coordinates></Point>'
-            : '<Point><coordinates>10.1,49.9,1036</coordinates></Point>',
+          `<Point>${mode}<coordinates>10.1,49.9,1036</coordinates></Point>`,
         ]);
-        expect(filled.report).toMatchObject({ coordinates: 7, filled: 4, nodata: 1, kept: 2 });
+        expect(filled.report).toMatchObject(
+          overwrite
+            ? { coordinates: 9, filled: 5, nodata: 2, kept: 2 }
+            : { coordinates: 9, filled: 4, nodata: 2, kept: 3 },
+        );
       }
     }
   });
