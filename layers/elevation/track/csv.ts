@@ -329,7 +329,7 @@ function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: 
   // The elevation column's cell; without that column (or in a row short of it) the height goes at the row's end.
   const cell = header.elevation === null ? undefined : (row.cells[header.elevation] as Cell | undefined);
   // A height takes the file's quoting: quoted where its cell was, or (a new cell) where every cell of the row is.
-  const quoted = cell ? cell.quoted : row.cells.length > 0 && row.cells.every((c) => c.quoted);
+  const quoted = cell ? cell.quoted : row.cells.every((c) => c.quoted); // a row has a cell at least
   const quote = (text: string) => (quoted ? `"${text}"` : text);
   const format = (height: string) => quote(decimalComma.seen ? height.replace('.', ',') : height);
   const existing = cell ? parseNumber(cell.value.trim(), delimiter !== ',') : null;

@@ -46,7 +46,7 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const relativeGroups: RelativeGroup[] = [];
   const geometries: GeometryState[] = [];
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
-    e.local === 'coordinates' && isKml(e) && e.parent !== null && COORDINATE_PARENTS.has(e.parent.local)
+    e.local === 'coordinates' && isKml(e) && COORDINATE_PARENTS.has(e.parent?.local ?? '')
       ? 'kml'
       : e.local === 'coord' && isGx(e)
         ? 'gx'
@@ -85,16 +85,13 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         geometries.pop();
         const range = [geometry.firstSlot, slots.slots.length] as const;
         const reference = relativeReference(geometry);
-        if (reference) {
-          const modeEdits =
-            reference === 'ground' ? altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1)) : [];
-          relativeGroups.push({ slots: range, reference, modeEdits });
-        } else if (options.absoluteAltitude) {
+        const modeEdits = () => altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1));
+        // (A 'seaFloor' group is never converted, so its modeEdits are never applied.)
+        if (reference) relativeGroups.push({ slots: range, reference, modeEdits: modeEdits() });
+        else if (options.absoluteAltitude) {
           // Only if every point of the geometry ends up with a height: KML reads a missing altitude as 0, which
           // `absolute` would draw at sea level; such a geometry keeps the altitudeMode it had.
-          for (const edit of altitudeModeEdits(geometry, text.lastIndexOf('</', end - 1))) {
-            extraEdits.push({ edit, needsHeights: range });
-          }
+          for (const edit of modeEdits()) extraEdits.push({ edit, needsHeights: range });
         }
       }
     },
@@ -117,8 +114,7 @@ function isLine(parent: XmlElement | null): boolean {
  */
 function relativeReference(geometry: GeometryState): RelativeGroup['reference'] | null {
   const gx = geometry.modes.filter((m) => m.gx).at(-1);
-  const plain = geometry.modes.filter((m) => !m.gx).at(-1);
-  const mode = (gx ?? plain)?.content.text.trim();
+  const mode = (gx ?? geometry.modes.at(-1))?.content.text.trim();
   return mode === 'relativeToGround' ? 'ground' : mode === 'relativeToSeaFloor' ? 'seaFloor' : null;
 }
 

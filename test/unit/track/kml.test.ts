@@ -309,6 +309,26 @@ describe('readKml', () => {
     }
   });
 
+  it("reads a geometry's mode from its gx:altitudeMode before its plain one, whatever their order or spacing", async () => {
+    const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+    const text = KML(
+      // gx's clampToSeaFloor wins over the plain relativeToGround after it: a clamping mode, filled as usual.
+      '<Point><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><altitudeMode>relativeToGround</altitudeMode><coordinates>10.1,49.9,50</coordinates></Point>' +
+        // A mode written on lines of its own is still relativeToGround.
+        '<Point><altitudeMode>\n  relativeToGround\n</altitudeMode><coordinates>10.1,49.9,50</coordinates></Point>',
+    );
+    const filled = await fillFileHeights(
+      new TextEncoder().encode(text),
+      registry.get('plane-point'),
+      { interpolation: 'nearest', overwrite: true, absoluteAltitude: false },
+      { maxCoordinates: 100, maxUnzippedBytes: 1e6 },
+    );
+    expect(new TextDecoder().decode(filled.bytes).match(/<coordinates>.*?<\/coordinates>/g)).toEqual([
+      '<coordinates>10.1,49.9,1036</coordinates>',
+      '<coordinates>10.1,49.9,1086</coordinates>',
+    ]);
+  });
+
   it("does not take a gx:LatLonQuad's corners for points (an overlay's corners have no altitude)", () => {
     const text =
       '<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><GroundOverlay>' +
