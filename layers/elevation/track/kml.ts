@@ -38,13 +38,19 @@ interface GeometryState {
   modes: { element: XmlElement; end: number; content: XmlContent; gx: boolean }[];
   /** Its first slot: the geometry's slots are [firstSlot, the count when it closes). */
   firstSlot: number;
+  /** The enclosing gx:MultiTrack's modes, for a gx:Track directly inside one: they apply when it has none. */
+  inherited: AltitudeMode[];
 }
+
+type AltitudeMode = GeometryState['modes'][number];
 
 export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   const extraEdits: ExtraEdit[] = [];
   const relativeGroups: RelativeGroup[] = [];
   const geometries: GeometryState[] = [];
+  // The gx:MultiTracks open around the current element, with the altitudeModes read so far (they come first).
+  const multiTracks: { element: XmlElement; modes: AltitudeMode[] }[] = [];
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
     e.local === 'coordinates' && isKml(e) && COORDINATE_PARENTS.has(e.parent?.local ?? '')
       ? 'kml'
@@ -70,8 +76,18 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         const before = text.slice(geometry.element.openEnd, e.start);
         geometry.indent = before.slice(before.trimEnd().length);
       }
+      if (e.local === 'MultiTrack' && isGx(e)) multiTracks.push({ element: e, modes: [] });
       if (isGeometry(e)) {
-        geometries.push({ element: e, insertAt: null, indent: '', modes: [], firstSlot: slots.slots.length });
+        const multiTrack = multiTracks.at(-1);
+        const inherited = multiTrack && e.parent === multiTrack.element ? multiTrack.modes : [];
+        geometries.push({
+          element: e,
+          insertAt: null,
+          indent: '',
+          modes: [],
+          firstSlot: slots.slots.length,
+          inherited,
+        });
       }
     },
     close(e, end, content) {
@@ -81,6 +97,11 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
       if (geometry && isMode(e) && content && e.parent === geometry.element) {
         geometry.modes.push({ element: e, end, content, gx: isGx(e) });
       }
+      const multiTrack = multiTracks.at(-1);
+      if (multiTrack && isMode(e) && content && e.parent === multiTrack.element) {
+        multiTrack.modes.push({ element: e, end, content, gx: isGx(e) });
+      }
+      if (multiTrack?.element === e) multiTracks.pop();
       if (geometry && geometry.element === e) {
         geometries.pop();
         const range = [geometry.firstSlot, slots.slots.length] as const;
@@ -110,11 +131,13 @@ function isLine(parent: XmlElement | null): boolean {
 /**
  * What a geometry's altitudes are measured from when they are not heights above sea level: 'ground' for
  * relativeToGround, 'seaFloor' for gx:relativeToSeaFloor; null for absolute and the clamping modes (whose
- * altitudes are ignored). A gx:altitudeMode, Google's extension, wins over a plain one when both are given.
+ * altitudes are ignored). A gx:altitudeMode, Google's extension, wins over a plain one when both are given. A
+ * gx:Track without a mode of its own has its gx:MultiTrack's (Google's My Tracks wrote the mode only there).
  */
 function relativeReference(geometry: GeometryState): RelativeGroup['reference'] | null {
-  const gx = geometry.modes.filter((m) => m.gx).at(-1);
-  const mode = (gx ?? geometry.modes.at(-1))?.content.text.trim();
+  const modes = geometry.modes.length > 0 ? geometry.modes : geometry.inherited;
+  const gx = modes.filter((m) => m.gx).at(-1);
+  const mode = (gx ?? modes.at(-1))?.content.text.trim();
   return mode === 'relativeToGround' ? 'ground' : mode === 'relativeToSeaFloor' ? 'seaFloor' : null;
 }
 

@@ -309,6 +309,43 @@ describe('readKml', () => {
     }
   });
 
+  it("gives a gx:Track without a mode of its own its gx:MultiTrack's mode (as Google's My Tracks wrote them)", async () => {
+    const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+    const track = (alt: number, mode = '') =>
+      `<gx:Track>${mode}<when>2026-01-01T00:00:00Z</when><gx:coord>10.1 49.9 ${alt}</gx:coord></gx:Track>`;
+    const text = KML(
+      '<gx:MultiTrack><altitudeMode>relativeToGround</altitudeMode><gx:interpolate>1</gx:interpolate>' +
+        // Inherits relativeToGround: 20 m above the 1036 m terrain, converted whole.
+        track(20) +
+        // Its own mode wins over the MultiTrack's: a height, filled as usual.
+        track(500, '<altitudeMode>absolute</altitudeMode>') +
+        '</gx:MultiTrack>' +
+        // A MultiTrack's mode does not reach a Track that is not directly inside it, nor a Track after it.
+        '<gx:MultiTrack><altitudeMode>clampToGround</altitudeMode>' +
+        track(0) +
+        '</gx:MultiTrack>' +
+        track(0),
+    );
+    for (const absoluteAltitude of [false, true]) {
+      const filled = await fillFileHeights(
+        new TextEncoder().encode(text),
+        registry.get('plane-point'),
+        { interpolation: 'nearest', overwrite: true, absoluteAltitude },
+        { maxCoordinates: 100, maxUnzippedBytes: 1e6 },
+      );
+      const mode = absoluteAltitude ? '<altitudeMode>absolute</altitudeMode>' : '';
+      expect(new TextDecoder().decode(filled.bytes).match(/<gx:Track>.*?<\/gx:Track>/g)).toEqual([
+        track(1056, '<altitudeMode>absolute</altitudeMode>'),
+        track(1036, '<altitudeMode>absolute</altitudeMode>'),
+        track(1036, mode),
+        track(1036, mode),
+      ]);
+    }
+    // Without the MultiTrack's mode, the first Track's 20 would have been taken for a height and overwritten.
+    const inherited = readKml(text, { maxCoordinates: 100, absoluteAltitude: false });
+    expect(inherited.relativeGroups.map((g) => [g.slots, g.reference])).toEqual([[[0, 1], 'ground']]);
+  });
+
   it("reads a geometry's mode from its gx:altitudeMode before its plain one, whatever their order or spacing", async () => {
     const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
     const text = KML(
