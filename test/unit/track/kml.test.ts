@@ -343,7 +343,7 @@ describe('readKml', () => {
     }
     // Without the MultiTrack's mode, the first Track's 20 would have been taken for a height and overwritten.
     const inherited = readKml(text, { maxCoordinates: 100, absoluteAltitude: false });
-    expect(inherited.relativeGroups.map((g) => [g.slots, g.reference])).toEqual([[[0, 1], 'ground']]);
+    expect(inherited.relativeGroups?.map((g) => [g.slots, g.reference])).toEqual([[[0, 1], 'ground']]);
   });
 
   it("reads a geometry's mode from its gx:altitudeMode before its plain one, whatever their order or spacing", async () => {
