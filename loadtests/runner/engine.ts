@@ -15,6 +15,7 @@ import { loadTest, ConfigError, type LoadOptions } from './load-test.ts';
 import { applyDeltas } from './metrics/delta.ts';
 import { DEFAULT_TREND_STATS } from './metrics/sinks.ts';
 import { resolveToughCookie } from './modules/cookies.ts';
+import { resolveCheerio } from './modules/html.ts';
 import { Pools } from './modules/http-transport.ts';
 import { ProgressLine } from './output/progress.ts';
 import { RemoteWriteOutput, remoteWriteConfig } from './output/prometheus-rw.ts';
@@ -151,6 +152,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     sharedArrays: loaded.sharedArrays,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     toughCookiePath: resolveToughCookie(),
+    cheerioPath: resolveCheerio(),
   };
   const handles: VuHandle[] = [];
   let nextVuId = 1;

@@ -7,6 +7,7 @@ import { createCryptoModule } from './modules/crypto.ts';
 import { createDataModule } from './modules/data.ts';
 import { createEncodingModule } from './modules/encoding.ts';
 import { createExecutionModule } from './modules/execution.ts';
+import { createHtmlModule } from './modules/html.ts';
 import { createHttpModule, type HttpIo } from './modules/http.ts';
 import { createK6Module, type Block } from './modules/k6.ts';
 import { createMetricsModule } from './modules/metrics.ts';
@@ -46,6 +47,7 @@ export function runInitContext(runtime: Runtime, host: Host, code: string, filen
       'k6/timers': host.timers,
       'k6/encoding': createEncodingModule(),
       'k6/crypto': createCryptoModule(),
+      'k6/html': createHtmlModule(),
     },
     host.timers,
     filename,

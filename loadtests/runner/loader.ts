@@ -36,6 +36,7 @@ export const PROVIDED_MODULES = [
   'k6/timers',
   'k6/encoding',
   'k6/crypto',
+  'k6/html',
 ];
 
 const MODULE_GLOBAL = '__k6RunnerModules';

@@ -449,6 +449,7 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       cookies,
       requestHeaders: p.wire.headers,
       requestBody: p.wire.body,
+      send: (method, target, body, params) => request(method, target, body as Body, (params ?? {}) as Params),
     });
   }
 

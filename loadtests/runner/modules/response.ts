@@ -1,5 +1,6 @@
-/** The Response object k6 scripts read: status, body, headers, cookies, timings, json(). */
+/** The Response object k6 scripts read: status, body, headers, cookies, timings, json(), html(). */
 import type { ResponseCookie } from './cookies.ts';
+import { formEncode, parseHTML, type Selection } from './html.ts';
 
 export interface Timings {
   duration: number;
@@ -17,6 +18,16 @@ export interface ResponseDetails {
   cookies: Record<string, ResponseCookie[]>;
   requestHeaders: Record<string, string>;
   requestBody: string | Uint8Array | undefined;
+  /** Sends a request as http.request() does: submitForm() and clickLink() follow up with it. */
+  send?: (method: string, url: string, body: unknown, params: unknown) => K6Response;
+}
+
+/** submitForm()'s options (k6's names). */
+interface SubmitFormOptions {
+  formSelector?: string;
+  submitSelector?: string;
+  fields?: Record<string, unknown>;
+  params?: unknown;
 }
 
 const canonical = (name: string) =>
@@ -76,6 +87,70 @@ export class K6Response {
       headers: Object.fromEntries(Object.entries(sent).map(([k, v]) => [canonical(k), [v]])),
       body: body === undefined ? '' : typeof body === 'string' ? body : Buffer.from(body).toString(),
     };
+  }
+
+  /** The body as text (an ArrayBuffer decoded as UTF-8); an error when it was discarded. */
+  private text(what: string): string {
+    if (this.body === null)
+      throw new Error(
+        `${what}: the response body was discarded (discardResponseBodies or responseType 'none')`,
+      );
+    return this.body instanceof ArrayBuffer ? Buffer.from(this.body).toString() : this.body;
+  }
+
+  /** The body as a k6/html Selection (URLs in it resolve against this response's); with a selector, its find(). */
+  html(selector?: string): Selection {
+    const doc = parseHTML(this.text('res.html()'), this.url);
+    return selector === undefined ? doc : doc.find(selector);
+  }
+
+  /**
+   * Submits the page's form as a browser would, as k6's res.submitForm(): the form's method (GET by default)
+   * to its action resolved against this URL, with its successful controls, the submit button's name and
+   * value, and `fields` over them; GET sends them as the query string.
+   */
+  submitForm(options: SubmitFormOptions = {}): K6Response {
+    const formSelector = String(options.formSelector ?? 'form');
+    const form = this.html(formSelector);
+    if (form.size() === 0)
+      throw new Error(`no form found for selector '${formSelector}' in response '${this.url}'`);
+    const method = String(form.attr('method') ?? 'GET').toUpperCase();
+    const action = form.attr('action');
+    const target = new URL(action === undefined ? this.url : String(action), this.url);
+    const values = form.serializeObject();
+    const submit = form.find(String(options.submitSelector ?? '[type="submit"]'));
+    const submitName = submit.attr('name');
+    const submitValue = submit.val();
+    if (submitName !== undefined && submitValue !== undefined) values[String(submitName)] = submitValue;
+    Object.assign(values, options.fields ?? {});
+    const send = this.sender();
+    if (method === 'GET') {
+      // Go's url.Values.Encode: names sorted, the query replaced.
+      const names = Object.keys(values).sort();
+      target.search = names.map((n) => `${formEncode(n)}=${formEncode(String(values[n]))}`).join('&');
+      return send('GET', target.href, null, options.params ?? null);
+    }
+    return send(method, target.href, values, options.params ?? null);
+  }
+
+  /** Follows the first link `selector` (default `a[href]`) finds, as k6's res.clickLink(). */
+  clickLink(options: { selector?: string; params?: unknown } = {}): K6Response {
+    const selector = String(options.selector ?? 'a[href]');
+    const link = this.html(selector);
+    if (link.size() === 0)
+      throw new Error(`no element found for selector '${selector}' in response '${this.url}'`);
+    const href = link.attr('href');
+    if (href === undefined)
+      throw new Error(
+        `no valid href attribute value found on element '${selector}' in response '${this.url}'`,
+      );
+    return this.sender()('GET', new URL(String(href), this.url).href, undefined, options.params ?? null);
+  }
+
+  private sender(): NonNullable<ResponseDetails['send']> {
+    const send = this.details?.send;
+    if (!send) throw new Error('this response cannot send a follow-up request');
+    return send;
   }
 
   /** JSON body; with a selector, a dotted path (`results.0.elevation`), a subset of k6's gjson paths. */

@@ -18,6 +18,8 @@ export interface VuInit {
   stderrIsTTY: boolean;
   /** tough-cookie's main file, loaded on the VU's first cookie (modules/cookies.ts). */
   toughCookiePath: string;
+  /** cheerio's parse5 loader, loaded on the VU's first parseHTML() (modules/html.ts). */
+  cheerioPath: string;
   /** Int32 [0]: count of synchronous answers posted; [1]: the VU is interrupted (hard stop, abort). */
   control: SharedArrayBuffer;
   /** Synchronous requests go out here; their responses are read back with receiveMessageOnPort. */

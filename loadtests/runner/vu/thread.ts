@@ -9,6 +9,7 @@ import { takeDeltas } from '../metrics/delta.ts';
 import type { BatchLimits, WireRequest, WireResponse } from '../modules/http-transport.ts';
 import { runInitContext } from '../init-context.ts';
 import { setToughCookiePath } from '../modules/cookies.ts';
+import { setCheerioPath } from '../modules/html.ts';
 import { checkOptions } from '../options.ts';
 import { AbortError, Runtime } from '../runtime.ts';
 import { installConsole } from './console.ts';
@@ -136,6 +137,7 @@ function describe(err: unknown): string {
 
 installConsole(runtime, init.stderrIsTTY);
 setToughCookiePath(init.toughCookiePath);
+setCheerioPath(init.cheerioPath);
 let setupData: unknown = init.setupData?.value;
 let exports: Record<string, unknown>;
 try {
