@@ -136,7 +136,11 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     exitCode = code;
   });
   const testStartedAt = Date.now();
-  const pools = new Pools({ rps: settings.rps, noConnectionReuse: settings.noConnectionReuse });
+  const pools = new Pools({
+    rps: settings.rps,
+    noConnectionReuse: settings.noConnectionReuse,
+    blacklistIPs: settings.blacklistIPs,
+  });
   const spec: VuSpec = {
     code: loaded.code,
     scriptPath: config.scriptPath,

@@ -5,7 +5,7 @@
  * same, and warns too about a k6 option it does not implement, so a script never silently runs with
  * a setting it asked for left out (an `rps` cap ignored would send more load than the script allows).
  */
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { parseDuration, type TimeUnit } from './duration.ts';
 
 /** Where `hosts` sends a host name: an IP address, and a port when the mapping gives one. */
@@ -44,6 +44,10 @@ export interface RunnerSettings {
    * instead of DNS; the request keeps its URL (metrics, Host header) and goes to the address.
    */
   hosts: Readonly<Record<string, HostAddress>>;
+  /** k6's `blockHostnames`: host names (`*` standing for any start) whose requests fail unsent (error 1111). */
+  blockHostnames: readonly string[];
+  /** k6's `blacklistIPs`: CIDR ranges whose addresses requests are never sent to (error 1110). */
+  blacklistIPs: readonly string[];
 }
 
 /** The runner's User-Agent when the script sets none (k6 sends `k6/<version> (https://k6.io/)`). */
@@ -67,6 +71,8 @@ export const DEFAULT_SETTINGS: RunnerSettings = {
   teardownTimeoutMs: 60_000,
   summaryTimeUnit: '',
   hosts: {},
+  blockHostnames: [],
+  blacklistIPs: [],
 };
 
 /** Honoured elsewhere in the runner (scenarios.ts, thresholds.ts, the summary, engine tags, k6/http). */
@@ -99,8 +105,6 @@ export const NOT_IMPLEMENTED: Readonly<Record<string, string>> = {
   tlsCipherSuites: 'no TLS options',
   tlsVersion: 'no TLS options',
   tlsAuth: 'no TLS options: no client certificates',
-  blacklistIPs: 'not enforced (the runner refuses targets outside loopback unless --allow-remote)',
-  blockHostnames: 'not enforced (the runner refuses targets outside loopback unless --allow-remote)',
   noVUConnectionReuse: 'connections are pooled per origin for all VUs (noConnectionReuse is honoured)',
   systemTags: "k6's default system tags are always attached",
 };
@@ -147,6 +151,68 @@ function parseHosts(value: unknown): Record<string, HostAddress> {
     hosts[name.toLowerCase()] = port === undefined ? { address } : { address, port };
   }
   return hosts;
+}
+
+/** A list of strings each `valid` accepts (k6 refuses the whole config otherwise). */
+function parseList(name: string, value: unknown, valid: (v: string) => boolean): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw new OptionError(`option "${name}" must be an array of strings, got ${JSON.stringify(value)}`);
+  const bad = (value as string[]).find((v) => !valid(v));
+  if (bad !== undefined) throw new OptionError(`option "${name}": invalid entry ${JSON.stringify(bad)}`);
+  return name === 'blockHostnames'
+    ? (value as string[]).map((v) => v.toLowerCase())
+    : [...(value as string[])];
+}
+
+/** k6's host patterns: letters, digits, dots and hyphens, after an optional leading `*`. */
+const validHostPattern = (pattern: string) => /^\*?[\p{L}0-9.-]*$/u.test(pattern);
+
+const cidrs = new Map<string, BlockList | undefined>();
+/** A CIDR range (`10.0.0.0/8`, `::1/128`) as a BlockList; undefined when it is not one. */
+function cidr(text: string): BlockList | undefined {
+  if (!cidrs.has(text)) {
+    const m = /^([^/]+)\/(\d{1,3})$/.exec(text);
+    const family = m ? isIP(m[1]) : 0;
+    let list: BlockList | undefined;
+    if (m && family && Number(m[2]) <= (family === 4 ? 32 : 128)) {
+      list = new BlockList();
+      list.addSubnet(m[1], Number(m[2]), family === 4 ? 'ipv4' : 'ipv6');
+    }
+    cidrs.set(text, list);
+  }
+  return cidrs.get(text);
+}
+
+/**
+ * The `blockHostnames` pattern a host name matches (k6 checks names, not IP addresses, before `hosts`):
+ * `*` stands for any start, so `*.k6.io` blocks `test.k6.io` and `*` every name.
+ *
+ * @example
+ * ```ts
+ * assert.equal(blockedPattern(['*.k6.io'], 'test.k6.io'), '*.k6.io');
+ * assert.equal(blockedPattern(['*'], '127.0.0.1'), undefined);
+ * ```
+ */
+export function blockedPattern(patterns: readonly string[], hostname: string): string | undefined {
+  const name = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (isIP(name)) return undefined;
+  return patterns.find((p) => (p.startsWith('*') ? name.endsWith(p.slice(1)) : name === p));
+}
+
+/**
+ * The `blacklistIPs` range an IP address is in, or undefined.
+ *
+ * @example
+ * ```ts
+ * assert.equal(blacklistedRange(['10.0.0.0/8'], '10.1.2.3'), '10.0.0.0/8');
+ * assert.equal(blacklistedRange(['10.0.0.0/8'], '127.0.0.1'), undefined);
+ * ```
+ */
+export function blacklistedRange(ranges: readonly string[], address: string): string | undefined {
+  const ip = address.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(ip);
+  if (!family) return undefined;
+  return ranges.find((r) => cidr(r)?.check(ip, family === 4 ? 'ipv4' : 'ipv6'));
 }
 
 /**
@@ -225,6 +291,9 @@ export function checkOptions(options: Record<string, unknown>): CheckedOptions {
     // k6 reads options as JSON: a key whose value is undefined is not there.
     if (value === undefined) continue;
     if (name === 'hosts') settings.hosts = parseHosts(value);
+    else if (name === 'blockHostnames') settings.blockHostnames = parseList(name, value, validHostPattern);
+    else if (name === 'blacklistIPs')
+      settings.blacklistIPs = parseList(name, value, (v) => cidr(v) !== undefined);
     else if (name in HONOURED_HERE) values[name] = typed(name, HONOURED_HERE[name], value);
     else if (name in NOT_IMPLEMENTED)
       warnings.push(

@@ -35,10 +35,13 @@ const OVERRIDABLE: Record<string, Overridable> = {
   noSetup: { kind: 'boolean', flags: ['--no-setup'] },
   noTeardown: { kind: 'boolean', flags: ['--no-teardown'] },
   noCookiesReset: { kind: 'boolean', flags: [] },
+  blockHostnames: { kind: 'list', flags: ['--block-hostnames'] },
+  blacklistIPs: { kind: 'list', flags: ['--blacklist-ip'] },
 };
 
 /** k6's environment variable of an option: K6_ and the name in upper snake case (userAgent → K6_USER_AGENT). */
 export function envName(option: string): string {
+  if (option === 'blacklistIPs') return 'K6_BLACKLIST_IPS'; // an acronym: not K6_BLACKLIST_I_P_S
   return `K6_${option.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 }
 

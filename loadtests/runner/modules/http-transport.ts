@@ -5,7 +5,9 @@
  * Requests and responses are plain data, so they cross threads unchanged (a VU's synchronous request is
  * performed by the engine's thread while the VU's thread blocks).
  */
+import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import { Pool, type Dispatcher } from 'undici';
+import { blacklistedRange } from '../options.ts';
 
 export interface WireRequest {
   method: string;
@@ -112,6 +114,8 @@ export interface TransportSettings {
   rps: number;
   /** Close every connection after its request instead of keeping it alive. */
   noConnectionReuse: boolean;
+  /** k6's `blacklistIPs`: a name resolving only into these CIDR ranges is not connected to. */
+  blacklistIPs?: readonly string[];
 }
 
 /** The parallelism of one http.batch() call (k6's `batch` and `batchPerHost`; 0 = no limit). */
@@ -183,7 +187,14 @@ export class Pools {
   private send(req: WireRequest): Promise<WireResponse> {
     let pool = this.pools.get(req.origin);
     if (!pool) {
-      pool = new Pool(req.origin, { keepAliveTimeout: 60_000, pipelining: 1 });
+      const ranges = this.settings.blacklistIPs ?? [];
+      pool = new Pool(req.origin, {
+        keepAliveTimeout: 60_000,
+        pipelining: 1,
+        // A name's addresses are checked where they are resolved (an IP in the URL or from `hosts` was
+        // refused before it got here, as k6's dialer does).
+        ...(ranges.length ? { connect: { lookup: checkedLookup(ranges) } } : {}),
+      });
       this.pools.set(req.origin, pool);
     }
     const target = pool;
@@ -207,4 +218,28 @@ export class Pools {
     await Promise.all([...this.pools.values()].map((p) => p.destroy()));
     this.pools.clear();
   }
+}
+
+type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * dns.lookup without the addresses `blacklistIPs` covers; when every address is covered, k6's error for
+ * the first (error code 1110).
+ */
+function checkedLookup(ranges: readonly string[]) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const allowed = addresses.filter((a) => blacklistedRange(ranges, a.address) === undefined);
+      if (allowed.length === 0) {
+        const first = addresses[0]?.address ?? hostname;
+        return callback(
+          new Error(`IP (${first}) is in a blacklisted range (${blacklistedRange(ranges, first)})`),
+          '',
+        );
+      }
+      if (options.all) return callback(null, allowed);
+      callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
 }

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { parseDuration } from '../duration.ts';
 import type { KeyedTags } from '../metrics/tag-cache.ts';
-import { checkOptions, hostAddress } from '../options.ts';
+import { blacklistedRange, blockedPattern, checkOptions, hostAddress } from '../options.ts';
 import type { Runtime } from '../runtime.ts';
 import { TargetGuard } from '../target-guard.ts';
 import { writeStderr } from '../vu/stderr.ts';
@@ -244,8 +244,13 @@ function wireBytes(wire: WireRequest, keepAlive: boolean): number {
   return n + 2 + body;
 }
 
-/** k6's error codes for failed requests (1000 generic, 1050 timeout, 1212 connection refused). */
+/**
+ * k6's error codes for failed requests (1000 generic, 1050 timeout, 1110 blacklisted IP, 1111 blocked
+ * host name, 1212 connection refused).
+ */
 function errorCodeOf(error: string): number {
+  if (/ is in a blacklisted range /.test(error)) return 1110;
+  if (/ is in a blocked pattern /.test(error)) return 1111;
   if (/timeout/i.test(error)) return 1050;
   if (/ECONNREFUSED/.test(error)) return 1212;
   return 1000;
@@ -262,6 +267,20 @@ interface Prepared {
   sentBytes: number;
   /** auth: 'digest': the URL's credentials, and whether this request already answers the challenge. */
   digest?: { user: string; password: string; answered: boolean };
+  /** Why it is not sent (blockHostnames, blacklistIPs): it fails with this error. */
+  refused?: string;
+}
+
+interface Route {
+  origin: string;
+  /** The Host header when `hosts` sends the request elsewhere. */
+  host?: string;
+  refused?: string;
+}
+
+/** The answer to a request that is never sent. */
+function unsent(error: string): WireResponse {
+  return { status: 0, headers: [], body: '', bytesReceived: 0, waiting: 0, receiving: 0, duration: 0, error };
 }
 
 export function createHttpModule(runtime: Runtime, io: HttpIo) {
@@ -272,9 +291,9 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
   let defaultCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
   const m = runtime.builtins;
   /** Where an origin's requests go: the origin itself, or the address `hosts` maps its host to. */
-  const routes = new Map<string, { origin: string; host?: string }>();
+  const routes = new Map<string, Route>();
 
-  function routeOf(origin: string): { origin: string; host?: string } {
+  function routeOf(origin: string): Route {
     let route = routes.get(origin);
     if (!route) {
       const u = new URL(origin);
@@ -287,9 +306,25 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
             host: u.host,
           }
         : { origin };
+      const refused = refusal(u.hostname, to?.address ?? u.hostname);
+      if (refused) route.refused = refused;
       routes.set(origin, route);
     }
     return route;
+  }
+
+  /**
+   * Why k6 would not connect (its dialer's checks): the name is in `blockHostnames` (checked before
+   * `hosts`), or the address, an IP in the URL or from `hosts`, is in `blacklistIPs`; a name the system
+   * resolves is checked by the transport when it connects.
+   */
+  function refusal(hostname: string, address: string): string | undefined {
+    const pattern = blockedPattern(settings.blockHostnames, hostname);
+    if (pattern !== undefined) return `hostname (${hostname}) is in a blocked pattern (${pattern})`;
+    const range = blacklistedRange(settings.blacklistIPs, address);
+    if (range !== undefined)
+      return `IP (${address.replace(/^\[(.*)\]$/, '$1')}) is in a blacklisted range (${range})`;
+    return undefined;
   }
 
   function prepare(method: string, target: string | UrlTemplate, body: Body, given: Params = {}): Prepared {
@@ -308,8 +343,9 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     if (!parts) throw new Error(`invalid URL "${url}"`);
     const [, scheme, userinfo, host, pathAndQuery] = parts;
     const route = routeOf(scheme + host);
-    // The target guard checks where the load goes, so `hosts` can point a public name at loopback.
-    guard.check(route.origin);
+    // The target guard checks where the load goes, so `hosts` can point a public name at loopback; a
+    // request k6 would refuse to send fails first, as in k6.
+    if (!route.refused) guard.check(route.origin);
     const headers = requestHeaders(settings.userAgent, params.headers);
     if (route.host) headers.host ??= route.host;
     if (params.auth !== undefined && params.auth !== 'basic' && params.auth !== 'digest')
@@ -357,8 +393,9 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
       verb,
       params,
       jar,
-      sentBytes: wireBytes(wire, !settings.noConnectionReuse),
+      sentBytes: route.refused ? 0 : wireBytes(wire, !settings.noConnectionReuse),
       ...(params.auth === 'digest' ? { digest: { user, password, answered: false } } : {}),
+      ...(route.refused ? { refused: route.refused } : {}),
     };
   }
 
@@ -518,13 +555,26 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     return next;
   }
 
+  /** The answers to `ps`, in order: those refused unsent, the others exchanged in one synchronous call. */
+  function exchangeSync(ps: Prepared[], limits?: BatchLimits): WireResponse[] {
+    const sent = ps.filter((p) => !p.refused);
+    const answers = sent.length
+      ? io.sync(
+          sent.map((p) => p.wire),
+          limits,
+        )
+      : [];
+    let next = 0;
+    return ps.map((p) => (p.refused ? unsent(p.refused) : answers[next++]));
+  }
+
   function request(method: string, url: string | UrlTemplate, body?: Body, params?: Params): K6Response {
     let p = prepare(method, url, body, params);
-    let res = complete(p, io.sync([p.wire])[0]);
+    let res = complete(p, exchangeSync([p])[0]);
     const hops = { redirects: 0 };
     for (let next = followUp(p, res, hops); next; next = followUp(p, res, hops)) {
       p = next;
-      res = complete(p, io.sync([p.wire])[0]);
+      res = complete(p, exchangeSync([p])[0]);
     }
     return res;
   }
@@ -535,12 +585,13 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     body?: Body,
     params?: Params,
   ): Promise<K6Response> {
+    const send = (q: Prepared) => (q.refused ? Promise.resolve(unsent(q.refused)) : io.async(q.wire));
     let p = prepare(method, url, body, params);
-    let res = complete(p, await io.async(p.wire));
+    let res = complete(p, await send(p));
     const hops = { redirects: 0 };
     for (let next = followUp(p, res, hops); next; next = followUp(p, res, hops)) {
       p = next;
-      res = complete(p, await io.async(p.wire));
+      res = complete(p, await send(p));
     }
     return res;
   }
@@ -556,17 +607,14 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     const keys = Array.isArray(items) ? null : Object.keys(items);
     const list = Array.isArray(items) ? items : Object.values(items);
     const prepared = list.map(batchItem);
-    const answers = io.sync(
-      prepared.map((p) => p.wire),
-      batchLimits,
-    );
+    const answers = exchangeSync(prepared, batchLimits);
     const responses = prepared.map((first, i) => {
       let p = first;
       let res = complete(p, answers[i]);
       const hops = { redirects: 0 };
       for (let next = followUp(p, res, hops); next; next = followUp(p, res, hops)) {
         p = next;
-        res = complete(p, io.sync([p.wire])[0]);
+        res = complete(p, exchangeSync([p])[0]);
       }
       return res;
     });

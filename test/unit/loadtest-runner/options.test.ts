@@ -1,13 +1,14 @@
 /**
  * k6's script options beyond scenarios and thresholds, as k6 applies them: userAgent, discardResponseBodies
  * (and responseType), throw, rps, batch/batchPerHost, noConnectionReuse, minIterationDuration,
- * noSetup/noTeardown, setupTimeout/teardownTimeout, summaryTimeUnit; request headers merged without case;
+ * noSetup/noTeardown, setupTimeout/teardownTimeout, summaryTimeUnit, hosts, blockHostnames/blacklistIPs;
+ * request headers merged without case;
  * a k6 option the runner does not implement, or one k6 does not know, is a warning, never silently dropped;
  * an option of the wrong type is invalid config (exit 104).
  */
 import http from 'node:http';
-import { checkOptions } from '../../../loadtests/runner/options';
-import { envName, overrideValue } from '../../../loadtests/runner/overrides';
+import { blacklistedRange, blockedPattern, checkOptions } from '../../../loadtests/runner/options';
+import { envName, envOverrides, overrideValue } from '../../../loadtests/runner/overrides';
 import { closeServer, count, listenLocal, runScript } from './harness';
 
 const EXIT_INVALID_CONFIG = 104;
@@ -188,13 +189,16 @@ export default function () { http.get(__ENV.BASE_URL + '/'); }`;
     const r = await runScript(
       `import http from 'k6/http';
 export const options = { vus: 1, iterations: 2, minIterationDuration: '1s' };
-export default function () { http.get(__ENV.BASE_URL + '/'); }`,
+export default function () { http.get(__ENV.BASE_URL + '/?started=' + Date.now()); }`,
       [],
       env(),
     );
     expect(r.code).toBe(0);
     expect(count(r.summary, 'iterations')).toBe(2);
-    expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(990);
+    // When each iteration started (its first statement), not when its request arrived: the first
+    // request also opens the connection, so arrivals are closer than the iterations' starts.
+    const started = seen.map((s) => Number(new URL(s.path, 'http://x').searchParams.get('started')));
+    expect(started[1] - started[0]).toBeGreaterThanOrEqual(1000);
     expect(r.summary.metrics.iteration_duration.values.max).toBeLessThan(990);
   }, 30_000);
 
@@ -325,6 +329,104 @@ export const options = { iterations: 1, hosts: { 'test.k6.io': '127.0.0.1:${port
 export default function () { http.get('http://other.k6.io/'); }`);
     expect(refused.stderr).toContain('refusing to send load to http://other.k6.io');
   }, 30_000);
+
+  it('blockHostnames and blacklistIPs: a request k6 would not send fails unsent (errors 1111 and 1110)', async () => {
+    const port = new URL(url).port;
+    const r = await runScript(
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = {
+  iterations: 1,
+  // The name is checked before hosts maps it, as k6's dialer does; ::1 covered, 127.0.0.1 not.
+  hosts: { 'test.k6.io': '127.0.0.1:${port}' },
+  blockHostnames: ['*.k6.io'],
+  blacklistIPs: ['127.0.0.2/32', '::1/128'],
+};
+export default function () {
+  const named = http.get('http://test.k6.io/named');
+  const ip = http.get('http://127.0.0.2:${port}/ip');
+  const ok = http.get('http://127.0.0.1:${port}/ok');
+  // localhost resolves to ::1 and 127.0.0.1: the transport connects to the one not covered.
+  const local = http.get('http://localhost:${port}/local');
+  const [b1, b2] = http.batch(['http://127.0.0.2:${port}/batch-ip', 'http://127.0.0.1:${port}/batch-ok']);
+  check(null, {
+    named: () => named.status === 0 && named.error_code === 1111 &&
+      named.error === 'hostname (test.k6.io) is in a blocked pattern (*.k6.io)',
+    ip: () => ip.status === 0 && ip.error_code === 1110 &&
+      ip.error === 'IP (127.0.0.2) is in a blacklisted range (127.0.0.2/32)',
+    ok: () => ok.status === 200,
+    local: () => local.status === 200,
+    batch: () => b1.error_code === 1110 && b2.status === 200,
+  });
+}`,
+    );
+    expect(r.summary.root_group.checks.map((c) => [c.name, c.passes])).toEqual([
+      ['named', 1],
+      ['ip', 1],
+      ['ok', 1],
+      ['local', 1],
+      ['batch', 1],
+    ]);
+    expect(seen.map((s) => s.path).sort()).toEqual(['/batch-ok', '/local', '/ok']);
+    expect(r.summary.metrics.http_req_failed.values.passes).toBe(3);
+    expect(r.stderr).not.toContain('not implemented');
+
+    // A name whose every address is covered is refused where it is resolved; `throw` makes it an exception.
+    const covered = (flags: string[]) =>
+      runScript(
+        `import http from 'k6/http';
+export const options = { iterations: 1, blacklistIPs: ['127.0.0.0/8', '::1/128'] };
+export default function () {
+  const res = http.get('http://localhost:${port}/covered');
+  console.log(JSON.stringify([res.error_code, res.error]));
+}`,
+        flags,
+      );
+    const refused = await covered([]);
+    expect(refused.stderr).toMatch(
+      /\[1110,\\?"IP \((127\.0\.0\.1|::1)\) is in a blacklisted range \((127\.0\.0\.0\/8|::1\/128)\)/,
+    );
+    const thrown = await covered(['--throw']);
+    expect(thrown.stderr).toMatch(/GET http:\/\/localhost:\d+\/covered: IP .* is in a blacklisted range/);
+    expect(thrown.stderr).not.toContain('[1110');
+    expect(seen.map((s) => s.path)).not.toContain('/covered');
+
+    // Their variables and flags, as k6 names them.
+    expect(
+      envOverrides({ K6_BLACKLIST_IPS: '10.0.0.0/8,::1/128', K6_BLOCK_HOSTNAMES: '*.k6.io' }).options,
+    ).toEqual({
+      blacklistIPs: ['10.0.0.0/8', '::1/128'],
+      blockHostnames: ['*.k6.io'],
+    });
+  }, 60_000);
+
+  it('blockedPattern and blacklistedRange match as k6 does; a bad entry is invalid config', async () => {
+    expect(blockedPattern(['*.k6.io'], 'test.k6.io')).toBe('*.k6.io');
+    expect(blockedPattern(['*.k6.io'], 'k6.io')).toBeUndefined();
+    expect(blockedPattern(['*k6.io'], 'k6.io')).toBe('*k6.io');
+    expect(blockedPattern(['k6.io'], 'K6.IO')).toBe('k6.io');
+    expect(blockedPattern(['k6.io'], 'test.k6.io')).toBeUndefined();
+    // `*` blocks every name, not an address.
+    expect(blockedPattern(['*'], 'example.com')).toBe('*');
+    expect(blockedPattern(['*'], '1.2.3.4')).toBeUndefined();
+    expect(blockedPattern(['*'], '[::1]')).toBeUndefined();
+    expect(blacklistedRange(['10.0.0.0/8'], '10.255.0.1')).toBe('10.0.0.0/8');
+    expect(blacklistedRange(['10.0.0.0/8'], '11.0.0.1')).toBeUndefined();
+    expect(blacklistedRange(['::/24'], '[::1]')).toBe('::/24');
+    expect(blacklistedRange(['10.0.0.0/8'], 'localhost')).toBeUndefined();
+    expect(checkOptions({ blockHostnames: ['*.K6.io'] }).settings.blockHostnames).toEqual(['*.k6.io']);
+    for (const [option, message] of [
+      ["blockHostnames: ['bad host']", 'option "blockHostnames": invalid entry "bad host"'],
+      ["blockHostnames: ['a.*.io']", 'option "blockHostnames": invalid entry "a.*.io"'],
+      ["blacklistIPs: ['10.0.0.0']", 'option "blacklistIPs": invalid entry "10.0.0.0"'],
+      ["blacklistIPs: '10.0.0.0/8'", 'option "blacklistIPs" must be an array of strings'],
+    ]) {
+      const r = await runScript(`export const options = { iterations: 1, ${option} };
+export default function () {}`);
+      expect({ option, code: r.code }).toEqual({ option, code: EXIT_INVALID_CONFIG });
+      expect(r.stderr).toContain(message);
+    }
+  }, 60_000);
 
   it('K6_* variables override the script, flags override both; duration/iterations replace its scenarios', async () => {
     const script = `import http from 'k6/http';
