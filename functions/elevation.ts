@@ -5,12 +5,13 @@ import {
   renderElevationAnswer,
   parseDatumParam,
 } from '../layers/elevation';
-import { route } from './route';
+import { route, type RouteHandler } from './route';
 import { cacheableResponse, decodePathParameter, requestParams } from './http';
 import { heightConversion } from './geoids';
 import { datasetFields } from './dataset-fields';
 
-export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
+/** The elevation answer of `/v1/{dataset}` (also used by `/v1/datasets` for a dataset named "datasets"). */
+export const answerElevations: RouteHandler = async (event, t, app, ctx) => {
   const datasetSpec = decodePathParameter(event.pathParameters?.dataset ?? '');
   const { query, datum } = await t.phase('parse', async () => {
     // `datum` (issue 13) is taken out first: OpenTopoData's option parser rejects names it does not know.
@@ -27,4 +28,6 @@ export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], async (event, t, 
   const convert = heightConversion(app, datum, ctx);
   if (convert) answer.elevations = await convert(answer, query.locations);
   return cacheableResponse(event, renderElevationAnswer(answer), app.corsOrigin);
-});
+};
+
+export const handler = route('v1', ['GET', 'POST', 'OPTIONS'], answerElevations);

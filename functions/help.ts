@@ -1,5 +1,5 @@
 /**
- * `GET /` and `GET /v1/`: OpenTopoData's help answer (404 INVALID_REQUEST, as its tests expect), naming one of
+ * `GET|POST /` and `/v1/`: OpenTopoData's help answer (404 INVALID_REQUEST, as its tests expect), naming one of
  * our datasets to try. `GET /v1` redirects to `/v1/` with 308 as OpenTopoData (Flask's strict slashes) does.
  * API Gateway's rawPath keeps the client's trailing slash; under `npm start` the local gateway strips it for
  * serverless-offline's router and says so in `x-elevation-trailing-slash`.
@@ -7,7 +7,8 @@
 import { route } from './route';
 import { headerValue, jsonResponse } from './http';
 
-export const handler = route('help', ['GET'], async (event, _t, app) => {
+// POST too, as OpenTopoData's help route answers it (the same 404).
+export const handler = route('help', ['GET', 'POST'], async (event, _t, app) => {
   const asked = event.rawPath + (headerValue(event, 'x-elevation-trailing-slash') === '1' ? '/' : '');
   // `/v1`, or `/<stage>/v1` on a named API Gateway stage; the Location is always a path on this host.
   if (/^(\/[\w-]+)?\/v1$/.test(asked)) {

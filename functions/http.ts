@@ -125,7 +125,9 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new InvalidRequestError(`Request body is not valid JSON: ${(error as Error).message}.`);
+    throw new InvalidRequestError(
+      `Invalid JSON. The request body could not be parsed: ${(error as Error).message}.`,
+    );
   }
 }
 

@@ -186,6 +186,23 @@ describe('OpenTopoData API over HTTP', () => {
     expect(status).toBe(200);
     expect(body.status).toBe('OK');
   });
+
+  it("answers /health, /datasets and / for other methods as OpenTopoData's routes do (preflight, 405, help)", async () => {
+    for (const path of ['/health', '/datasets', '/v1/datasets', '/']) {
+      const preflight = await fetch(`${stack.baseUrl}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://maps.example', 'access-control-request-method': 'GET' },
+      });
+      expect({ path, status: preflight.status }).toEqual({ path, status: 204 });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    const post = await fetch(`${stack.baseUrl}/health`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toContain('GET');
+    const help = await fetch(`${stack.baseUrl}/`, { method: 'POST' });
+    expect(help.status).toBe(404);
+    expect(((await help.json()) as { error: string }).error).toMatch(/^No dataset name provided\./);
+  });
 });
 
 describe("the original system's API over HTTP", () => {

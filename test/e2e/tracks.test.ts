@@ -247,7 +247,9 @@ describe('track files through serverless-offline', () => {
     expect(bad.status).toBe(400);
     expect(readGoogleXml(await bad.text())).toEqual({
       status: 'INVALID_REQUEST',
-      error_message: expect.stringContaining("Invalid 'locations' parameter: Invalid latitude 91"),
+      error_message: expect.stringContaining(
+        "Invalid 'locations' parameter: Unable to parse location '91,9' in position 1. Latitude must be between -90 and 90",
+      ),
       results: [],
     });
   });

@@ -268,7 +268,7 @@ describe('POST /v1/{dataset}', () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.json).toEqual({
       status: 'INVALID_REQUEST',
-      error: 'Too many locations: 513 given, the limit is 512 per request. Split the request.',
+      error: 'Too many locations provided (513), the limit is 512. Split the request.',
     });
   });
 });
@@ -284,18 +284,19 @@ describe('client errors', () => {
     expect(response.status).toBe(400);
     expect(response.json).toEqual({
       status: 'INVALID_REQUEST',
-      error: "Invalid latitude 91 in location '91,10' at position 2: latitude must be between -90 and 90.",
+      error:
+        "Unable to parse location '91,10' in position 2. Latitude must be between -90 and 90. Provide locations in lat,lon order.",
     });
   });
 
   it.each([
-    [{}, /^No locations given/],
-    [{ locations: 'abc,def' }, /^Unable to parse locations 'abc,def'/],
-    [{ locations: INTERIOR, interpolation: 'spline' }, /^Invalid interpolation 'spline'/],
-    [{ locations: INTERIOR, nodata_value: '1.5' }, /^Invalid nodata_value '1.5'/],
+    [{}, /^No locations provided/],
+    [{ locations: 'abc,def' }, /^Unable to parse location 'abc,def' in position 1\./],
+    [{ locations: INTERIOR, interpolation: 'spline' }, /^Invalid interpolation method 'spline'/],
+    [{ locations: INTERIOR, nodata_value: '1.5' }, /^Invalid nodata value '1.5'/],
     [{ locations: INTERIOR, format: 'csv' }, /^Invalid format 'csv'/],
-    [{ locations: INTERIOR, samples: '1' }, /^Invalid samples '1': use a whole number from 2 to 512/],
-    [{ locations: INTERIOR, samples: '513' }, /^Invalid samples '513'/],
+    [{ locations: INTERIOR, samples: '1' }, /^Must provide at least 2 samples\./],
+    [{ locations: INTERIOR, samples: '513' }, /^Too many samples requested \(513\), the limit is 512\./],
     [{ locations: INTERIOR, interpolaton: 'cubic' }, /^Unknown parameter 'interpolaton'/],
   ])('returns 400 for query %p', async (query, error) => {
     const response = await get('plane-point', query as Record<string, string>);
@@ -304,12 +305,12 @@ describe('client errors', () => {
   });
 
   it.each([
-    ['{"locations":', /^Request body is not valid JSON/],
+    ['{"locations":', /^Invalid JSON. The request body could not be parsed/],
     ['"49.9,10.1"', /^Request body must be a JSON object/],
     ['42', /^Request body must be a JSON object/],
     ['{"locations": 5}', /^'locations' must be a string/],
-    ['[]', /^No locations given: the locations list is empty/],
-    ['[{"lat": "x"}]', /^Unable to parse location \{"lat":"x"\} at position 1/],
+    ['[]', /^No locations provided\. The locations list is empty\./],
+    ['[{"lat": "x"}]', /^Unable to parse location \{"lat":"x"\} in position 1/],
     [
       '{"locations": "49.9,10.1", "interpolation": {"toString": 1}}',
       /^Invalid interpolation: expected a string or a number/,

@@ -202,7 +202,7 @@ describe('POST /v1/{dataset}/file options', () => {
   it.each([
     [{ overwrite: 'maybe' }, "Invalid overwrite 'maybe'"],
     [{ altitude_mode: 'clampToGround' }, "Invalid altitude_mode 'clampToGround'"],
-    [{ interpolation: 'spline' }, "Invalid interpolation 'spline'"],
+    [{ interpolation: 'spline' }, "Invalid interpolation method 'spline'"],
     [{ locations: '1,2' }, "Unknown parameter 'locations'"],
   ])('answers 400 for %j', async (query, message) => {
     const response = await postFile(handlers, fixture('garmin.gpx'), query as Record<string, string>);

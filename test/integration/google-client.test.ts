@@ -157,7 +157,10 @@ describe('GET /maps/api/elevation/json errors', () => {
     ],
     [{ path: '48.7,9.1|48.8,9.2' }, "Missing the 'samples' parameter"],
     [{ path: '48.7,9.1|48.8,9.2', samples: '513' }, "Invalid 'samples' parameter '513'"],
-    [{ locations: '91,9' }, "Invalid 'locations' parameter: Invalid latitude 91"],
+    [
+      { locations: '91,9' },
+      "Invalid 'locations' parameter: Unable to parse location '91,9' in position 1. Latitude must be between -90 and 90",
+    ],
     [{ locations: 'enc:!!!' }, "Invalid 'locations' parameter: Unable to parse locations"],
   ])('answers 400 INVALID_REQUEST for %j', async (query, message) => {
     const response = await get(query);

@@ -57,7 +57,7 @@ describe('GET /api/elevation (the original system)', () => {
     );
     const bad = await legacy({ query: { coordinates: '49.9,10.1;49.9' } });
     expect(bad.status).toBe(400);
-    expect((bad.json as { error: string }).error).toContain("'49.9' at position 2");
+    expect((bad.json as { error: string }).error).toContain("'49.9' in position 2");
   });
 
   it('refuses a parameter given twice, which API Gateway would join into a location neither gave', async () => {
@@ -108,10 +108,12 @@ describe('POST /api/elevation (the original system)', () => {
       '{"latitude": 49.9, "longitude": 10.1}',
       'Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}].',
     ],
-    ['', expect.stringMatching(/^Request body is not valid JSON/) as unknown],
+    ['', expect.stringMatching(/^Invalid JSON. The request body could not be parsed/) as unknown],
     [
       '[{"latitude": 95, "longitude": 10}]',
-      expect.stringMatching(/^Invalid latitude 95 .* at position 1/) as unknown,
+      expect.stringMatching(
+        /^Unable to parse location .* in position 1\. Latitude must be between -90 and 90/,
+      ) as unknown,
     ],
   ])('returns 400 for body %p', async (body, error) => {
     const response = await postBody(body);
@@ -123,7 +125,7 @@ describe('POST /api/elevation (the original system)', () => {
     const body = JSON.stringify(Array.from({ length: 513 }, () => ({ latitude: 49.9, longitude: 10.1 })));
     const response = await postBody(body);
     expect(response.status).toBe(400);
-    expect((response.json as { error: string }).error).toContain('the limit is 512 per request');
+    expect((response.json as { error: string }).error).toContain('the limit is 512.');
   });
 });
 
@@ -170,6 +172,46 @@ describe('GET /v1/datasets', () => {
     expect((await invoke(handlers.datasets, { method: 'POST', path: '/v1/datasets' })).status).toBe(405);
   });
 
+  it("GET /datasets lists names and child datasets sorted by name, as OpenTopoData's /datasets does", async () => {
+    const response = await invoke(handlers.datasets, { path: '/datasets' });
+    expect(response.status).toBe(200);
+    const names = (response.json as { results: { name: string }[] }).results.map((r) => r.name);
+    expect(names).toHaveLength(15);
+    expect(names).toEqual([...names].sort());
+    expect(names[0]).toBe('big-endian');
+    expect((await invoke(handlers.datasets, { method: 'POST', path: '/datasets' })).status).toBe(405);
+  });
+
+  it('a dataset named "datasets" answers its heights at /v1/datasets?locations=… (OpenTopoData allows the name)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'datasets-'));
+    const config = path.join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `datasets:\n  - name: datasets\n    path: ${path.resolve('test/fixtures/plane-point.tif')}\n  - name: other\n    path: ${path.resolve('test/fixtures/plane-point.tif')}\n`,
+    );
+    const named = await loadHandlers({ CONFIG_PATH: config });
+    const heights = await invoke(named.datasets, {
+      path: '/v1/datasets',
+      query: { locations: '49.9,10.1', interpolation: 'nearest' },
+    });
+    expect(heights.status).toBe(200);
+    expect(heights.json).toEqual({
+      status: 'OK',
+      results: [{ dataset: 'datasets', elevation: 1036, location: { lat: 49.9, lng: 10.1 } }],
+    });
+    // Without locations it is still the list; with another config the same query is the list too.
+    const list = await invoke(named.datasets, { path: '/v1/datasets' });
+    expect((list.json as { results: { name: string }[] }).results.map((r) => r.name)).toEqual([
+      'datasets',
+      'other',
+    ]);
+    const unnamed = await invoke(handlers.datasets, {
+      path: '/v1/datasets',
+      query: { locations: '49.9,10.1' },
+    });
+    expect((unnamed.json as { results: { name: string }[] }).results).toHaveLength(15);
+  });
+
   it('lists a dataset that cannot be opened as unavailable without failing the others', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'datasets-'));
     const config = path.join(dir, 'config.yaml');
@@ -210,6 +252,12 @@ describe('GET /health', () => {
     expect(result.statusCode).toBe(200);
   });
 
+  it('answers another method with 405 and the methods it takes, as OpenTopoData does', async () => {
+    const response = await invoke(handlers.health, { method: 'POST', path: '/health' });
+    expect(response.status).toBe(405);
+    expect(response.headers.allow ?? response.headers.Allow).toMatch(/GET/);
+  });
+
   it('answers OK with the dataset names', async () => {
     const response = await invoke(handlers.health, { path: '/health' });
     expect(response.status).toBe(200);
@@ -242,7 +290,7 @@ describe('settings from the environment', () => {
     const response = await v1({ locations: '1,1|2,2|3,3' });
     expect(response.status).toBe(400);
     expect((response.json as { error: string }).error).toBe(
-      'Too many locations: 3 given, the limit is 2 per request. Split the request.',
+      'Too many locations provided (3), the limit is 2. Split the request.',
     );
   });
 
@@ -250,7 +298,7 @@ describe('settings from the environment', () => {
     expect((await v1({ locations: '1,1|2,2', samples: '2' })).status).toBe(200);
     const response = await v1({ locations: '1,1|2,2', samples: '3' });
     expect((response.json as { error: string }).error).toBe(
-      "Invalid samples '3': use a whole number from 2 to 2.",
+      'Too many samples requested (3), the limit is 2.',
     );
   });
 
@@ -263,7 +311,7 @@ describe('settings from the environment', () => {
     });
     expect((await invoke(elevation, request('5'))).status).toBe(200);
     expect(((await invoke(elevation, request('6'))).json as { error: string }).error).toBe(
-      "Invalid samples '6': use a whole number from 2 to 5.",
+      'Too many samples requested (6), the limit is 5.',
     );
   });
 

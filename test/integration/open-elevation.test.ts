@@ -56,10 +56,13 @@ describe('GET /api/v1/lookup (Open-Elevation)', () => {
   });
 
   it.each([
-    [{}, /^No locations given: pass 'locations'/],
-    [{ locations: '' }, /^No locations given/],
-    [{ locations: '49.9,10.1|91,10' }, /Invalid latitude 91 .* at position 2/],
-    [{ locations: 'here' }, /^Unable to parse locations 'here'/],
+    [{}, /^No locations provided\. Add locations in a query string/],
+    [{ locations: '' }, /^No locations provided/],
+    [
+      { locations: '49.9,10.1|91,10' },
+      /^Unable to parse location '91,10' in position 2\. Latitude must be between -90 and 90/,
+    ],
+    [{ locations: 'here' }, /^Unable to parse locations as polyline\./],
     [{ locations: '49.9,10.1', interpolation: 'spline' }, /interpolation/],
   ])('answers %j with 400 and what was wrong', async (query, message) => {
     const response = await lookup({ query });
@@ -107,10 +110,14 @@ describe('POST /api/v1/lookup (Open-Elevation)', () => {
   });
 
   it.each([
-    ['no locations', {}, /^No locations given/],
-    ['an empty list', { locations: [] }, /the locations list is empty/],
-    ['a location without longitude', { locations: [{ latitude: 49.9 }] }, /at position 1/],
-    ['a latitude out of range', { locations: [{ latitude: 95, longitude: 10 }] }, /latitude 95/i],
+    ['no locations', {}, /^No locations provided/],
+    ['an empty list', { locations: [] }, /The locations list is empty/],
+    ['a location without longitude', { locations: [{ latitude: 49.9 }] }, /in position 1/],
+    [
+      'a latitude out of range',
+      { locations: [{ latitude: 95, longitude: 10 }] },
+      /Latitude must be between -90 and 90/,
+    ],
     ['not JSON', '{"locations": [', /JSON/],
   ])('answers %s with 400 and what was wrong', async (_, body, message) => {
     const response = await post(body);

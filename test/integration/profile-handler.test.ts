@@ -291,7 +291,7 @@ describe('profile errors', () => {
     [{ locations: '48.65,9.05', colour: 'red' }, "Unknown parameter 'colour'"],
     // The Google API's name for a path: named as unknown, not answered as a missing 'locations'.
     [{ path: '48.65,9.05|48.85,9.25', samples: '10' }, "Unknown parameter 'path'"],
-    [{}, 'No locations given'],
+    [{}, 'No locations provided'],
   ])('answers 400 for %j', async (query, message) => {
     const response = await profile(query as Record<string, string>);
     expect(response.status).toBe(400);

@@ -62,12 +62,16 @@ export class DatasetRegistry {
 
   get(name: string): Dataset {
     const dataset = this.datasets.get(name);
-    if (!dataset) {
-      throw new DatasetNotFoundError(
-        `Dataset '${name.slice(0, 100)}' not in config. Available datasets: ${this.names().join(', ')}.`,
-      );
-    }
+    if (!dataset) this.notFound([name]);
     return dataset;
+  }
+
+  /** OpenTopoData's message (every unknown name), then the names there are. */
+  private notFound(names: string[]): never {
+    const listed = names.map((n) => n.slice(0, 100)).join(', ');
+    throw new DatasetNotFoundError(
+      `${names.length === 1 ? 'Dataset' : 'Datasets'} '${listed}' not in config. Available datasets: ${this.names().join(', ')}.`,
+    );
   }
 
   /** "a" or "a,b,c" (fallback order). */
@@ -79,7 +83,7 @@ export class DatasetRegistry {
       .filter((n) => n !== '');
     if (names.length === 0) {
       throw new InvalidDatasetChainError(
-        `No dataset named in '${spec.slice(0, 100)}': name one, or several with commas.`,
+        `No valid dataset names provided. Name one in the path ('/v1/<dataset>'), or several with commas.`,
       );
     }
     if (names.length > MAX_CHAIN) {
@@ -89,8 +93,12 @@ export class DatasetRegistry {
     }
     const repeated = names.find((n, i) => names.indexOf(n) !== i);
     if (repeated !== undefined) {
-      throw new InvalidDatasetChainError(`Dataset '${repeated}' is named twice in the chain '${spec}'.`);
+      throw new InvalidDatasetChainError(
+        `Duplicate dataset names provided. '${repeated.slice(0, 100)}' is named twice.`,
+      );
     }
+    const unknown = names.filter((n) => !this.datasets.has(n));
+    if (unknown.length > 0) this.notFound(unknown);
     if (names.length === 1) return this.get(names[0]);
     return new FallbackDataset(
       names.join(','),

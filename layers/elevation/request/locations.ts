@@ -7,8 +7,6 @@ import { InvalidLocationError, InvalidRequestError, TooManyLocationsError } from
 import type { LatLon } from '../types';
 import { tryDecodePolyline } from './polyline';
 
-const PAIRS = /^[\s\d.,|;+\-eE]*$/;
-
 /**
  * @example
  * ```ts
@@ -19,8 +17,9 @@ const PAIRS = /^[\s\d.,|;+\-eE]*$/;
  */
 export function parseLocations(input: unknown, maxLocations: number, separator: '|' | ';' = '|'): LatLon[] {
   if (input === undefined || input === null || input === '') {
+    // OpenTopoData's messages word for word, where the case is the same; ours follow them where they say more.
     throw new InvalidRequestError(
-      "No locations given: pass 'locations' as 'lat,lon|lat,lon', an encoded polyline, or a list of {lat, lng} objects.",
+      `No locations provided. Add locations in a query string: ?locations=lat1,lon1${separator}lat2,lon2.`,
     );
   }
   const locations =
@@ -35,17 +34,21 @@ export function parseLocations(input: unknown, maxLocations: number, separator: 
     );
   }
   if (locations.length === 0)
-    throw new InvalidRequestError('No locations given: the locations list is empty.');
+    throw new InvalidRequestError('No locations provided. The locations list is empty.');
   return locations;
 }
 
 function parseLocationText(text: string, maxLocations: number, separator: '|' | ';'): LatLon[] {
   const trimmed = text.trim();
-  if (trimmed.startsWith('enc:') || !PAIRS.test(trimmed)) {
+  // As OpenTopoData decides: a comma is not a polyline character, so text with one is lat,lon pairs.
+  if (trimmed.startsWith('enc:') || !trimmed.includes(',')) {
     const decoded = tryDecodePolyline(trimmed.replace(/^enc:/, ''));
     if (!decoded)
       throw new InvalidRequestError(
-        `Unable to parse ${separator === ';' ? 'coordinates' : 'locations'} '${truncate(trimmed)}': neither 'lat,lon${separator}lat,lon' pairs nor a valid encoded polyline.`,
+        separator === '|'
+          ? 'Unable to parse locations as polyline. Add locations like lat1,lon1|lat2,lon2, or a Google encoded polyline.'
+          : // The original system's route (its own messages: OpenTopoData has no such route).
+            `Unable to parse coordinates '${truncate(trimmed)}': neither 'lat,lon;lat,lon' pairs nor a valid encoded polyline.`,
       );
     checkCount(decoded.length, maxLocations);
     return decoded.map(([lat, lon], i) => checkedLocation(lat, lon, i + 1, `${lat},${lon}`));
@@ -54,12 +57,11 @@ function parseLocationText(text: string, maxLocations: number, separator: '|' | 
   const parts = trimSeparators(trimmed, separator).split(separator);
   checkCount(parts.length, maxLocations);
   return parts.map((part, i) => {
+    const unparsed = `Unable to parse location '${truncate(part)}' in position ${i + 1}.`;
+    if (!part.includes(','))
+      throw new InvalidLocationError(`${unparsed} Add locations like lat1,lon1${separator}lat2,lon2.`);
     const location = tryParseLatLon(part);
-    if (!location) {
-      throw new InvalidLocationError(
-        `Unable to parse location '${truncate(part)}' at position ${i + 1}: expected 'latitude,longitude' in decimal degrees, e.g. '48.74,9.10'.`,
-      );
-    }
+    if (!location) throw new InvalidLocationError(`${unparsed} Use decimal degrees, e.g. '48.74,9.10'.`);
     return checkedLocation(location.lat, location.lon, i + 1, part);
   });
 }
@@ -72,7 +74,7 @@ function parseLocationList(items: unknown[], maxLocations: number): LatLon[] {
     const lon = record.lng ?? record.lon ?? record.longitude;
     if (typeof lat !== 'number' || typeof lon !== 'number') {
       throw new InvalidLocationError(
-        `Unable to parse location ${truncate(JSON.stringify(item) ?? String(item))} at position ${i + 1}: expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.`,
+        `Unable to parse location ${truncate(JSON.stringify(item) ?? String(item))} in position ${i + 1}. Expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.`,
       );
     }
     return checkedLocation(lat, lon, i + 1, JSON.stringify(item));
@@ -98,15 +100,14 @@ export function tryParseLatLon(text: string): LatLon | null {
 
 /** `position` counts from 1, as OpenTopoData's messages do ("in position 1" is the first location). */
 function checkedLocation(lat: number, lon: number, position: number, original: string): LatLon {
+  const unparsed = `Unable to parse location '${truncate(original)}' in position ${position}.`;
   if (!Number.isFinite(lat) || lat < -90 || lat > 90) {
     throw new InvalidLocationError(
-      `Invalid latitude ${lat} in location '${truncate(original)}' at position ${position}: latitude must be between -90 and 90.`,
+      `${unparsed} Latitude must be between -90 and 90. Provide locations in lat,lon order.`,
     );
   }
   if (!Number.isFinite(lon) || lon < -180 || lon > 180) {
-    throw new InvalidLocationError(
-      `Invalid longitude ${lon} in location '${truncate(original)}' at position ${position}: longitude must be between -180 and 180.`,
-    );
+    throw new InvalidLocationError(`${unparsed} Longitude must be between -180 and 180.`);
   }
   return { lat, lon };
 }
@@ -114,7 +115,7 @@ function checkedLocation(lat: number, lon: number, position: number, original: s
 function checkCount(count: number, maxLocations: number): void {
   if (count > maxLocations) {
     throw new TooManyLocationsError(
-      `Too many locations: ${count} given, the limit is ${maxLocations} per request. Split the request.`,
+      `Too many locations provided (${count}), the limit is ${maxLocations}. Split the request.`,
     );
   }
 }

@@ -63,7 +63,7 @@ export function parseInterpolation(input: unknown): Interpolation {
   const value = String(raw).toLowerCase();
   if ((INTERPOLATIONS as readonly string[]).includes(value)) return value as Interpolation;
   throw new InvalidRequestError(
-    `Invalid interpolation '${String(raw)}': use one of ${INTERPOLATIONS.join(', ')}.`,
+    `Invalid interpolation method '${String(raw)}'. The valid interpolation methods are: ${INTERPOLATIONS.join(', ')}.`,
   );
 }
 
@@ -75,7 +75,7 @@ function parseNodataValue(input: unknown): NodataValue {
   const value = Number(raw);
   if (Number.isInteger(value) && Math.abs(value) <= 2 ** 31) return { kind: 'number', value };
   throw new InvalidRequestError(
-    `Invalid nodata_value '${String(raw)}': use null, nan, or an integer such as -9999.`,
+    `Invalid nodata value '${String(raw)}'. Valid nodata values are 'null', 'nan', or an integer.`,
   );
 }
 
@@ -91,10 +91,15 @@ function parseSamples(input: unknown, maxSamples: number): number | null {
   const raw = scalar('samples', input);
   if (raw === undefined || raw === null || raw === '') return null;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 2 || value > maxSamples) {
+  if (!Number.isInteger(value))
     throw new InvalidRequestError(
-      `Invalid samples '${String(raw)}': use a whole number from 2 to ${maxSamples}.`,
+      `Invalid value for samples argument '${String(raw)}'. Samples should be an integer.`,
     );
-  }
+  if (value < 2)
+    throw new InvalidRequestError(
+      'Must provide at least 2 samples. The ends of the path are included as samples.',
+    );
+  if (value > maxSamples)
+    throw new InvalidRequestError(`Too many samples requested (${value}), the limit is ${maxSamples}.`);
   return value;
 }

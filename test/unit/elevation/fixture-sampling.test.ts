@@ -368,13 +368,13 @@ describe('multi-dataset fallback', () => {
   it('rejects a chain of no names as a bad request (400)', () => {
     for (const spec of ['', ',', ' , ,']) {
       expect(() => registry.resolve(spec)).toThrow(InvalidRequestError);
-      expect(() => registry.resolve(spec)).toThrow(`No dataset named in '${spec}'`);
+      expect(() => registry.resolve(spec)).toThrow('No valid dataset names provided.');
     }
   });
 
   it('rejects a chain that names a dataset twice as a bad request (400)', () => {
     expect(() => registry.resolve('plane-point,plane-area,plane-point')).toThrow(
-      "Dataset 'plane-point' is named twice",
+      "Duplicate dataset names provided. 'plane-point' is named twice",
     );
   });
 });

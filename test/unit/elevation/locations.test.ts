@@ -58,23 +58,23 @@ describe('parseLocations: "lat,lon|lat,lon" text', () => {
   it('returns 400 naming the location and its position when a pair is not two numbers', () => {
     expect(() => parseLocations('48.7,9.1|48.7', LIMIT)).toThrow(InvalidLocationError);
     expect(() => parseLocations('48.7,9.1|48.7', LIMIT)).toThrow(
-      "Unable to parse location '48.7' at position 2: expected 'latitude,longitude' in decimal degrees, e.g. '48.74,9.10'.",
+      "Unable to parse location '48.7' in position 2. Add locations like lat1,lon1|lat2,lon2.",
     );
-    expect(() => parseLocations('1,2,3', LIMIT)).toThrow("Unable to parse location '1,2,3' at position 1");
-    expect(() => parseLocations('48.7,', LIMIT)).toThrow("Unable to parse location '48.7,' at position 1");
-    expect(() => parseLocations('1,2||3,4', LIMIT)).toThrow("Unable to parse location '' at position 2");
+    expect(() => parseLocations('1,2,3', LIMIT)).toThrow("Unable to parse location '1,2,3' in position 1");
+    expect(() => parseLocations('48.7,', LIMIT)).toThrow("Unable to parse location '48.7,' in position 1");
+    expect(() => parseLocations('1,2||3,4', LIMIT)).toThrow("Unable to parse location '' in position 2");
   });
 
   it('returns 400 when latitude is outside [-90, 90], naming the location and its position', () => {
     expect(() => parseLocations('48,9|90.5,9', LIMIT)).toThrow(
-      "Invalid latitude 90.5 in location '90.5,9' at position 2: latitude must be between -90 and 90.",
+      "Unable to parse location '90.5,9' in position 2. Latitude must be between -90 and 90. Provide locations in lat,lon order.",
     );
     expect(() => parseLocations('-91,9', LIMIT)).toThrow(InvalidLocationError);
   });
 
   it('returns 400 when longitude is outside [-180, 180], naming the location and its position', () => {
     expect(() => parseLocations('48,180.0001', LIMIT)).toThrow(
-      "Invalid longitude 180.0001 in location '48,180.0001' at position 1: longitude must be between -180 and 180.",
+      "Unable to parse location '48,180.0001' in position 1. Longitude must be between -180 and 180.",
     );
   });
 
@@ -83,7 +83,7 @@ describe('parseLocations: "lat,lon|lat,lon" text', () => {
     expect(parseLocations(text, 4)).toHaveLength(4);
     expect(() => parseLocations(text, 3)).toThrow(TooManyLocationsError);
     expect(() => parseLocations(text, 3)).toThrow(
-      'Too many locations: 4 given, the limit is 3 per request. Split the request.',
+      'Too many locations provided (4), the limit is 3. Split the request.',
     );
   });
 
@@ -105,16 +105,16 @@ describe('parseLocations: edge cases of the text form', () => {
     expect(tryParseLatLon('48.7, ')).toBeNull();
     expect(tryParseLatLon(' ,9.1')).toBeNull();
     expect(() => parseLocations('48.7, |1,2', LIMIT)).toThrow(
-      "Unable to parse location '48.7, ' at position 1",
+      "Unable to parse location '48.7, ' in position 1",
     );
   });
 
   it('shows an offending location of 60 characters whole and one of 61 shortened', () => {
     const sixty = `1,2,${'3'.repeat(56)}`; // three numbers: not a pair
     expect(sixty).toHaveLength(60);
-    expect(() => parseLocations(sixty, LIMIT)).toThrow(`'${sixty}' at position 1`);
+    expect(() => parseLocations(sixty, LIMIT)).toThrow(`'${sixty}' in position 1`);
     const sixtyOne = `${sixty}3`;
-    expect(() => parseLocations(sixtyOne, LIMIT)).toThrow(`'${sixtyOne.slice(0, 57)}...' at position 1`);
+    expect(() => parseLocations(sixtyOne, LIMIT)).toThrow(`'${sixtyOne.slice(0, 57)}...' in position 1`);
   });
 
   it('reads a polyline with spaces around it and its enc: prefix', () => {
@@ -133,10 +133,8 @@ describe('parseLocations: encoded polylines', () => {
 
   it('returns 400 when the text is neither pairs nor a valid polyline', () => {
     expect(() => parseLocations('enc:_p~iF~ps|U_', LIMIT)).toThrow(InvalidRequestError);
-    expect(() => parseLocations('enc:_p~iF~ps|U_', LIMIT)).toThrow(
-      "Unable to parse locations 'enc:_p~iF~ps|U_': neither 'lat,lon|lat,lon' pairs nor a valid encoded polyline.",
-    );
-    expect(() => parseLocations('hello world', LIMIT)).toThrow("Unable to parse locations 'hello world'");
+    expect(() => parseLocations('enc:_p~iF~ps|U_', LIMIT)).toThrow('Unable to parse locations as polyline.');
+    expect(() => parseLocations('hello world', LIMIT)).toThrow('Unable to parse locations as polyline.');
     expect(() => parseLocations('enc:', LIMIT)).toThrow('Unable to parse locations');
     // ';' pairs are the original system's `coordinates` parameter: the message names it and its separator.
     expect(() => parseLocations('hello;world', LIMIT, ';')).toThrow(
@@ -150,7 +148,7 @@ describe('parseLocations: encoded polylines', () => {
       [95, 10],
     ]);
     expect(() => parseLocations(`enc:${outOfRange}`, LIMIT)).toThrow(
-      "Invalid latitude 95 in location '95,10' at position 2: latitude must be between -90 and 90.",
+      "Unable to parse location '95,10' in position 2. Latitude must be between -90 and 90. Provide locations in lat,lon order.",
     );
   });
 
@@ -160,9 +158,7 @@ describe('parseLocations: encoded polylines', () => {
       [2, 2],
       [3, 3],
     ]);
-    expect(() => parseLocations(polyline, 2)).toThrow(
-      'Too many locations: 3 given, the limit is 2 per request.',
-    );
+    expect(() => parseLocations(polyline, 2)).toThrow('Too many locations provided (3), the limit is 2.');
   });
 });
 
@@ -196,33 +192,33 @@ describe('parseLocations: JSON lists', () => {
         LIMIT,
       ),
     ).toThrow(
-      'Unable to parse location {"lat":"48","lng":9} at position 2: expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.',
+      'Unable to parse location {"lat":"48","lng":9} in position 2. Expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.',
     );
-    expect(() => parseLocations([null], LIMIT)).toThrow('Unable to parse location null at position 1');
-    expect(() => parseLocations([[48, 9]], LIMIT)).toThrow('Unable to parse location [48,9] at position 1');
+    expect(() => parseLocations([null], LIMIT)).toThrow('Unable to parse location null in position 1');
+    expect(() => parseLocations([[48, 9]], LIMIT)).toThrow('Unable to parse location [48,9] in position 1');
   });
 
   it('returns 400 when a list item is out of range', () => {
     expect(() => parseLocations([{ lat: 0, lng: -200 }], LIMIT)).toThrow(
-      'Invalid longitude -200 in location \'{"lat":0,"lng":-200}\' at position 1',
+      'Unable to parse location \'{"lat":0,"lng":-200}\' in position 1. Longitude must be between -180 and 180.',
     );
   });
 
   it('returns 400 naming the limit for a list that is too long', () => {
     const list = Array.from({ length: 3 }, () => ({ lat: 1, lng: 1 }));
-    expect(() => parseLocations(list, 2)).toThrow('Too many locations: 3 given, the limit is 2 per request.');
+    expect(() => parseLocations(list, 2)).toThrow('Too many locations provided (3), the limit is 2.');
   });
 });
 
 describe('parseLocations: missing or wrongly typed input', () => {
-  it.each([undefined, null, ''])('returns 400 "No locations given" for %p', (input) => {
+  it.each([undefined, null, ''])('returns 400 "No locations provided" for %p', (input) => {
     expect(() => parseLocations(input, LIMIT)).toThrow(
-      "No locations given: pass 'locations' as 'lat,lon|lat,lon', an encoded polyline, or a list of {lat, lng} objects.",
+      'No locations provided. Add locations in a query string: ?locations=lat1,lon1|lat2,lon2.',
     );
   });
 
   it('returns 400 for an empty list', () => {
-    expect(() => parseLocations([], LIMIT)).toThrow('No locations given: the locations list is empty.');
+    expect(() => parseLocations([], LIMIT)).toThrow('No locations provided. The locations list is empty.');
   });
 
   it.each([42, true, { lat: 1, lng: 2 }])('returns 400 for a non-string, non-list value %p', (input) => {
@@ -320,6 +316,6 @@ describe('OpenTopoData leniencies', () => {
   });
 
   it('still refuses an empty location between two separators', () => {
-    expect(() => parseLocations('48.7,9.1||48.8,9.2', 10)).toThrow(/at position 2:/);
+    expect(() => parseLocations('48.7,9.1||48.8,9.2', 10)).toThrow(/in position 2./);
   });
 });

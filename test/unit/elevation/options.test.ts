@@ -33,7 +33,7 @@ describe('request options', () => {
       value: -(2 ** 31),
     });
     expect(() => parse({ locations: '1,2', nodata_value: String(2 ** 31 + 1) })).toThrow(
-      "Invalid nodata_value '2147483649': use null, nan, or an integer such as -9999.",
+      "Invalid nodata value '2147483649'. Valid nodata values are 'null', 'nan', or an integer.",
     );
   });
 
@@ -66,9 +66,9 @@ describe('request options', () => {
 
     it('returns 400 listing the valid choices for anything else', () => {
       expect(() => parseInterpolation('linear')).toThrow(
-        "Invalid interpolation 'linear': use one of nearest, bilinear, cubic.",
+        "Invalid interpolation method 'linear'. The valid interpolation methods are: nearest, bilinear, cubic.",
       );
-      expect(() => parseInterpolation(3)).toThrow("Invalid interpolation '3'");
+      expect(() => parseInterpolation(3)).toThrow("Invalid interpolation method '3'");
     });
   });
 
@@ -89,7 +89,7 @@ describe('request options', () => {
 
     it.each(['1.5', 'none', '1e40', 'Infinity'])('returns 400 for %p', (raw) => {
       expect(() => parse({ nodata_value: raw })).toThrow(
-        `Invalid nodata_value '${raw}': use null, nan, or an integer such as -9999.`,
+        `Invalid nodata value '${raw}'. Valid nodata values are 'null', 'nan', or an integer.`,
       );
     });
   });
@@ -111,14 +111,19 @@ describe('request options', () => {
       expect(parse({ samples: MAX_SAMPLES }).samples).toBe(MAX_SAMPLES);
     });
 
-    it.each(['1', '0', '-3', '2.5', 'ten', String(MAX_SAMPLES + 1)])(
-      'returns 400 naming the bounds for %p',
-      (raw) => {
-        expect(() => parse({ samples: raw })).toThrow(
-          `Invalid samples '${raw}': use a whole number from 2 to ${MAX_SAMPLES}.`,
-        );
-      },
-    );
+    it.each([
+      ['1', 'Must provide at least 2 samples. The ends of the path are included as samples.'],
+      ['0', 'Must provide at least 2 samples. The ends of the path are included as samples.'],
+      ['-3', 'Must provide at least 2 samples. The ends of the path are included as samples.'],
+      ['2.5', "Invalid value for samples argument '2.5'. Samples should be an integer."],
+      ['ten', "Invalid value for samples argument 'ten'. Samples should be an integer."],
+      [
+        String(MAX_SAMPLES + 1),
+        `Too many samples requested (${MAX_SAMPLES + 1}), the limit is ${MAX_SAMPLES}.`,
+      ],
+    ])("returns 400 with OpenTopoData's message for %p", (raw, message) => {
+      expect(() => parse({ samples: raw })).toThrow(message);
+    });
   });
 });
 

@@ -17,7 +17,22 @@ describe('routes from serverless.yml', () => {
 
   it('finds no route for unknown paths or methods a route does not take', () => {
     expect(matchRoute(routes, 'GET', '/v1/a/b/c/d')).toBeNull();
-    expect(matchRoute(routes, 'DELETE', '/health')).toBeNull();
+    expect(matchRoute(routes, 'DELETE', '/app')).toBeNull();
+  });
+
+  it("sends any method of OpenTopoData's other routes to their handler (its 405, its CORS preflight)", () => {
+    for (const [path, name] of [
+      ['/health', 'health'],
+      ['/datasets', 'datasets'],
+      ['/', 'help'],
+      ['/v1', 'help'],
+    ]) {
+      expect(matchRoute(routes, 'DELETE', path)?.functionName).toBe(name);
+      expect(matchRoute(routes, 'OPTIONS', path)?.functionName).toBe(name);
+    }
+    expect(matchRoute(routes, 'OPTIONS', '/v1/datasets')?.functionName).toBe('datasets');
+    // POST /v1/datasets is /v1/{dataset}'s: a dataset may be named "datasets".
+    expect(matchRoute(routes, 'POST', '/v1/datasets')?.functionName).toBe('elevation');
   });
 });
 
