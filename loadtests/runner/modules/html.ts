@@ -1,15 +1,19 @@
 /**
  * k6/html: `parseHTML(src)` and `res.html()` give a Selection, k6's jQuery-like API (goquery in k6), and
- * `Selection.get()` gives Elements with DOM-like methods (`nodeName()`, `textContent()`, a form's `action()`,
- * an input's `value()`…). Cheerio does the parsing and selecting: jQuery's API over parse5, an HTML5
- * tree builder as Go's x/net/html is, so a fragment gets its implied html/head/body as in k6. This file
- * gives cheerio's results k6's shapes: methods instead of properties, `undefined` where k6 answers it,
- * k6's rules for `val()`, `data()` and form serialisation, and URLs resolved against the response's.
+ * `Selection.get()` gives Elements with DOM-like methods (`nodeName()`, `textContent()`, and each tag's own:
+ * html-tags.ts). Cheerio does the parsing and selecting: jQuery's API over parse5, an HTML5 tree builder as
+ * Go's x/net/html is, so a fragment gets its implied html/head/body as in k6. This file gives cheerio's
+ * results k6's shapes: methods instead of properties, `undefined` where k6 answers it, k6's rules for
+ * `val()`, `data()`, `map()` and form serialisation, and markup written as Go writes it (html-go.ts).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Cheerio, CheerioAPI, CheerioOptions } from 'cheerio';
 import type { AnyNode, Element as DomElement } from 'domhandler';
+import { formatFloatF, isElement, renderNodes } from './html-go.ts';
+import { TAGS, WRAP, valueOrHtml, type TagElement } from './html-tags.ts';
+
+type Load = (src: string, options?: CheerioOptions) => CheerioAPI;
 
 /**
  * Cheerio is loaded on a VU's first parseHTML(), not bundled into the VU thread's code, as tough-cookie is
@@ -17,7 +21,7 @@ import type { AnyNode, Element as DomElement } from 'domhandler';
  * main file also loads undici for `fromURL()` (176 ms to require on this machine, against 65 ms).
  */
 let cheerioPath: string | undefined;
-let load: ((src: string) => CheerioAPI) | undefined;
+let load: Load | undefined;
 export function setCheerioPath(file: string): void {
   cheerioPath = file;
 }
@@ -25,26 +29,38 @@ export function setCheerioPath(file: string): void {
 export function resolveCheerio(): string {
   return path.join(path.dirname(createRequire(__filename).resolve('cheerio')), 'load-parse.js');
 }
-function cheerioLoad(): (src: string) => CheerioAPI {
+function cheerioLoad(): Load {
   if (!load) {
     const file = cheerioPath ?? resolveCheerio();
-    load = (createRequire(file)(file) as { load: (src: string) => CheerioAPI }).load;
+    load = (createRequire(file)(file) as { load: Load }).load;
   }
   return load;
 }
 
+/** The own text of an element (its text children, not its descendants'), as cascadia's `…Own` pseudos read it. */
+const ownText = (el: DomElement) => el.children.map((c) => (c.type === 'text' ? c.data : '')).join('');
+const unquoted = (value: string | null | undefined) => (value ?? '').replace(/^(["'])(.*)\1$/, '$2');
+/** Cascadia's pseudo-classes (k6's selector engine) that css-select does not have. */
+const PSEUDOS: CheerioOptions['pseudos'] = {
+  containsown: (el, value) => ownText(el).includes(unquoted(value)),
+  matchesown: (el, value) => new RegExp(unquoted(value)).test(ownText(el)),
+};
+
 const XHTML = 'http://www.w3.org/1999/xhtml';
 const SUBMITTABLE = 'input,select,textarea,keygen';
-const FORM_FIELDS = 'input,select,button,textarea,fieldset';
 
-const isElement = (node: AnyNode): node is DomElement =>
-  node.type === 'tag' || node.type === 'script' || node.type === 'style';
+/** k6's message for a value that is not a selector (goquery's Go type name there, the JS type here). */
+function notASelector(value: unknown): Error {
+  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return new Error(`invalid argument, cannot use a '${type}' as a selector`);
+}
 
 /** A k6/html Selection: its methods are k6's (mimicking jQuery's), over a cheerio selection. */
 export class Selection {
   constructor(
-    private readonly $: CheerioAPI,
-    /** The underlying cheerio selection. */
+    /** @internal The document's cheerio. */
+    readonly $: CheerioAPI,
+    /** @internal The underlying cheerio selection. */
     readonly sel: Cheerio<AnyNode>,
     /** The response's URL for res.html() (relative links resolve against it); '' for parseHTML(). */
     readonly url: string,
@@ -59,10 +75,10 @@ export class Selection {
     if (typeof arg === 'string') return arg;
     if (arg instanceof Selection) return arg.sel;
     if (arg instanceof Element) return arg.node;
-    throw new Error(`Invalid argument: Cannot use a ${describeType(arg)} as a selector`);
+    throw notASelector(arg);
   }
 
-  /** A function's answer for each element (index, Selection of it), as k6 calls filter/is/not/map functions. */
+  /** A function's answer for each element (index, Selection of it), as k6 calls filter/is/not functions. */
   private matcher(fn: (index: number, sel: Selection) => unknown) {
     return (index: number, node: AnyNode) => Boolean(fn(index, this.make(this.$(node))));
   }
@@ -79,8 +95,7 @@ export class Selection {
   has(arg: unknown): Selection {
     const target = this.selector(arg);
     if (typeof target === 'string') return this.make(this.sel.has(target));
-    const nodes =
-      target instanceof Element || !('toArray' in target) ? [target as AnyNode] : target.toArray();
+    const nodes = 'toArray' in target ? target.toArray() : [target];
     return this.make(
       this.sel.filter((_, el) => nodes.some((n) => n !== el && this.$.contains(el as DomElement, n))),
     );
@@ -94,14 +109,14 @@ export class Selection {
     if (typeof arg === 'string') return this.make(this.sel.filter(arg));
     if (arg instanceof Selection) return this.make(this.sel.filter(arg.sel));
     if (typeof arg !== 'function')
-      throw new Error('Argument to filter() must be a function, a selector or a selection');
+      throw new Error('the argument to filter() must be a function, a selector or a selection');
     return this.make(this.sel.filter(this.matcher(arg as (i: number, s: Selection) => unknown)));
   }
   is(arg: unknown): boolean {
     if (typeof arg === 'string') return this.sel.is(arg);
     if (arg instanceof Selection) return this.sel.is(arg.sel);
     if (typeof arg !== 'function')
-      throw new Error('Argument to is() must be a function, a selector or a selection');
+      throw new Error('the argument to is() must be a function, a selector or a selection');
     return this.sel.is(this.matcher(arg as (i: number, s: Selection) => unknown));
   }
 
@@ -145,7 +160,7 @@ export class Selection {
     if (arg === undefined || arg === null || arg === '') return null;
     if (typeof arg === 'string') return arg;
     if (arg instanceof Selection) return arg.sel as Cheerio<DomElement>;
-    throw new Error(`Invalid argument: Cannot use a ${describeType(arg)} as a selector`);
+    throw notASelector(arg);
   }
 
   size(): number {
@@ -171,9 +186,10 @@ export class Selection {
   text(): string {
     return this.sel.text();
   }
-  /** The first element's inner HTML; '' for an empty selection (goquery's answer). */
+  /** The first element's inner HTML as Go writes it; '' for an empty selection (goquery's answer). */
   html(): string {
-    return this.sel.html() ?? '';
+    const node = this.sel[0];
+    return node && 'children' in node ? renderNodes(node.children) : '';
   }
   /** The first element's attribute, or `fallback` (undefined without one) when it has none. */
   attr(name: string, fallback?: unknown): unknown {
@@ -193,11 +209,11 @@ export class Selection {
       case 'textarea':
         return this.html();
       case 'option':
-        return valueOrHtml(this.$, node);
+        return valueOrHtml(node);
       case 'select': {
         const selected = this.$(node).find('option[selected]').toArray();
-        if (attr('multiple') !== undefined) return selected.map((o) => valueOrHtml(this.$, o));
-        return selected.length ? valueOrHtml(this.$, selected[0]) : '';
+        if (attr('multiple') !== undefined) return selected.map((o) => valueOrHtml(o));
+        return selected.length ? valueOrHtml(selected[0]) : '';
       }
       default:
         return undefined;
@@ -220,28 +236,30 @@ export class Selection {
 
   /** Calls `fn(index, element)` for each element; the selection itself is returned. */
   each(fn: unknown): Selection {
-    if (typeof fn !== 'function') throw new Error('Argument to each() must be a function.');
+    if (typeof fn !== 'function') throw new Error('the argument to each() must be a function');
     this.sel.toArray().forEach((node, i) => {
       try {
         (fn as (i: number, e: Element | undefined) => unknown)(i, elementOf(this.$, node, this.url));
       } catch (err) {
         throw new Error(
-          `Function passed to each() failed: ${err instanceof Error ? err.message : String(err)}`,
+          `the function passed to each() failed: ${err instanceof Error ? err.message : String(err)}`,
         );
       }
     });
     return this;
   }
-  /** `fn(index, selection)` for each element, its answers as strings (k6's map returns a string array). */
-  map(fn: unknown): string[] {
-    if (typeof fn !== 'function') throw new Error('Argument to map() must be a function');
-    return this.sel.toArray().map((node, i) => {
+  /** `fn(index, selection)`'s answer for each element, as k6 returns them (an element whose call throws: none). */
+  map(fn: unknown): unknown[] {
+    if (typeof fn !== 'function') throw new Error('the argument to map() must be a function');
+    const out: unknown[] = [];
+    this.sel.toArray().forEach((node, i) => {
       try {
-        return String((fn as (i: number, s: Selection) => unknown)(i, this.make(this.$(node))));
+        out.push((fn as (i: number, s: Selection) => unknown)(i, this.make(this.$(node))));
       } catch {
-        return '';
+        // k6 leaves out an element whose function failed.
       }
     });
+    return out;
   }
   /** Every element (no index), the one at `index` (negative from the end), or undefined. */
   get(): Element[];
@@ -293,7 +311,7 @@ export class Selection {
 
 /** k6's parseHTML: the whole document as a Selection. */
 export function parseHTML(src: unknown, url = ''): Selection {
-  const $ = cheerioLoad()(String(src ?? ''));
+  const $ = cheerioLoad()(String(src ?? ''), { pseudos: PSEUDOS });
   return new Selection($, $.root() as Cheerio<AnyNode>, url);
 }
 
@@ -301,46 +319,61 @@ export function createHtmlModule() {
   return { parseHTML: (src: unknown) => parseHTML(src) };
 }
 
-/** An attribute of `Element.attributes()` / `getAttributeNode()` (k6's field names). */
-interface Attribute {
-  name: string;
-  namespace_uri: string;
-  local_name: string;
-  prefix: string;
-  owner_element: Element;
-  value: string;
+/** An attribute of `Element.attributes()` / `getAttributeNode()`, with k6's fields and methods. */
+class Attribute {
+  constructor(
+    readonly name: string,
+    readonly value: string,
+    readonly owner_element: Element,
+  ) {}
+  localName(): string {
+    return this.name.includes(':') ? this.name.slice(this.name.indexOf(':') + 1) : this.name;
+  }
+  prefix(): string {
+    return this.name.includes(':') ? this.name.slice(0, this.name.indexOf(':')) : '';
+  }
+  /** As k6 maps a prefix: svg's and MathML's namespaces, else XHTML's. */
+  namespaceURI(): string {
+    const prefix = this.prefix();
+    return prefix === 'svg'
+      ? 'http://www.w3.org/2000/svg'
+      : prefix === 'math'
+        ? 'http://www.w3.org/1998/Math/MathML'
+        : XHTML;
+  }
 }
 
+const NODE_TYPES: Record<string, number> = {
+  tag: 1,
+  script: 1,
+  style: 1,
+  text: 3,
+  comment: 8,
+  root: 9,
+  directive: 10,
+};
+
 /** A node of a parsed document, with k6's Element methods; a tag's own methods are added by elementOf(). */
-export class Element {
+export class Element implements TagElement {
   constructor(
     /** @internal The document's cheerio. */
     readonly $: CheerioAPI,
-    /** @internal The underlying node. */
-    readonly node: AnyNode,
+    /** @internal The underlying node (an element for TagElement's methods; any node otherwise). */
+    readonly node: DomElement,
     /** @internal The document's URL ('' for parseHTML()). */
     readonly url: string,
   ) {}
 
-  private get sel(): Cheerio<AnyNode> {
-    return this.$(this.node);
-  }
-  private wrap(node: AnyNode | null | undefined): Element | undefined {
+  [WRAP](node: AnyNode | null | undefined): Element | undefined {
     return elementOf(this.$, node, this.url);
-  }
-  private list(nodes: AnyNode[]): Element[] {
-    return nodes.map((n) => this.wrap(n) as Element);
-  }
-  private attrOf(name: string): string | undefined {
-    return attrOf(this, name);
   }
 
   /** The Selection of this element alone. */
   selection(): Selection {
-    return new Selection(this.$, this.sel, this.url);
+    return new Selection(this.$, this.$(this.node), this.url);
   }
   nodeName(): string {
-    const n = this.node;
+    const n = this.node as AnyNode;
     if (isElement(n)) return n.name;
     if (n.type === 'text') return '#text';
     if (n.type === 'comment') return '#comment';
@@ -348,59 +381,42 @@ export class Element {
     return n.type === 'directive' ? 'html' : `#${n.type}`;
   }
   nodeType(): number | undefined {
-    const types: Record<string, number> = {
-      tag: 1,
-      script: 1,
-      style: 1,
-      text: 3,
-      comment: 8,
-      root: 9,
-      directive: 10,
-    };
-    return types[this.node.type];
+    return NODE_TYPES[this.node.type];
   }
   nodeValue(): string | undefined {
-    return this.node.type === 'text' || this.node.type === 'comment' ? this.node.data : undefined;
+    const n = this.node as AnyNode;
+    return n.type === 'text' || n.type === 'comment' ? n.data : undefined;
   }
   id(): string | undefined {
-    return this.attrOf('id');
+    return this.getAttribute('id');
   }
   innerHTML(): string {
-    return this.sel.html() ?? '';
+    return 'children' in this.node ? renderNodes(this.node.children) : '';
   }
   textContent(): string {
-    return this.node.type === 'comment' ? this.node.data : this.sel.text();
+    const n = this.node as AnyNode;
+    return n.type === 'comment' ? n.data : this.$(n).text();
   }
   ownerDocument(): Element | undefined {
     let n: AnyNode | null = this.node;
     while (n && n.type !== 'root') n = n.parent;
-    return this.wrap(n);
+    return this[WRAP](n);
   }
   attributes(): Record<string, Attribute> {
     const attrs: Record<string, Attribute> = {};
-    if (isElement(this.node))
-      for (const name of Object.keys(this.node.attribs)) attrs[name] = this.attribute(name);
+    for (const name of Object.keys(this.node.attribs ?? {}))
+      attrs[name] = new Attribute(name, this.node.attribs[name], this);
     return attrs;
   }
   getAttributeNode(name: string): Attribute | undefined {
-    return this.attrOf(name) === undefined ? undefined : this.attribute(name);
-  }
-  private attribute(name: string): Attribute {
-    const el = this.node as DomElement;
-    return {
-      name,
-      namespace_uri: el['x-attribsNamespace']?.[name] ?? '',
-      local_name: name,
-      prefix: el['x-attribsPrefix']?.[name] ?? '',
-      owner_element: this,
-      value: el.attribs[name],
-    };
+    const value = this.getAttribute(name);
+    return value === undefined ? undefined : new Attribute(name, value, this);
   }
   getAttribute(name: string): string | undefined {
-    return this.attrOf(name);
+    return isElement(this.node) ? this.node.attribs[name] : undefined;
   }
   hasAttribute(name: string): boolean {
-    return this.attrOf(name) !== undefined;
+    return this.getAttribute(name) !== undefined;
   }
   hasAttributes(): boolean {
     return isElement(this.node) && Object.keys(this.node.attribs).length > 0;
@@ -409,53 +425,59 @@ export class Element {
     return 'children' in this.node && this.node.children.length > 0;
   }
   firstChild(): Element | undefined {
-    return 'children' in this.node ? this.wrap(this.node.children[0]) : undefined;
+    return 'children' in this.node ? this[WRAP](this.node.children[0]) : undefined;
   }
   lastChild(): Element | undefined {
-    return 'children' in this.node ? this.wrap(this.node.children.at(-1)) : undefined;
+    return 'children' in this.node ? this[WRAP](this.node.children.at(-1)) : undefined;
   }
   firstElementChild(): Element | undefined {
-    return this.wrap(this.sel.children().first()[0]);
+    return this[WRAP](this.$(this.node).children().first()[0]);
   }
   lastElementChild(): Element | undefined {
-    return this.wrap(this.sel.children().last()[0]);
+    return this[WRAP](this.$(this.node).children().last()[0]);
   }
   previousSibling(): Element | undefined {
-    return this.wrap(this.node.prev);
+    return this[WRAP](this.node.prev);
   }
   nextSibling(): Element | undefined {
-    return this.wrap(this.node.next);
+    return this[WRAP](this.node.next);
   }
   previousElementSibling(): Element | undefined {
-    return this.wrap(this.sel.prev()[0]);
+    return this[WRAP](this.$(this.node).prev()[0]);
   }
   nextElementSibling(): Element | undefined {
-    return this.wrap(this.sel.next()[0]);
+    return this[WRAP](this.$(this.node).next()[0]);
   }
   parentNode(): Element | undefined {
-    return this.wrap(this.node.parent);
+    return this[WRAP](this.node.parent);
   }
   parentElement(): Element | undefined {
     const parent = this.node.parent;
-    return parent && isElement(parent) ? this.wrap(parent) : undefined;
+    return parent && isElement(parent) ? this[WRAP](parent) : undefined;
   }
   childNodes(): Element[] {
-    return this.list(this.sel.contents().toArray());
+    return this.$(this.node)
+      .contents()
+      .toArray()
+      .map((n) => this[WRAP](n) as Element);
   }
   children(): Element[] {
-    return this.list(this.sel.children().toArray());
+    return this.$(this.node)
+      .children()
+      .toArray()
+      .map((n) => this[WRAP](n) as Element);
   }
   childElementCount(): number {
-    return this.sel.children().length;
+    return this.$(this.node).children().length;
   }
   classList(): string[] {
-    return (this.attrOf('class') ?? '').split(/\s+/).filter(Boolean);
+    return (this.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
   }
   className(): string | undefined {
-    return this.attrOf('class');
+    return this.getAttribute('class');
   }
   lang(): string | undefined {
-    return this.attrOf('lang');
+    return this.getAttribute('lang');
   }
   namespaceURI(): string {
     return (isElement(this.node) && this.node.namespace) || XHTML;
@@ -469,481 +491,42 @@ export class Element {
   isSameNode(other: unknown): boolean {
     return other instanceof Element && other.node === this.node;
   }
+  /** As k6 compares them: by their inner HTML. */
   isEqualNode(other: unknown): boolean {
-    return other instanceof Element && this.$.html(other.node) === this.$.html(this.node);
+    return other instanceof Element && other.innerHTML() === this.innerHTML();
   }
   contains(other: unknown): boolean {
     return (
       other instanceof Element &&
       other.node !== this.node &&
       'children' in this.node &&
-      this.$.contains(this.node as DomElement, other.node)
+      this.$.contains(this.node, other.node)
     );
   }
   matches(selector: string): boolean {
-    return this.sel.is(selector);
+    return this.$(this.node).is(selector);
   }
   getElementsByClassName(name: string): Element[] {
-    return this.list(this.sel.find(`.${name}`).toArray());
+    return this.querySelectorAll(`.${name}`);
   }
   getElementsByTagName(name: string): Element[] {
-    return this.list(this.sel.find(name).toArray());
+    return this.querySelectorAll(name);
   }
   querySelector(selector: string): Element | undefined {
-    return this.wrap(this.sel.find(selector)[0]);
+    return this[WRAP](this.$(this.node).find(selector)[0]);
   }
   querySelectorAll(selector: string): Element[] {
-    return this.list(this.sel.find(selector).toArray());
+    return this.$(this.node)
+      .find(selector)
+      .toArray()
+      .map((n) => this[WRAP](n) as Element);
   }
-}
-
-/** The element's attribute, or undefined (also for a node that is not an element). */
-function attrOf(e: Element, name: string): string | undefined {
-  return isElement(e.node) ? e.node.attribs[name] : undefined;
-}
-const attrString = (e: Element, name: string) => attrOf(e, name) ?? '';
-function attrInt(e: Element, name: string, fallback: number): number {
-  const n = Number.parseInt(attrOf(e, name) ?? '', 10);
-  return Number.isNaN(n) ? fallback : n;
-}
-/** The attribute's value if it is one of `allowed` (any case), else the first of them. */
-function attrEnum(e: Element, name: string, allowed: readonly string[]): string {
-  const value = (attrOf(e, name) ?? '').toLowerCase();
-  return allowed.find((a) => a.toLowerCase() === value) ?? allowed[0];
-}
-/** The attribute as a URL resolved against the document's (the response's), or '' / the document's URL. */
-function attrUrl(e: Element, name: string, fallback: 'empty' | 'current'): string {
-  const value = attrOf(e, name);
-  if (value === undefined) return fallback === 'current' ? e.url : '';
-  return resolveUrl(e.url, value);
-}
-const within = (e: Element, selector: string) => e.$(e.node).find(selector);
-const around = (e: Element, selector: string) => e.$(e.node).parents(selector);
-const inDocument = (e: Element, selector: string) => e.$.root().find(selector);
-const elementFor = (e: Element, node: AnyNode | undefined) => elementOf(e.$, node, e.url);
-const elementsFor = (e: Element, nodes: Cheerio<AnyNode>) =>
-  nodes.toArray().map((n) => elementOf(e.$, n, e.url) as Element);
-const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
-
-type TagMethods = Record<string, (e: Element) => unknown>;
-
-const str = (attr: string) => (e: Element) => attrString(e, attr);
-const bool = (attr: string) => (e: Element) => attrOf(e, attr) !== undefined;
-const int = (attr: string, fallback: number) => (e: Element) => attrInt(e, attr, fallback);
-const enumOf = (attr: string, allowed: readonly string[]) => (e: Element) => attrEnum(e, attr, allowed);
-const url =
-  (attr: string, fallback: 'empty' | 'current' = 'empty') =>
-  (e: Element) =>
-    attrUrl(e, attr, fallback);
-const words = (attr: string) => (e: Element) => attrString(e, attr).split(/\s+/).filter(Boolean);
-
-const REFERRER = [
-  '',
-  'no-referrer',
-  'no-referrer-when-downgrade',
-  'origin',
-  'origin-when-cross-origin',
-  'unsafe-url',
-];
-const ENCTYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
-const INPUT_TYPES = [
-  'text',
-  'button',
-  'checkbox',
-  'color',
-  'date',
-  'datetime-local',
-  'email',
-  'file',
-  'hidden',
-  'image',
-  'month',
-  'number',
-  'password',
-  'radio',
-  'range',
-  'reset',
-  'search',
-  'submit',
-  'tel',
-  'time',
-  'url',
-  'week',
-];
-
-/** The parts of an `href`, as the DOM's HTMLHyperlinkElementUtils gives them. */
-function hrefParts(e: Element): URL | undefined {
-  const href = attrUrl(e, 'href', 'empty');
-  try {
-    return href ? new URL(href) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-const HREF: TagMethods = {
-  href: url('href'),
-  toString: url('href'),
-  download: str('download'),
-  referrerPolicy: enumOf('referrerpolicy', REFERRER),
-  rel: str('rel'),
-  relList: words('rel'),
-  target: str('target'),
-  type: str('type'),
-  accessKey: str('accesskey'),
-  hrefLang: str('hreflang'),
-  text: (e) => e.textContent(),
-  hash: (e) => hrefParts(e)?.hash ?? '',
-  host: (e) => hrefParts(e)?.host ?? '',
-  hostname: (e) => hrefParts(e)?.hostname ?? '',
-  port: (e) => hrefParts(e)?.port ?? '',
-  pathname: (e) => hrefParts(e)?.pathname ?? '',
-  protocol: (e) => hrefParts(e)?.protocol.replace(/:$/, '') ?? ':',
-  search: (e) => hrefParts(e)?.search ?? '',
-  username: (e) => decodeURIComponent(hrefParts(e)?.username ?? ''),
-  password: (e) => decodeURIComponent(hrefParts(e)?.password ?? ''),
-  origin: (e) => {
-    const u = hrefParts(e);
-    return !u ? '' : u.protocol === 'file:' ? u.href : `${u.protocol}//${u.host}`;
-  },
-};
-
-/** The form a control belongs to: its `form` attribute's, else the form around it. */
-function ownerForm(e: Element): Element | undefined {
-  const id = e.getAttribute('form');
-  const form = id !== undefined ? inDocument(e, `form[id=${quoted(id)}]`) : around(e, 'form');
-  return elementFor(e, form[0]);
-}
-/** A control's `formaction`-style override, else its form's attribute. */
-function formAttr(e: Element, name: string): string | undefined {
-  return e.getAttribute(`form${name}`) ?? ownerForm(e)?.getAttribute(name);
-}
-function labels(e: Element): Element[] {
-  const id = e.id();
-  const byFor = id ? inDocument(e, `label[for=${quoted(id)}]`).toArray() : [];
-  const wrapping = around(e, 'label').toArray();
-  return elementsFor(
-    e,
-    inDocument(e, 'label').filter((_, n) => byFor.includes(n) || wrapping.includes(n)),
-  );
-}
-const FORM_FIELD: TagMethods = {
-  form: ownerForm,
-  name: str('name'),
-  labels,
-  formAction: (e) => {
-    const action = formAttr(e, 'action');
-    if (!e.url) return action ?? '';
-    return action ? resolveUrl(e.url, action) : e.url;
-  },
-  formEnctype: (e) => {
-    const enctype = formAttr(e, 'enctype') ?? '';
-    return ENCTYPES.includes(enctype) ? enctype : ENCTYPES[0];
-  },
-  formMethod: (e) => ((formAttr(e, 'method') ?? '').toLowerCase() === 'post' ? 'post' : 'get'),
-  formNoValidate: (e) => formAttr(e, 'novalidate') !== undefined,
-  formTarget: (e) => formAttr(e, 'target') ?? '',
-};
-const MEDIA: TagMethods = {
-  autoplay: bool('autoplay'),
-  controls: bool('controls'),
-  loop: bool('loop'),
-  muted: bool('muted'),
-  defaultMuted: bool('muted'),
-  preload: enumOf('preload', ['auto', 'metadata', 'none']),
-  src: url('src'),
-  currentSrc: str('src'),
-  crossOrigin: (e) => e.getAttribute('crossorigin'),
-  mediaGroup: str('mediagroup'),
-};
-const CELL: TagMethods = {
-  colSpan: int('colspan', 1),
-  rowSpan: int('rowspan', 1),
-  headers: str('headers'),
-  cellIndex: (e) => {
-    const row = around(e, 'tr').first();
-    return row.length ? row.find('th,td').index(e.node) : -1;
-  },
-};
-const ROWS: TagMethods = { rows: (e) => elementsFor(e, within(e, 'tr')) };
-
-/** Each tag's own methods (the DOM's HTML*Element interfaces, as k6 implements them). */
-const TAGS: Record<string, TagMethods> = {
-  a: HREF,
-  area: HREF,
-  audio: MEDIA,
-  video: MEDIA,
-  base: { href: url('href', 'current'), target: str('target') },
-  button: {
-    ...FORM_FIELD,
-    accessKey: str('accesskey'),
-    autofocus: bool('autofocus'),
-    disabled: bool('disabled'),
-    tabIndex: int('tabindex', 0),
-    type: enumOf('type', ['submit', 'button', 'menu', 'reset']),
-    value: (e) => valueOrHtml(e.$, e.node),
-  },
-  canvas: { width: int('width', 150), height: int('height', 150) },
-  data: { value: str('value') },
-  datalist: { options: (e) => elementsFor(e, within(e, 'option')) },
-  del: { cite: str('cite'), datetime: str('datetime') },
-  ins: { cite: str('cite'), datetime: str('datetime') },
-  embed: { height: str('height'), width: str('width'), src: str('src'), type: str('type') },
-  fieldset: {
-    disabled: bool('disabled'),
-    name: str('name'),
-    form: ownerForm,
-    type: () => 'fieldset',
-    elements: (e) => elementsFor(e, within(e, 'input,select,button,textarea')),
-    validity: () => undefined,
-  },
-  form: {
-    action: url('action'),
-    name: str('name'),
-    target: str('target'),
-    enctype: enumOf('enctype', ENCTYPES),
-    encoding: enumOf('enctype', ENCTYPES),
-    acceptCharset: str('accept-charset'),
-    autocomplete: enumOf('autocomplete', ['on', 'off']),
-    noValidate: bool('novalidate'),
-    method: (e) => (e.getAttribute('method') === 'post' ? 'post' : 'get'),
-    elements: (e) => elementsFor(e, within(e, FORM_FIELDS)),
-    length: (e) => within(e, FORM_FIELDS).length,
-  },
-  iframe: {
-    allowfullscreen: bool('allowfullscreen'),
-    referrerPolicy: enumOf('referrerpolicy', REFERRER),
-    height: str('height'),
-    width: str('width'),
-    name: str('name'),
-    src: url('src'),
-  },
-  img: {
-    currentSrc: url('src'),
-    sizes: str('sizes'),
-    srcset: str('srcset'),
-    alt: str('alt'),
-    crossOrigin: (e) => e.getAttribute('crossorigin'),
-    height: int('height', 0),
-    width: int('width', 0),
-    isMap: bool('ismap'),
-    name: str('name'),
-    src: url('src'),
-    useMap: str('usemap'),
-    referrerPolicy: enumOf('referrerpolicy', REFERRER),
-  },
-  input: {
-    ...FORM_FIELD,
-    tabIndex: int('tabindex', 0),
-    type: enumOf('type', INPUT_TYPES),
-    disabled: bool('disabled'),
-    autofocus: bool('autofocus'),
-    required: bool('required'),
-    value: str('value'),
-    defaultValue: str('value'),
-    checked: bool('checked'),
-    defaultChecked: bool('checked'),
-    alt: str('alt'),
-    src: url('src'),
-    height: str('height'),
-    width: str('width'),
-    accept: str('accept'),
-    autocomplete: enumOf('autocomplete', ['on', 'off']),
-    maxLength: int('maxlength', -1),
-    size: int('size', 0),
-    pattern: str('pattern'),
-    placeholder: str('placeholder'),
-    readonly: bool('readonly'),
-    min: str('min'),
-    max: str('max'),
-    dirName: str('dirname'),
-    accessKey: str('accesskey'),
-    multiple: bool('multiple'),
-    step: str('step'),
-  },
-  label: {
-    htmlFor: str('for'),
-    form: ownerForm,
-    control: (e) => {
-      const id = e.getAttribute('for');
-      return id === undefined ? undefined : elementFor(e, inDocument(e, `[id=${quoted(id)}]`)[0]);
-    },
-  },
-  legend: { accessKey: str('accesskey'), form: ownerForm },
-  li: {
-    value: int('value', 0),
-    type: enumOf('type', ['', '1', 'a', 'A', 'i', 'I', 'disc', 'square', 'circle']),
-  },
-  link: {
-    crossOrigin: (e) => e.getAttribute('crossorigin'),
-    referrerPolicy: enumOf('referrerpolicy', REFERRER),
-    href: url('href'),
-    hreflang: str('hreflang'),
-    media: str('media'),
-    rel: str('rel'),
-    relList: words('rel'),
-    target: str('target'),
-    type: str('type'),
-  },
-  map: { name: str('name'), areas: (e) => elementsFor(e, within(e, 'area')) },
-  meta: {
-    content: str('content'),
-    name: str('name'),
-    httpEquiv: enumOf('http-equiv', ['content-type', 'default-style', 'refresh']),
-  },
-  meter: {
-    min: int('min', 0),
-    max: int('max', 0),
-    high: int('high', 0),
-    low: int('low', 0),
-    optimum: int('optimum', 0),
-  },
-  ol: { reversed: bool('reversed'), start: int('start', 0), type: enumOf('type', ['1', 'a', 'A', 'i', 'I']) },
-  optgroup: { disabled: bool('disabled'), label: str('label') },
-  option: {
-    defaultSelected: bool('selected'),
-    selected: bool('selected'),
-    disabled: (e) => e.hasAttribute('disabled') || around(e, 'optgroup').is('[disabled]'),
-    form: (e) => {
-      const select = around(e, 'select').first();
-      return select.length
-        ? ownerForm(elementFor(e, select[0]) as Element)
-        : elementFor(e, around(e, 'form')[0]);
-    },
-    index: (e) => {
-      const holder = around(e, 'select,datalist').first();
-      return holder.length ? holder.find('option').index(e.node) : 0;
-    },
-    label: (e) => e.getAttribute('label') ?? e.textContent(),
-    text: (e) => e.textContent(),
-    value: (e) => valueOrHtml(e.$, e.node),
-  },
-  output: {
-    htmlFor: str('for'),
-    name: str('name'),
-    type: () => 'output',
-    form: ownerForm,
-    labels,
-    value: (e) => e.textContent(),
-    defaultValue: (e) => e.textContent(),
-  },
-  param: { name: str('name'), value: str('value') },
-  pre: { name: str('name'), value: str('value') },
-  progress: {
-    max: (e) => progressMax(e),
-    value: (e) => progress(e, 0),
-    position: (e) => progress(e, -1),
-    labels,
-  },
-  q: { cite: str('cite') },
-  blockquote: { cite: str('cite') },
-  script: {
-    crossOrigin: str('crossorigin'),
-    type: str('type'),
-    src: url('src'),
-    charset: str('charset'),
-    async: bool('async'),
-    defer: bool('defer'),
-    noModule: bool('nomodule'),
-    text: (e) => e.textContent(),
-  },
-  select: {
-    autofocus: bool('autofocus'),
-    disabled: bool('disabled'),
-    multiple: bool('multiple'),
-    name: str('name'),
-    required: bool('required'),
-    tabIndex: int('tabindex', 0),
-    form: ownerForm,
-    labels,
-    length: (e) => within(e, 'option').length,
-    options: (e) => elementsFor(e, within(e, 'option')),
-    selectedIndex: (e) => {
-      const selected = within(e, 'option[selected]');
-      return selected.length ? within(e, 'option').index(selected[0]) : -1;
-    },
-    selectedOptions: (e) => elementsFor(e, within(e, 'option[selected]')),
-    size: (e) => (e.hasAttribute('multiple') ? 4 : 1),
-    type: (e) => (e.hasAttribute('multiple') ? 'select-multiple' : 'select'),
-    value: (e) => {
-      const selected = within(e, 'option[selected]')[0];
-      return selected ? valueOrHtml(e.$, selected) : '';
-    },
-  },
-  source: {
-    keySystem: str('keysystem'),
-    media: str('media'),
-    sizes: str('sizes'),
-    src: url('src'),
-    srcset: str('srcset'),
-    type: str('type'),
-  },
-  style: { media: str('media'), type: (e) => e.getAttribute('type') || 'text/css' },
-  table: {
-    ...ROWS,
-    sortable: bool('sortable'),
-    caption: (e) => elementFor(e, e.$(e.node).children('caption')[0]),
-    tHead: (e) => elementFor(e, e.$(e.node).children('thead')[0]),
-    tFoot: (e) => elementFor(e, e.$(e.node).children('tfoot')[0]),
-    tBodies: (e) => elementsFor(e, within(e, 'tbody')),
-  },
-  thead: ROWS,
-  tbody: ROWS,
-  tfoot: ROWS,
-  tr: {
-    cells: (e) => elementsFor(e, within(e, 'th,td')),
-    rowIndex: (e) => {
-      const table = around(e, 'table').first();
-      return table.length ? table.find('tr').index(e.node) : -1;
-    },
-  },
-  td: CELL,
-  th: {
-    ...CELL,
-    abbr: str('abbr'),
-    scope: enumOf('scope', ['', 'row', 'col', 'colgroup', 'rowgroup']),
-    sorted: bool('sorted'),
-  },
-  textarea: {
-    ...FORM_FIELD,
-    type: () => 'textarea',
-    value: (e) => e.innerHTML(),
-    defaultValue: (e) => e.innerHTML(),
-    placeholder: str('placeholder'),
-    rows: int('rows', 0),
-    cols: int('cols', 0),
-    maxLength: int('maxlength', 0),
-    tabIndex: int('tabindex', 0),
-    accessKey: str('accesskey'),
-    readOnly: bool('readonly'),
-    required: bool('required'),
-    autocomplete: enumOf('autocomplete', ['on', 'off']),
-    wrap: enumOf('wrap', ['soft', 'hard', 'off']),
-  },
-  time: { datetime: str('datetime') },
-  title: { text: (e) => e.textContent() },
-  track: {
-    kind: enumOf('kind', ['subtitle', 'captions', 'descriptions', 'chapters', 'metadata']),
-    src: url('src'),
-    srclang: str('srclang'),
-    label: str('label'),
-    default: bool('default'),
-  },
-  ul: { type: str('type') },
-};
-
-function progressMax(e: Element): number {
-  const max = Number.parseFloat(e.getAttribute('max') ?? '');
-  return Number.isNaN(max) || max < 0 ? 1 : max;
-}
-function progress(e: Element, fallback: number): number {
-  const value = Number.parseFloat(e.getAttribute('value') ?? '');
-  return Number.isNaN(value) || value < 0 ? fallback : value / progressMax(e);
 }
 
 /** The Element for a node (with its tag's methods), or undefined for none. */
 function elementOf($: CheerioAPI, node: AnyNode | null | undefined, url: string): Element | undefined {
   if (!node) return undefined;
-  const element = new Element($, node, url);
+  const element = new Element($, node as DomElement, url);
   const methods = isElement(node) ? TAGS[node.name] : undefined;
   if (methods)
     for (const [name, fn] of Object.entries(methods))
@@ -953,11 +536,6 @@ function elementOf($: CheerioAPI, node: AnyNode | null | undefined, url: string)
         configurable: true,
       });
   return element;
-}
-
-function valueOrHtml($: CheerioAPI, node: AnyNode): string {
-  if (isElement(node) && node.attribs.value !== undefined) return node.attribs.value;
-  return $(node).html() ?? '';
 }
 
 /** jQuery's successful controls: named, enabled, not a button or file, checked if a checkbox or radio. */
@@ -975,16 +553,10 @@ export function formEncode(s: string): string {
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function resolveUrl(base: string, ref: string): string {
-  if (!base) return ref;
-  try {
-    return new URL(ref, base).href;
-  } catch {
-    return ref;
-  }
-}
-
-/** A data- attribute's value as k6 converts it: JSON objects/arrays, booleans, exact numbers; else the text. */
+/**
+ * A data- attribute's value as k6 converts it: JSON objects/arrays, booleans, numbers that Go writes back as
+ * the same text (FormatFloat 'f': "0.0000001" and "-0" are numbers, "1E02" and "101.00" stay text).
+ */
 function dataValue(value: string): unknown {
   if (value === '' || value === 'null' || value === 'undefined') return undefined;
   if (value === 'true') return true;
@@ -996,21 +568,32 @@ function dataValue(value: string): unknown {
       return value;
     }
   }
-  const n = Number(value);
-  // Only where the number writes back as the same text: "1E02" and "101.00" stay strings.
-  return value.trim() !== '' && Number.isFinite(n) && String(n) === value ? n : value;
-}
-/** `data-foo-bar` → `fooBar`. */
-function attrToProperty(name: string): string {
-  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-/** `fooBar` → `foo-bar`. */
-function propertyToAttr(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : NaN;
+  return Number.isFinite(n) && formatFloatF(n) === value ? n : value;
 }
 
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
+/** golint's initialisms, which snaker (k6's data() key naming) writes in capitals: data-test-id → testID. */
+// prettier-ignore
+const INITIALISMS = new Set([
+  'ACL', 'API', 'ASCII', 'CPU', 'CSS', 'DNS', 'EOF', 'GUID', 'HTML', 'HTTP', 'HTTPS', 'ID', 'IP', 'JSON', 'LHS', 'QPS',
+  'RAM', 'RHS', 'RPC', 'SLA', 'SMTP', 'SQL', 'SSH', 'TCP', 'TLS', 'TTL', 'UDP', 'UI', 'UID', 'UUID', 'URI', 'URL',
+  'UTF8', 'VM', 'XML', 'XMPP', 'XSRF', 'XSS',
+]);
+/** `data-foo-bar` → `fooBar`, `data-test-id` → `testID`: the first word as written, then snaker's camel case. */
+function attrToProperty(name: string): string {
+  const [first, ...rest] = name.split('-');
+  return (
+    first +
+    rest
+      .filter(Boolean)
+      .map((w) => (INITIALISMS.has(w.toUpperCase()) ? w.toUpperCase() : w[0].toUpperCase() + w.slice(1)))
+      .join('')
+  );
+}
+/** `fooBar` → `foo-bar`, `testID` → `test-id`, `myHTTPServer` → `my-http-server`. */
+function propertyToAttr(name: string): string {
+  return name
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
 }

@@ -1,5 +1,6 @@
 /** The Response object k6 scripts read: status, body, headers, cookies, timings, json(), html(). */
 import type { ResponseCookie } from './cookies.ts';
+import { formatGoUrl, resolveAgainst, type GoUrl } from './html-go.ts';
 import { formEncode, parseHTML, type Selection } from './html.ts';
 
 export interface Timings {
@@ -89,19 +90,23 @@ export class K6Response {
     };
   }
 
-  /** The body as text (an ArrayBuffer decoded as UTF-8); an error when it was discarded. */
-  private text(what: string): string {
-    if (this.body === null)
-      throw new Error(
-        `${what}: the response body was discarded (discardResponseBodies or responseType 'none')`,
-      );
-    return this.body instanceof ArrayBuffer ? Buffer.from(this.body).toString() : this.body;
-  }
-
   /** The body as a k6/html Selection (URLs in it resolve against this response's); with a selector, its find(). */
   html(selector?: string): Selection {
-    const doc = parseHTML(this.text('res.html()'), this.url);
+    if (this.body === null)
+      // k6's message; here also when the body was discarded (discardResponseBodies, responseType 'none').
+      throw new Error(
+        "the body is null so we can't transform it to HTML - this likely was because of a request error getting the response",
+      );
+    const text = this.body instanceof ArrayBuffer ? Buffer.from(this.body).toString() : this.body;
+    const doc = parseHTML(text, this.url);
     return selector === undefined ? doc : doc.find(selector);
+  }
+
+  /** `ref` resolved against this response's URL, as k6 resolves it (Go's net/url). */
+  private resolve(ref: string): GoUrl {
+    const resolved = resolveAgainst(this.url, ref);
+    if (!resolved) throw new Error(`cannot parse URL "${ref}"`);
+    return resolved;
   }
 
   /**
@@ -116,7 +121,7 @@ export class K6Response {
       throw new Error(`no form found for selector '${formSelector}' in response '${this.url}'`);
     const method = String(form.attr('method') ?? 'GET').toUpperCase();
     const action = form.attr('action');
-    const target = new URL(action === undefined ? this.url : String(action), this.url);
+    const target = action === undefined ? this.resolve('') : this.resolve(String(action));
     const values = form.serializeObject();
     const submit = form.find(String(options.submitSelector ?? '[type="submit"]'));
     const submitName = submit.attr('name');
@@ -127,10 +132,11 @@ export class K6Response {
     if (method === 'GET') {
       // Go's url.Values.Encode: names sorted, the query replaced.
       const names = Object.keys(values).sort();
-      target.search = names.map((n) => `${formEncode(n)}=${formEncode(String(values[n]))}`).join('&');
-      return send('GET', target.href, null, options.params ?? null);
+      target.rawQuery = names.map((n) => `${formEncode(n)}=${formEncode(String(values[n]))}`).join('&');
+      target.forceQuery = false;
+      return send('GET', formatGoUrl(target), null, options.params ?? null);
     }
-    return send(method, target.href, values, options.params ?? null);
+    return send(method, formatGoUrl(target), values, options.params ?? null);
   }
 
   /** Follows the first link `selector` (default `a[href]`) finds, as k6's res.clickLink(). */
@@ -144,7 +150,7 @@ export class K6Response {
       throw new Error(
         `no valid href attribute value found on element '${selector}' in response '${this.url}'`,
       );
-    return this.sender()('GET', new URL(String(href), this.url).href, undefined, options.params ?? null);
+    return this.sender()('GET', formatGoUrl(this.resolve(String(href))), undefined, options.params ?? null);
   }
 
   private sender(): NonNullable<ResponseDetails['send']> {

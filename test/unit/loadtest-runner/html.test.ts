@@ -84,10 +84,12 @@ describe('k6/html Selection', () => {
     const seen: string[] = [];
     expect(lis.each((i: number, e: Element) => seen.push(`${i}${e.textContent()}`))).toBe(lis);
     expect(seen).toEqual(['0a', '1b', '2c', '3d']);
-    expect(() => lis.each('x')).toThrow('Argument to each() must be a function.');
-    expect(() => lis.filter(3)).toThrow('Argument to filter() must be a function, a selector or a selection');
-    expect(() => lis.find(3)).toThrow('Invalid argument: Cannot use a number as a selector');
-    expect(() => lis.each(() => JSON.parse('{'))).toThrow(/^Function passed to each\(\) failed: /);
+    expect(() => lis.each('x')).toThrow('the argument to each() must be a function');
+    expect(() => lis.filter(3)).toThrow(
+      'the argument to filter() must be a function, a selector or a selection',
+    );
+    expect(() => lis.find(3)).toThrow("invalid argument, cannot use a 'number' as a selector");
+    expect(() => lis.each(() => JSON.parse('{'))).toThrow(/^the function passed to each\(\) failed: /);
   });
 
   it('answers attr/html/text/get/toArray as k6 does, undefined where k6 does', () => {
@@ -111,7 +113,8 @@ describe('k6/html Selection', () => {
 
   it('reads data- attributes with k6 conversions', () => {
     const h1 = doc.find('h1');
-    expect(h1.data()).toEqual({ tileId: 42, ratio: 0.5, raw: '1E02', json: { a: [1, 2] }, on: true });
+    expect(h1.data()).toEqual({ tileID: 42, ratio: 0.5, raw: '1E02', json: { a: [1, 2] }, on: true });
+    expect(h1.data('tileID')).toBe(42);
     expect(h1.data('tileId')).toBe(42);
     expect(h1.data('missing')).toBeUndefined();
     expect(doc.find('footer').data()).toBeUndefined();
@@ -269,7 +272,8 @@ describe('k6/html Element', () => {
       false,
       'srtm',
     ]);
-    expect(el('textarea').value()).toBe('a &amp; b');
+    // k6 reads a textarea's value() from its value attribute (its val() from its content).
+    expect(el('textarea').value()).toBe('');
     expect(el('button').value()).toBe('now');
     expect(el('title').text()).toBe('Elevation');
     expect(el('meta').content()).toBe('t0k3n');
@@ -280,6 +284,152 @@ describe('k6/html Element', () => {
     expect(
       doc.find('tr').eq(1).get(0) && (doc.find('tr').get(1) as Element & { rowIndex(): number }).rowIndex(),
     ).toBe(1);
+  });
+});
+
+describe('k6/html answers what Go answers (goquery, net/url, strconv)', () => {
+  const one = (html: string, selector: string, url = '') =>
+    parseHTML(html, url).find(selector).get(0) as Element & Record<string, () => unknown>;
+
+  it('writes markup as x/net/html does: void elements closed, quotes as &#34;, nbsp as the character', () => {
+    const doc = parseHTML(
+      `<p>a<br>b<img src="x.png" alt='say "hi"'>c&nbsp;d "q" 'a'</p><textarea>He said "hi"</textarea>`,
+    );
+    expect(doc.find('p').html()).toBe(
+      'a<br/>b<img src="x.png" alt="say &#34;hi&#34;"/>c\u00a0d &#34;q&#34; &#39;a&#39;',
+    );
+    expect(doc.find('textarea').val()).toBe('He said &#34;hi&#34;');
+    expect(parseHTML('<script>if (a < b) x = "y";</script>').find('script').html()).toBe(
+      'if (a < b) x = "y";',
+    );
+    // isEqualNode compares inner HTML, as k6 does: other attributes, same content, equal.
+    const [a, b] = parseHTML('<p class=a>same</p><p class=b>same</p>').find('p').get();
+    expect(a.isEqualNode(b)).toBe(true);
+  });
+
+  it("reads an anchor's parts as net/url does", () => {
+    const rel = one('<a href="/testhref?querytxt#hashtext">x</a>', 'a');
+    expect([rel.href(), rel.hash(), rel.search(), rel.pathname(), rel.protocol()]).toEqual([
+      '/testhref?querytxt#hashtext',
+      '#hashtext',
+      '?querytxt',
+      '/testhref',
+      ':',
+    ]);
+    const port80 = one('<a href="http://u:p@EXAMPLE.com:80">x</a>', 'a');
+    expect([port80.port(), port80.host(), port80.hostname(), port80.origin(), port80.pathname()]).toEqual([
+      '80',
+      'EXAMPLE.com',
+      'EXAMPLE.com',
+      'http://EXAMPLE.com:80',
+      '',
+    ]);
+    expect(one('<a href="//cdn.example.com/x">x</a>', 'a').host()).toBe('cdn.example.com');
+    // Without the document's URL (parseHTML), a relative href stays as written.
+    expect(one('<a href="web.address.com">x</a>', 'a').toString()).toBe('web.address.com');
+    expect(one('<a rel="">x</a>', 'a').relList()).toEqual([]);
+    expect(one('<a href="mailto:someone@example.com">x</a>', 'a').pathname()).toBe('');
+    // An empty URL attribute is the document's URL, without a slash added.
+    expect(one('<img src="">', 'img', 'http://example.com').src()).toBe('http://example.com');
+    expect(one('<base href="">', 'base', 'http://example.com').href()).toBe('http://example.com');
+    expect(one('<a href="../up/./x?q">x</a>', 'a', 'http://h/a/b/c').href()).toBe('http://h/a/up/x?q');
+    expect(one('<a href="a  b" rel="a  b">x</a>', 'a').relList()).toEqual(['a', '', 'b']);
+  });
+
+  it('reads attributes with k6 types: enums exactly, integers as Atoi, crossOrigin or undefined', () => {
+    expect(one('<ol type="A"></ol>', 'ol').type()).toBe('A');
+    expect(one('<input type="EMAIL">', 'input').type()).toBe('text');
+    expect(one('<button type="RESET">', 'button').type()).toBe('submit');
+    expect(one('<img width="100px" height="1.5" crossorigin="foo">', 'img').width()).toBe(0);
+    expect(one('<img width="100px" height="1.5" crossorigin="foo">', 'img').height()).toBe(0);
+    expect(one('<img width="+7">', 'img').width()).toBe(7);
+    expect(one('<img crossorigin="foo">', 'img').crossOrigin()).toBeUndefined();
+    expect(one('<img crossorigin="anonymous">', 'img').crossOrigin()).toBe('anonymous');
+    expect(one('<table><colgroup><col span="0"></colgroup></table>', 'col').span()).toBe(1); // outside a table the parser drops it
+    expect(one('<textarea value="héllo" autocapitalize="words"></textarea>', 'textarea').length()).toBe(6);
+  });
+
+  it("finds a control's form (the one around it first) and labels (the wrapping one first)", () => {
+    const html =
+      '<form id=A><button id=b form=B>x</button></form><form id=B></form>' +
+      '<label for=c>by id</label><label>wrapper <input id=c></label>';
+    expect((one(html, '#b').form() as Element).id()).toBe('A');
+    expect((one(html, '#c').labels() as Element[]).map((l) => l.textContent().trim())).toEqual([
+      'wrapper',
+      'by id',
+    ]);
+    const list = one(
+      '<input list=dl><datalist id=dl><option>a</option><option>b</option></datalist>',
+      'input',
+    );
+    expect(((list.list() as Element & { options(): unknown[] }).options() as unknown[]).length).toBe(2);
+    expect(one('<object data="x.swf"></object>', 'object', 'http://h/p/').data()).toBe('http://h/p/x.swf');
+    expect(one('<keygen name=k keytype=EC>', 'keygen').keytype()).toBe('EC');
+    expect(one('<quote cite="src">q</quote>', 'quote').cite()).toBe('src');
+    const table =
+      '<table><thead><tr><th>h</th></tr></thead><tbody><tr><td>a</td></tr><tr><td>b</td></tr></tbody></table>';
+    expect(
+      parseHTML(table)
+        .find('tr')
+        .get()
+        .map((r) => (r as Element & { sectionRowIndex(): number }).sectionRowIndex()),
+    ).toEqual([0, 0, 1]);
+    expect(
+      (one('<video><track id=t1><track id=t2></video>', 'video').textTracks() as Element[]).map((t) =>
+        t.id(),
+      ),
+    ).toEqual(['t1', 't2']);
+  });
+
+  it('map() keeps what the function returns and leaves out an element whose function throws', () => {
+    const lis = parseHTML('<li>a</li><li>b</li><li>c</li>').find('li');
+    expect(lis.map((i: number) => i)).toEqual([0, 1, 2]);
+    expect(lis.map((i: number, s: Selection) => ({ i, t: s.text() }))[1]).toEqual({ i: 1, t: 'b' });
+    expect(
+      lis.map((i: number) => {
+        if (i === 1) throw new Error('x');
+        return i;
+      }),
+    ).toEqual([0, 2]);
+  });
+
+  it('data() names keys as k6 (snaker) does and reads numbers that Go writes back unchanged', () => {
+    const h = parseHTML(
+      '<h1 data-test-id="v" data-api-url="u" data-x="0.0000001" data-big="100000000000000000000000" data-z="-0" data-y="101.00">',
+    ).find('h1');
+    const data = h.data() as Record<string, unknown>;
+    expect([data.testID, data.apiURL, data.x, data.big, Object.is(data.z, -0), data.y]).toEqual([
+      'v',
+      'u',
+      1e-7,
+      1e23,
+      true,
+      '101.00',
+    ]);
+    expect(h.data('apiURL')).toBe('u');
+  });
+
+  it("supports cascadia's :containsOwn and :matchesOwn, and gives attributes k6's methods", () => {
+    const doc = parseHTML('<p>outer<span>inner</span></p><p>other</p>');
+    expect(doc.find('p:containsOwn("outer")').size()).toBe(1);
+    expect(doc.find('p:containsOwn("inner")').size()).toBe(0);
+    expect(doc.find('p:matchesOwn(^oth)').size()).toBe(1);
+    const attr = (
+      parseHTML('<svg xlink:href="#a" id="s"></svg>').find('svg').get(0) as Element
+    ).getAttributeNode('id') as unknown as {
+      name: string;
+      value: string;
+      localName(): string;
+      namespaceURI(): string;
+      prefix(): string;
+    };
+    expect([attr.name, attr.value, attr.localName(), attr.prefix(), attr.namespaceURI()]).toEqual([
+      'id',
+      's',
+      'id',
+      '',
+      'http://www.w3.org/1999/xhtml',
+    ]);
   });
 });
 
