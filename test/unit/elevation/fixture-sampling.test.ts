@@ -358,6 +358,17 @@ describe('multi-dataset fallback', () => {
     expect(() => registry.get(long)).toThrow(`Dataset '${long.slice(0, 100)}' not in config.`);
   });
 
+  it("names every unknown dataset of a chain in OpenTopoData's words, each quoted to 100 characters", () => {
+    const long = `z${'y'.repeat(200)}`;
+    expect(() => registry.resolve(`nope,plane-point,${long}`)).toThrow(
+      `Datasets 'nope, ${long.slice(0, 100)}' not in config. Available datasets: plane-point, plane-area,`,
+    );
+    expect(() => registry.resolve('plane-point,nope')).toThrow("Dataset 'nope' not in config.");
+    expect(() => registry.resolve(`${long},${long}`)).toThrow(
+      `Duplicate dataset names provided. '${long.slice(0, 100)}' is named twice.`,
+    );
+  });
+
   it('drops empty names in a chain (a trailing, leading or double comma), as OpenTopoData does', () => {
     expect(registry.resolve('plane-point,plane-area,').name).toBe('plane-point,plane-area');
     expect(registry.resolve(',plane-point,, plane-area').name).toBe('plane-point,plane-area');
