@@ -49,8 +49,8 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const extraEdits: ExtraEdit[] = [];
   const relativeGroups: RelativeGroup[] = [];
   const geometries: GeometryState[] = [];
-  // The gx:MultiTracks open around the current element, with the altitudeModes read so far (they come first).
-  const multiTracks: { element: XmlElement; modes: AltitudeMode[] }[] = [];
+  // Each gx:MultiTrack's altitudeModes (they come before its gx:Tracks in the schema's order).
+  const multiTrackModes = new Map<XmlElement, AltitudeMode[]>();
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
     e.local === 'coordinates' && isKml(e) && COORDINATE_PARENTS.has(e.parent?.local ?? '')
       ? 'kml'
@@ -76,10 +76,9 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         const before = text.slice(geometry.element.openEnd, e.start);
         geometry.indent = before.slice(before.trimEnd().length);
       }
-      if (e.local === 'MultiTrack' && isGx(e)) multiTracks.push({ element: e, modes: [] });
+      if (e.local === 'MultiTrack' && isGx(e)) multiTrackModes.set(e, []);
       if (isGeometry(e)) {
-        const multiTrack = multiTracks.at(-1);
-        const inherited = multiTrack && e.parent === multiTrack.element ? multiTrack.modes : [];
+        const inherited = (e.parent && multiTrackModes.get(e.parent)) ?? [];
         geometries.push({
           element: e,
           insertAt: null,
@@ -97,11 +96,8 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
       if (geometry && isMode(e) && content && e.parent === geometry.element) {
         geometry.modes.push({ element: e, end, content, gx: isGx(e) });
       }
-      const multiTrack = multiTracks.at(-1);
-      if (multiTrack && isMode(e) && content && e.parent === multiTrack.element) {
-        multiTrack.modes.push({ element: e, end, content, gx: isGx(e) });
-      }
-      if (multiTrack?.element === e) multiTracks.pop();
+      if (isMode(e) && content && e.parent)
+        multiTrackModes.get(e.parent)?.push({ element: e, end, content, gx: isGx(e) });
       if (geometry && geometry.element === e) {
         geometries.pop();
         const range = [geometry.firstSlot, slots.slots.length] as const;

@@ -324,7 +324,16 @@ describe('readKml', () => {
         '<gx:MultiTrack><altitudeMode>clampToGround</altitudeMode>' +
         track(0) +
         '</gx:MultiTrack>' +
-        track(0),
+        track(0) +
+        '<gx:MultiTrack><altitudeMode>relativeToGround</altitudeMode><Folder>' +
+        track(0) +
+        '</Folder></gx:MultiTrack>' +
+        // A MultiTrack without a mode (or an empty, self-closed one): none to inherit, filled as usual.
+        '<gx:MultiTrack>' +
+        track(0) +
+        '</gx:MultiTrack><gx:MultiTrack><altitudeMode/>' +
+        track(0) +
+        '</gx:MultiTrack>',
     );
     for (const absoluteAltitude of [false, true]) {
       const filled = await fillFileHeights(
@@ -337,6 +346,9 @@ describe('readKml', () => {
       expect(new TextDecoder().decode(filled.bytes).match(/<gx:Track>.*?<\/gx:Track>/g)).toEqual([
         track(1056, '<altitudeMode>absolute</altitudeMode>'),
         track(1036, '<altitudeMode>absolute</altitudeMode>'),
+        track(1036, mode),
+        track(1036, mode),
+        track(1036, mode),
         track(1036, mode),
         track(1036, mode),
       ]);
