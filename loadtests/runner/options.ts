@@ -7,6 +7,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { parseDuration, type TimeUnit } from './duration.ts';
+import { bareHost } from './target-guard.ts';
 
 /** Where `hosts` sends a host name: an IP address, and a port when the mapping gives one. */
 export interface HostAddress {
@@ -194,7 +195,7 @@ function cidr(text: string): BlockList | undefined {
  * ```
  */
 export function blockedPattern(patterns: readonly string[], hostname: string): string | undefined {
-  const name = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const name = bareHost(hostname).toLowerCase();
   if (isIP(name)) return undefined;
   return patterns.find((p) => (p.startsWith('*') ? name.endsWith(p.slice(1)) : name === p));
 }
@@ -209,7 +210,7 @@ export function blockedPattern(patterns: readonly string[], hostname: string): s
  * ```
  */
 export function blacklistedRange(ranges: readonly string[], address: string): string | undefined {
-  const ip = address.replace(/^\[(.*)\]$/, '$1');
+  const ip = bareHost(address);
   const family = isIP(ip);
   if (!family) return undefined;
   return ranges.find((r) => cidr(r)?.check(ip, family === 4 ? 'ipv4' : 'ipv6'));

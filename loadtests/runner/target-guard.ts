@@ -4,8 +4,13 @@
  */
 import { isIP } from 'node:net';
 
+/** A URL's hostname without the brackets of an IPv6 literal (`[::1]` → `::1`). */
+export function bareHost(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const host = bareHost(hostname).toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) === 6) return host === '::1' || /^::ffff:127\./.test(host);

@@ -456,16 +456,10 @@ export class Element implements TagElement {
     return parent && isElement(parent) ? this[WRAP](parent) : undefined;
   }
   childNodes(): Element[] {
-    return this.$(this.node)
-      .contents()
-      .toArray()
-      .map((n) => this[WRAP](n) as Element);
+    return this.#wrapAll(this.$(this.node).contents());
   }
   children(): Element[] {
-    return this.$(this.node)
-      .children()
-      .toArray()
-      .map((n) => this[WRAP](n) as Element);
+    return this.#wrapAll(this.$(this.node).children());
   }
   childElementCount(): number {
     return this.$(this.node).children().length;
@@ -516,10 +510,10 @@ export class Element implements TagElement {
     return this[WRAP](this.$(this.node).find(selector)[0]);
   }
   querySelectorAll(selector: string): Element[] {
-    return this.$(this.node)
-      .find(selector)
-      .toArray()
-      .map((n) => this[WRAP](n) as Element);
+    return this.#wrapAll(this.$(this.node).find(selector));
+  }
+  #wrapAll(nodes: Cheerio<AnyNode>): Element[] {
+    return nodes.toArray().map((n) => this[WRAP](n) as Element);
   }
 }
 

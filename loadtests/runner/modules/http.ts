@@ -10,7 +10,7 @@ import { parseDuration } from '../duration.ts';
 import type { KeyedTags } from '../metrics/tag-cache.ts';
 import { blacklistedRange, blockedPattern, checkOptions, hostAddress } from '../options.ts';
 import type { Runtime } from '../runtime.ts';
-import { TargetGuard } from '../target-guard.ts';
+import { bareHost, TargetGuard } from '../target-guard.ts';
 import { writeStderr } from '../vu/stderr.ts';
 import { K6CookieJar, type RequestCookie, type ResponseCookie } from './cookies.ts';
 import type { BatchLimits, WireRequest, WireResponse } from './http-transport.ts';
@@ -322,8 +322,7 @@ export function createHttpModule(runtime: Runtime, io: HttpIo) {
     const pattern = blockedPattern(settings.blockHostnames, hostname);
     if (pattern !== undefined) return `hostname (${hostname}) is in a blocked pattern (${pattern})`;
     const range = blacklistedRange(settings.blacklistIPs, address);
-    if (range !== undefined)
-      return `IP (${address.replace(/^\[(.*)\]$/, '$1')}) is in a blacklisted range (${range})`;
+    if (range !== undefined) return `IP (${bareHost(address)}) is in a blacklisted range (${range})`;
     return undefined;
   }
 
