@@ -59,16 +59,19 @@ function checkSize(text: string, maxCoordinates: number): void {
   let values = 0;
   let positions = 0;
   let key: string | undefined; // the member whose value comes next
-  // Per open array or object: whether it is (in) a coordinates value, and whether it holds a number itself.
-  const open: { coordinates: boolean; number: boolean }[] = [];
+  // Per open array or object: whether it is (in) a coordinates value, whether it is (in) a properties value
+  // (free data: a `coordinates` member there is no geometry's), and whether it holds a number itself.
+  const open: { coordinates: boolean; properties: boolean; number: boolean }[] = [];
   const countValue = () => {
     if (++values > maxValues) throw tooManyValues(maxValues, maxCoordinates);
   };
   const begin = (array: boolean) => {
     countValue();
     const parent = open[open.length - 1];
+    const properties = key === 'properties' || (parent?.properties ?? false);
     open.push({
-      coordinates: array && (key === 'coordinates' || (parent?.coordinates ?? false)),
+      coordinates: array && !properties && (key === 'coordinates' || (parent?.coordinates ?? false)),
+      properties,
       number: false,
     });
     key = undefined;

@@ -240,6 +240,17 @@ describe('readGeoJson’s bounds, checked before the file is parsed', () => {
     );
   });
 
+  it('does not count a coordinates member inside properties: it is free data, not a geometry', () => {
+    const text = JSON.stringify({
+      ...feature(lines),
+      properties: { coordinates: [[1, 2]], route: { coordinates: [[3, 4]] } },
+    });
+    expect(readGeoJson(text, { ...options, maxCoordinates: 3 }).slots).toHaveLength(3);
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 2 })).toThrow(
+      new TooManyCoordinatesError(2),
+    );
+  });
+
   it('refuses a file of more JSON values than 32 per coordinate with a 413, however few its positions', () => {
     const text = JSON.stringify({ ...feature([[[9.1, 48.7]]]), properties: { samples: Array(300).fill(0) } });
     expect(() => readGeoJson(text, { ...options, maxCoordinates: 9 })).toThrow(PayloadTooLargeError);
