@@ -4,6 +4,7 @@
  * accepted and ignored; other parameters are ignored too, as Google does. Errors carry Google's wording.
  */
 import { InvalidRequestError } from '../errors';
+import { decimalNumber } from '../request/decimal';
 import { parseLocations } from '../request/locations';
 import { samplePath } from '../request/path-sampling';
 import type { LatLon } from '../types';
@@ -56,7 +57,7 @@ export function parseGoogleQuery(
   if (given(locations)) return parsePoints('locations', locations, limits.maxLocations);
   if (!given(path)) throw invalid("Missing the 'locations' or 'path' parameter.");
   if (!given(samples)) throw invalid("Missing the 'samples' parameter, which 'path' requires.");
-  const count = Number(samples);
+  const count = decimalNumber(String(samples));
   if (!Number.isInteger(count) || count < 1 || count > limits.maxSamples) {
     throw invalid(
       `Invalid 'samples' parameter '${samples}': use a whole number from 1 to ${limits.maxSamples}.`,

@@ -1,6 +1,7 @@
 /** Options of `GET|POST /v1/{dataset}/profile`; unknown names are a 400 (but `key` and `_`), as on /v1. */
 import { parseDatumParam, type VerticalDatum } from '../datum/vertical-datum';
 import { InvalidRequestError, excerpt } from '../errors';
+import { decimalNumber } from '../request/decimal';
 import { IGNORED_PARAMETERS, parseInterpolation } from '../request/options';
 import type { Interpolation } from '../types';
 import type { Spacing } from './resample';
@@ -82,7 +83,8 @@ function shown(raw: unknown): string {
 }
 
 function scalarNumber(raw: unknown): number {
-  return typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+  if (typeof raw === 'number') return raw;
+  return typeof raw === 'string' ? decimalNumber(raw) : NaN;
 }
 
 function given(raw: unknown): boolean {

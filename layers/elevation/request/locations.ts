@@ -6,6 +6,7 @@
 import { InvalidLocationError, InvalidRequestError, TooManyLocationsError } from '../errors';
 import type { LatLon } from '../types';
 import { tryDecodePolyline } from './polyline';
+import { decimalNumber } from './decimal';
 
 /**
  * @example
@@ -93,8 +94,8 @@ function trimSeparators(text: string, separator: string): string {
 export function tryParseLatLon(text: string): LatLon | null {
   const pieces = text.split(',');
   if (pieces.length !== 2 || pieces.some((p) => p.trim() === '')) return null;
-  const lat = Number(pieces[0]);
-  const lon = Number(pieces[1]);
+  const lat = decimalNumber(pieces[0]);
+  const lon = decimalNumber(pieces[1]);
   return Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : null;
 }
 

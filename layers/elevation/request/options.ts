@@ -1,6 +1,8 @@
 /** Query options shared by GET and POST, with OpenTopoData's names and defaults. */
+import { parseDatumParam, type VerticalDatum } from '../datum/vertical-datum';
 import { InvalidRequestError, excerpt } from '../errors';
 import { INTERPOLATIONS, type Interpolation } from '../types';
+import { decimalNumber } from './decimal';
 
 /** What to return where there is no data: JSON null (default), NaN, or a fixed integer such as -9999. */
 export type NodataValue = { kind: 'null' } | { kind: 'nan' } | { kind: 'number'; value: number };
@@ -11,9 +13,11 @@ export interface RequestOptions {
   nodataValue: NodataValue;
   format: ResponseFormat;
   samples: number | null;
+  /** `datum=`: the vertical datum to answer heights in, null for the dataset's own (this API's, not OTD's). */
+  datum: VerticalDatum | null;
 }
 
-const KNOWN = new Set(['locations', 'interpolation', 'nodata_value', 'format', 'samples']);
+const KNOWN = new Set(['locations', 'interpolation', 'nodata_value', 'format', 'samples', 'datum']);
 /**
  * Accepted and ignored on every route that otherwise refuses unknown parameters (/v1, /profile, /file): what
  * clients add to any URL, which OpenTopoData ignores. `key`, an API key: OSMnx 1.x documented
@@ -35,6 +39,7 @@ export function parseRequestOptions(params: Record<string, unknown>, maxSamples:
     nodataValue: parseNodataValue(params.nodata_value),
     format: parseFormat(params.format),
     samples: parseSamples(params.samples, maxSamples),
+    datum: parseDatumParam(params.datum),
   };
 }
 
@@ -72,7 +77,7 @@ function parseNodataValue(input: unknown): NodataValue {
   if (raw === undefined || raw === null || raw === '' || String(raw).toLowerCase() === 'null')
     return { kind: 'null' };
   if (String(raw).toLowerCase() === 'nan') return { kind: 'nan' };
-  const value = Number(raw);
+  const value = decimalNumber(String(raw));
   if (Number.isInteger(value) && Math.abs(value) <= 2 ** 31) return { kind: 'number', value };
   throw new InvalidRequestError(
     `Invalid nodata value '${String(raw)}'. Valid nodata values are 'null', 'nan', or an integer.`,
@@ -90,7 +95,7 @@ function parseFormat(input: unknown): ResponseFormat {
 function parseSamples(input: unknown, maxSamples: number): number | null {
   const raw = scalar('samples', input);
   if (raw === undefined || raw === null || raw === '') return null;
-  const value = Number(raw);
+  const value = decimalNumber(String(raw));
   if (!Number.isInteger(value))
     throw new InvalidRequestError(
       `Invalid value for samples argument '${String(raw)}'. Samples should be an integer.`,

@@ -4,6 +4,7 @@
  * one gets `<ele>` inserted as its first child, where the GPX schema puts it. Extensions, times and other namespaces are never touched.
  */
 import { InvalidRequestError } from '../errors';
+import { decimalNumber } from '../request/decimal';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
@@ -102,7 +103,7 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
 
 function attributeNumber(element: XmlElement, name: string, where: () => string): number {
   const raw = element.attributes[name];
-  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  const value = raw === undefined ? NaN : decimalNumber(raw);
   if (Number.isFinite(value)) return value;
   throw new InvalidRequestError(
     `${where()} has ${raw === undefined ? `no '${name}' attribute` : `an invalid '${name}' attribute '${raw}'`}: every GPX point needs decimal-degree lat and lon attributes.`,

@@ -9,6 +9,7 @@
  * touched.
  */
 import { InvalidRequestError } from '../errors';
+import { decimalNumber } from '../request/decimal';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
@@ -142,7 +143,7 @@ function heightSlot(text: string, holder: HolderState, position: PositionState):
 
 function degrees(position: PositionState, name: string, where: () => string): number {
   const raw = position.degrees[name]?.text.trim();
-  const value = raw ? Number(raw) : NaN;
+  const value = raw ? decimalNumber(raw) : NaN;
   if (Number.isFinite(value)) return value;
   const of = position.element.local;
   throw new InvalidRequestError(

@@ -7,6 +7,7 @@
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidRequestError } from '../errors';
+import { decimalNumber } from '../request/decimal';
 import type { TextEdit } from './text-edits';
 import { EIGHT_BIT_ENCODING } from './text-encoding';
 
@@ -162,6 +163,6 @@ export function textHeight(text: string, content: XmlContent | null, what: () =>
   if (/[<&]/.test(text.slice(content.start, content.end))) {
     throw new InvalidRequestError(`The ${what()} contains markup: write the height as plain text.`);
   }
-  const value = content.text.trim() === '' ? NaN : Number(content.text);
+  const value = decimalNumber(content.text);
   return Number.isFinite(value) ? value : null;
 }

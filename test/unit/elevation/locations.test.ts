@@ -109,6 +109,21 @@ describe('parseLocations: edge cases of the text form', () => {
     );
   });
 
+  it.each(['0x30,9', '48,0b11', '0o7,9', 'Infinity,9', '48,-Infinity', '48,1_0'])(
+    'refuses %p: only decimal numbers are degrees (Number() would read 0x30 as 48)',
+    (pair) => {
+      expect(tryParseLatLon(pair)).toBeNull();
+      expect(() => parseLocations(pair, LIMIT)).toThrow(
+        `Unable to parse location '${pair}' in position 1. Use decimal degrees, e.g. '48.74,9.10'.`,
+      );
+    },
+  );
+
+  it('reads decimal numbers with a sign, a bare fraction or an exponent', () => {
+    expect(tryParseLatLon('+4.87e1,-.5')).toEqual({ lat: 48.7, lon: -0.5 });
+    expect(tryParseLatLon('48.,9E0')).toEqual({ lat: 48, lon: 9 });
+  });
+
   it('shows an offending location of 60 characters whole and one of 61 shortened', () => {
     const sixty = `1,2,${'3'.repeat(56)}`; // three numbers: not a pair
     expect(sixty).toHaveLength(60);

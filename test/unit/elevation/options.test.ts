@@ -6,12 +6,13 @@ const MAX_SAMPLES = 100;
 const parse = (params: Record<string, unknown>) => parseRequestOptions(params, MAX_SAMPLES);
 
 describe('request options', () => {
-  it("defaults to OpenTopoData's: bilinear, nodata null, json, no sampling", () => {
+  it("defaults to OpenTopoData's: bilinear, nodata null, json, no sampling; heights in the dataset's datum", () => {
     expect(parse({ locations: '1,2' })).toEqual({
       interpolation: 'bilinear',
       nodataValue: { kind: 'null' },
       format: 'json',
       samples: null,
+      datum: null,
     });
   });
 
@@ -37,10 +38,26 @@ describe('request options', () => {
     );
   });
 
+  it('refuses a nodata_value that is not written in decimal (Number() reads 0x10 as 16)', () => {
+    expect(() => parse({ locations: '1,2', nodata_value: '0x10' })).toThrow(
+      "Invalid nodata value '0x10'. Valid nodata values are 'null', 'nan', or an integer.",
+    );
+    expect(parse({ locations: '1,2', nodata_value: -9999 }).nodataValue).toEqual({
+      kind: 'number',
+      value: -9999,
+    });
+  });
+
+  it('reads datum= with the other options: a name, or a 400 naming the valid ones', () => {
+    expect(parse({ locations: '1,2' }).datum).toBeNull();
+    expect(parse({ locations: '1,2', datum: 'ellipsoid' }).datum).toBe('ellipsoid');
+    expect(() => parse({ locations: '1,2', datum: 'wgs99' })).toThrow(InvalidRequestError);
+  });
+
   it('returns 400 naming an unknown parameter and listing the supported ones', () => {
     expect(() => parse({ locations: '1,2', interp: 'cubic' })).toThrow(InvalidRequestError);
     expect(() => parse({ locations: '1,2', interp: 'cubic' })).toThrow(
-      "Unknown parameter 'interp': supported are locations, interpolation, nodata_value, format, samples.",
+      "Unknown parameter 'interp': supported are locations, interpolation, nodata_value, format, samples, datum.",
     );
   });
 
@@ -49,7 +66,7 @@ describe('request options', () => {
       parse({ locations: '1,2', interpolation: 'cubic' }),
     );
     expect(() => parse({ locations: '1,2', key: 'None', interpolaton: 'cubic' })).toThrow(
-      "Unknown parameter 'interpolaton': supported are locations, interpolation, nodata_value, format, samples.",
+      "Unknown parameter 'interpolaton': supported are locations, interpolation, nodata_value, format, samples, datum.",
     );
   });
 
@@ -117,6 +134,8 @@ describe('request options', () => {
       ['-3', 'Must provide at least 2 samples. The ends of the path are included as samples.'],
       ['2.5', "Invalid value for samples argument '2.5'. Samples should be an integer."],
       ['ten', "Invalid value for samples argument 'ten'. Samples should be an integer."],
+      ['0x10', "Invalid value for samples argument '0x10'. Samples should be an integer."],
+      ['Infinity', "Invalid value for samples argument 'Infinity'. Samples should be an integer."],
       [
         String(MAX_SAMPLES + 1),
         `Too many samples requested (${MAX_SAMPLES + 1}), the limit is ${MAX_SAMPLES}.`,

@@ -21,6 +21,7 @@ describe('parseGoogleQuery', () => {
     [{ path: '1,1|2,2', samples: '6' }, "Invalid 'samples' parameter '6': use a whole number from 1 to 5."],
     [{ path: '1,1|2,2', samples: '1.5' }, "Invalid 'samples' parameter '1.5'"],
     [{ path: '1,1|2,2', samples: '0' }, "Invalid 'samples' parameter '0'"],
+    [{ path: '1,1|2,2', samples: '0x3' }, "Invalid 'samples' parameter '0x3'"],
   ])('refuses %j with Google’s wording', (params, message) => {
     expect(() => parseGoogleQuery(params, limits)).toThrow(`Invalid request. ${message}`);
   });

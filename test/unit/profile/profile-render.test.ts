@@ -117,6 +117,8 @@ describe('parseProfileOptions', () => {
     [{ samples: '1' }, "Invalid samples '1': use a whole number from 2 to 512."],
     [{ samples: '513' }, "Invalid samples '513': use a whole number from 2 to 512."],
     [{ samples: 'ten' }, "Invalid samples 'ten': use a whole number from 2 to 512."],
+    [{ samples: '0x10' }, "Invalid samples '0x10': use a whole number from 2 to 512."],
+    [{ distance: '0x10' }, "Invalid distance '0x10': use a number of metres from 0.1 to 10000000."],
     [{ threshold: '1000.5' }, "Invalid threshold '1000.5': use a number of metres from 0 to 1000."],
     [{ threshold: 'Infinity' }, "Invalid threshold 'Infinity': use a number of metres from 0 to 1000."],
     [{ distance: '10000001' }, "Invalid distance '10000001': use a number of metres from 0.1 to 10000000."],

@@ -39,6 +39,12 @@ describe('readGpx', () => {
     ]);
   });
 
+  it('reads an <ele> not written in decimal as no height (xsd:decimal; Number() reads 0x30 as 48)', () => {
+    const text =
+      '<gpx><wpt lat="50" lon="10"><ele>0x30</ele></wpt><wpt lat="50" lon="10"><ele>4.8e1</ele></wpt></gpx>';
+    expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([null, 48]);
+  });
+
   it('writes into <ele>, opens a self-closed point, or inserts <ele> first with the file’s indentation', () => {
     expect(filled('<gpx><wpt lat="50" lon="10"><ele>0</ele></wpt></gpx>')).toBe(
       '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt></gpx>',
@@ -74,6 +80,11 @@ describe('readGpx', () => {
       'a point with a bad lat',
       '<gpx>\n<wpt lat="north" lon="10"/></gpx>',
       /<wpt> at line 2 has an invalid 'lat' attribute 'north'/,
+    ],
+    [
+      'a hexadecimal lat',
+      '<gpx><wpt lat="0x30" lon="10"/></gpx>',
+      /<wpt> at line 1 has an invalid 'lat' attribute '0x30'/,
     ],
     ['markup in <ele>', '<gpx><wpt lat="50" lon="10"><ele>1<!--x--></ele></wpt></gpx>', /contains markup/],
   ])('refuses %s with a 400 saying what', (_what, text, message) => {

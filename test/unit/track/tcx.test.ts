@@ -214,6 +214,11 @@ describe('readTcx', () => {
       /<Trackpoint> at line 2 has an invalid <LatitudeDegrees> 'north'/,
     ],
     [
+      'a hexadecimal longitude',
+      TCX(`<Trackpoint>${pos(50, '0x9')}</Trackpoint>`),
+      /has an invalid <LongitudeDegrees> '0x9' in its <Position>/,
+    ],
+    [
       'an empty latitude',
       TCX(`<Trackpoint>${pos('', 10)}</Trackpoint>`),
       /has an invalid <LatitudeDegrees> '' in its <Position>/,
