@@ -4,7 +4,7 @@
  */
 import { fillFileHeights, parseFileOptions } from '../layers/elevation';
 import { route } from './route';
-import { decodePathParameter, formContentType, jsonResponse } from './http';
+import { decodePathParameter, formContentType, jsonResponse, rejectRepeatedParameters } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
 import { attachmentHeader, formFile, formOptions, OPTION_FIELD_BYTES, readForm } from './form';
 import { heightConversion } from './geoids';
@@ -21,6 +21,7 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
           maxFileBytes: app.settings.maxFileBytes,
           maxFieldBytes: OPTION_FIELD_BYTES,
         });
+  rejectRepeatedParameters(event.rawQueryString); // API Gateway would join them: 'true,false'
   const query = event.queryStringParameters ?? {};
   const options = parseFileOptions(form ? formOptions(query, form.fields) : query);
   const dataset = app.registry.resolve(datasetSpec);

@@ -9,9 +9,11 @@ import {
   DataSourceAccessDeniedError,
   DatasetUnavailableError,
   ElevationError,
+  IGNORED_PARAMETERS,
   InvalidRequestError,
   MethodNotAllowedError,
   PayloadTooLargeError,
+  unreadHeightOption,
 } from '../layers/elevation';
 import type { RequestTelemetry } from '../layers/telemetry';
 import { readForm } from './form';
@@ -52,7 +54,14 @@ export async function requestParams(
   const contentType = headerValue(event, 'content-type') ?? '';
   if (contentType.includes('application/x-www-form-urlencoded')) {
     rejectJsonAsForm(text);
-    for (const [key, value] of new URLSearchParams(text)) params[key] = value;
+    const fields = new URLSearchParams(text);
+    const repeated = repeatedKey(fields.keys());
+    if (repeated !== null) {
+      throw new InvalidRequestError(
+        `Form field '${repeated.slice(0, 64)}' is given more than once; give it once${locationsHint(repeated, '|')}.`,
+      );
+    }
+    for (const [key, value] of fields) params[key] = value;
     return params;
   }
   const parsed = parseJson(text);
@@ -98,17 +107,40 @@ export function repeatedParameter(
   only?: readonly string[],
 ): string | null {
   if (!rawQueryString) return null;
+  const keys = [...new URLSearchParams(rawQueryString).keys()];
+  return repeatedKey(only ? keys.filter((key) => only.includes(key)) : keys);
+}
+
+/** The first key seen twice; ignored parameters (`key`, `_`) may repeat: their values are never read. */
+function repeatedKey(keys: Iterable<string>): string | null {
   const seen = new Set<string>();
-  for (const key of new URLSearchParams(rawQueryString).keys()) {
-    if (only && !only.includes(key)) continue;
+  for (const key of keys) {
+    if (IGNORED_PARAMETERS.has(key)) continue;
     if (seen.has(key)) return key;
     seen.add(key);
   }
   return null;
 }
 
+/** A 400 for `datum` or `nodata_value` on a route that reads only `interpolation` (Open-Elevation, legacy). */
+export function rejectUnreadHeightOption(params: Readonly<Record<string, unknown>>): void {
+  const unread = unreadHeightOption(params, ['interpolation']);
+  if (unread !== undefined) {
+    throw new InvalidRequestError(
+      `'${unread}' is an option of /v1/{dataset}, which this route does not read: ask /v1/{dataset} for it.`,
+    );
+  }
+}
+
 export function repeatedMessage(key: string, separator: string): string {
-  return `Query parameter '${key.slice(0, 64)}' is given more than once; give it once (separate locations with '${separator}').`;
+  return `Query parameter '${key.slice(0, 64)}' is given more than once; give it once${locationsHint(key, separator)}.`;
+}
+
+/** The hint for a list of locations given as repeated parameters, for the parameters that hold locations. */
+function locationsHint(key: string, separator: string): string {
+  return ['locations', 'path', 'coordinates'].includes(key)
+    ? ` (separate locations with '${separator}')`
+    : '';
 }
 
 /** No request of this API nests deeper than 3; 64 leaves room and bounds the work any body can cause. */

@@ -6,13 +6,21 @@
 import { InvalidRequestError, parseLocations, parseInterpolation } from '../layers/elevation';
 import { route } from './route';
 import { heightsOnDefaultDataset } from './default-dataset';
-import { body, cacheableResponse, method, parseJson, rejectRepeatedParameters } from './http';
+import {
+  body,
+  cacheableResponse,
+  method,
+  parseJson,
+  rejectRepeatedParameters,
+  rejectUnreadHeightOption,
+} from './http';
 
 export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const query = event.queryStringParameters ?? {};
   const locations = await t.phase('parse', () => {
     // `coordinates=48.7&coordinates=9.1` arrives joined as '48.7,9.1': one location neither parameter gave.
     rejectRepeatedParameters(event.rawQueryString, ';');
+    rejectUnreadHeightOption(query);
     if (method(event) === 'GET') {
       if (!query.coordinates) throw new InvalidRequestError(noCoordinates(query.locations !== undefined));
       return parseLocations(query.coordinates, app.limits.maxLocations, ';');

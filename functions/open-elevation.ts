@@ -5,14 +5,16 @@
  * `{"results":[{"latitude":…,"longitude":…,"elevation":…}]}` in input order. Where the dataset has no data the
  * elevation is `null`: Open-Elevation answers sea level (0 m) there, a height nobody measured.
  */
-import { parseInterpolation, parseLocations } from '../layers/elevation';
+import { InvalidRequestError, parseInterpolation, parseLocations } from '../layers/elevation';
 import { route } from './route';
 import { heightsOnDefaultDataset } from './default-dataset';
-import { cacheableResponse, requestParams } from './http';
+import { cacheableResponse, rejectUnreadHeightOption, requestParams } from './http';
 
 export const handler = route('openelevation', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const { locations, interpolation } = await t.phase('parse', async () => {
     const params = await requestParams(event, app.settings.maxBodyBytes);
+    rejectUnreadHeightOption(params);
+    checkLocationsGiven(params);
     return {
       locations: parseLocations(params.locations, app.limits.maxLocations),
       interpolation: parseInterpolation(params.interpolation),
@@ -22,3 +24,23 @@ export const handler = route('openelevation', ['GET', 'POST', 'OPTIONS'], async 
   const results = locations.map((l, i) => ({ latitude: l.lat, longitude: l.lon, elevation: heights[i] }));
   return cacheableResponse(event, JSON.stringify({ results }), app.corsOrigin);
 });
+
+/**
+ * Open-Elevation's request shapes in the message (the shared parser words /v1's): no `locations`, or one that is
+ * neither its text nor a list, is answered with what this route reads, naming the keys the request had instead.
+ */
+function checkLocationsGiven(params: Record<string, unknown>): void {
+  const raw = params.locations;
+  const missing = raw === undefined || raw === null || raw === '' || (Array.isArray(raw) && raw.length === 0);
+  if (!missing && (typeof raw === 'string' || Array.isArray(raw))) return;
+  const others = Object.keys(params)
+    .filter((key) => key !== 'locations' && key !== 'interpolation')
+    .slice(0, 3);
+  throw new InvalidRequestError(
+    `${missing ? 'No locations given' : "'locations' is neither text nor a list"}: send GET ?locations=lat,lng|lat,lng ` +
+      'or POST {"locations":[{"latitude":48.74,"longitude":9.10}]}' +
+      (others.length > 0
+        ? ` (the request had ${others.map((k) => `'${k.slice(0, 64)}'`).join(', ')}).`
+        : '.'),
+  );
+}

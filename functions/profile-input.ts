@@ -6,6 +6,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
   detectTrackFormat,
+  InvalidRequestError,
   isFit,
   isGzip,
   type LatLon,
@@ -27,6 +28,7 @@ export interface ProfileInput {
 }
 
 export async function profileInput(event: APIGatewayProxyEventV2, app: App): Promise<ProfileInput> {
+  rejectRepeatedParameters(event.rawQueryString);
   const formType = method(event) === 'POST' ? formContentType(event) : null;
   if (formType !== null) return formInput(event, formType, app);
   if (method(event) === 'POST' && event.body) {
@@ -50,7 +52,6 @@ async function formInput(
   contentType: string,
   app: App,
 ): Promise<ProfileInput> {
-  rejectRepeatedParameters(event.rawQueryString);
   const form = await readForm(event, contentType, {
     maxFileBytes: app.settings.maxFileBytes,
     maxFieldBytes: app.settings.maxBodyBytes,
@@ -65,6 +66,11 @@ async function trackInput(
   params: Record<string, unknown>,
   app: App,
 ): Promise<ProfileInput> {
+  if (params.locations !== undefined) {
+    throw new InvalidRequestError(
+      "Both a track file and 'locations' are given: send one of them (the file's track is the profile's path).",
+    );
+  }
   const track = await readTrackPath(bytes, {
     maxCoordinates: app.settings.maxFileCoordinates,
     maxUnzippedBytes: app.settings.maxKmzUnzippedBytes,

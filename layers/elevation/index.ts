@@ -33,7 +33,7 @@ export {
   type QueryLimits,
 } from './service/elevation-query';
 export { parseLocations } from './request/locations';
-export { parseInterpolation } from './request/options';
+export { IGNORED_PARAMETERS, parseInterpolation, unreadHeightOption } from './request/options';
 export { parseDatumParam, tryParseVerticalDatum, type VerticalDatum } from './datum/vertical-datum';
 export { GeoidGrids, readGeoidPaths } from './datum/geoid-grids';
 export { convertHeights, type HeightConversion } from './datum/convert-heights';

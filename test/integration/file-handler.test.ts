@@ -210,6 +210,19 @@ describe('POST /v1/{dataset}/file options', () => {
     expect((response.json as { error: string }).error).toContain(message);
   });
 
+  it("answers 400 for an option given twice in the query: API Gateway would join them as 'true,false'", async () => {
+    const response = await postFile(
+      handlers,
+      fixture('garmin.gpx'),
+      { overwrite: 'true,false' },
+      { rawQueryString: 'overwrite=true&overwrite=false' },
+    );
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      "Query parameter 'overwrite' is given more than once; give it once.",
+    );
+  });
+
   it("fills the same file with key and jQuery's _ in the query", async () => {
     const [plain, added] = await Promise.all([
       postFile(handlers, fixture('garmin.gpx'), {}),

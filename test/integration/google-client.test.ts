@@ -182,7 +182,7 @@ describe('GET /maps/api/elevation/json errors', () => {
     const response = await get(query, raw);
     expect(response.status).toBe(400);
     expect(response.json).toEqual({
-      error_message: `Invalid request. Query parameter '${key}' is given more than once; give it once (separate locations with '|').`,
+      error_message: `Invalid request. Query parameter '${key}' is given more than once; give it once${key === 'samples' ? '' : " (separate locations with '|')"}.`,
       results: [],
       status: 'INVALID_REQUEST',
     });

@@ -55,6 +55,15 @@ describe('GET /api/elevation (the original system)', () => {
     expect((garbled.json as { error: string }).error).toMatch(
       /^Unable to parse coordinates 'here;there': neither 'lat,lon;lat,lon' pairs nor/,
     );
+    const pipes = await legacy({ query: { coordinates: '49.9,10.1|49.8,10.2' } });
+    expect((pipes.json as { error: string }).error).toBe(
+      "Unable to parse location '49.9,10.1|49.8,10.2' in position 1. Separate locations with ';', not '|'.",
+    );
+    const datum = await legacy({ query: { coordinates: '49.9,10.1', datum: 'ellipsoid' } });
+    expect(datum.status).toBe(400);
+    expect((datum.json as { error: string }).error).toBe(
+      "'datum' is an option of /v1/{dataset}, which this route does not read: ask /v1/{dataset} for it.",
+    );
     const bad = await legacy({ query: { coordinates: '49.9,10.1;49.9' } });
     expect(bad.status).toBe(400);
     expect((bad.json as { error: string }).error).toContain("'49.9' in position 2");

@@ -56,8 +56,18 @@ describe('GET /api/v1/lookup (Open-Elevation)', () => {
   });
 
   it.each([
-    [{}, /^No locations provided\. Add locations in a query string/],
-    [{ locations: '' }, /^No locations provided/],
+    [{}, /^No locations given: send GET \?locations=lat,lng\|lat,lng or POST \{"locations":\[\{"latitude"/],
+    [{ locations: '' }, /^No locations given/],
+    [{ location: '49.9,10.1' }, /^No locations given: .* \(the request had 'location'\)\.$/],
+    [
+      { locations: '49.9,10.1;49.8,10.2' },
+      /^Unable to parse location '49\.9,10\.1;49\.8,10\.2' in position 1\. Separate locations with '\|', not ';'\.$/,
+    ],
+    [
+      { locations: '49.9,10.1', datum: 'ellipsoid' },
+      /^'datum' is an option of \/v1\/\{dataset\}, which this route/,
+    ],
+    [{ locations: '49.9,10.1', nodata_value: '-9999' }, /^'nodata_value' is an option of \/v1/],
     [
       { locations: '49.9,10.1|91,10' },
       /^Unable to parse location '91,10' in position 2\. Latitude must be between -90 and 90/,
@@ -110,8 +120,18 @@ describe('POST /api/v1/lookup (Open-Elevation)', () => {
   });
 
   it.each([
-    ['no locations', {}, /^No locations provided/],
-    ['an empty list', { locations: [] }, /The locations list is empty/],
+    ['no locations', {}, /^No locations given: send GET/],
+    ['an empty list', { locations: [] }, /^No locations given/],
+    [
+      "/v1's key",
+      { location: [{ latitude: 49.9, longitude: 10.1 }] },
+      /^No locations given: .* \(the request had 'location'\)\.$/,
+    ],
+    [
+      'one location object instead of a list',
+      { locations: { latitude: 49.9, longitude: 10.1 } },
+      /^'locations' is neither text nor a list: send GET \?locations=lat,lng\|lat,lng or POST/,
+    ],
     ['a location without longitude', { locations: [{ latitude: 49.9 }] }, /in position 1/],
     [
       'a latitude out of range',

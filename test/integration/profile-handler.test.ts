@@ -204,6 +204,37 @@ describe('POST /v1/{dataset}/profile', () => {
     expect(body.points[9].location).toEqual({ lat: 48.7, lng: 9.5 });
   });
 
+  it("answers 400 for a track file and 'locations' both (the locations were ignored with 200)", async () => {
+    const gpx = readFileSync(path.resolve('test/fixtures/tracks/garmin.gpx'));
+    const response = await profile(
+      { locations: '48.65,9.05|48.85,9.25' },
+      { method: 'POST', body: gpx.toString('base64'), isBase64Encoded: true },
+    );
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        "Both a track file and 'locations' are given: send one of them (the file's track is the profile's path).",
+    });
+  });
+
+  it('answers 400 for a query parameter given twice with a file (API Gateway would join the values)', async () => {
+    const gpx = readFileSync(path.resolve('test/fixtures/tracks/garmin.gpx'));
+    const response = await profile(
+      { samples: '10,20' },
+      {
+        method: 'POST',
+        body: gpx.toString('base64'),
+        isBase64Encoded: true,
+        rawQueryString: 'samples=10&samples=20',
+      },
+    );
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      "Query parameter 'samples' is given more than once; give it once.",
+    );
+  });
+
   it('answers 400 for a track file without coordinates (it was a 500)', async () => {
     const response = await profile(
       {},

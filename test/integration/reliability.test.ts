@@ -111,5 +111,26 @@ describe('through the handlers', () => {
     expect(repeated.json).toMatchObject({
       error: expect.stringContaining("'locations' is given more than once") as string,
     });
+    // In a form body too: the last value used to win silently.
+    const repeatedField = await invoke(elevation, {
+      path: '/v1/plane-point',
+      method: 'POST',
+      pathParameters: { dataset: 'plane-point' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'locations=49.9,10.1&interpolation=cubic&interpolation=nearest',
+    });
+    expect(repeatedField.status).toBe(400);
+    expect(repeatedField.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error: "Form field 'interpolation' is given more than once; give it once.",
+    });
+    // What the API ignores may repeat: its value is never read.
+    const ignoredTwice = await invoke(elevation, {
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      rawQueryString: 'locations=49.9,10.1&key=a&key=b&_=1&_=2',
+      query: { locations: '49.9,10.1', key: 'a,b', _: '1,2' },
+    });
+    expect(ignoredTwice.status).toBe(200);
   });
 });

@@ -6,6 +6,7 @@
 import { InvalidRequestError } from '../errors';
 import { decimalNumber } from '../request/decimal';
 import { parseLocations } from '../request/locations';
+import { unreadHeightOption } from '../request/options';
 import { samplePath } from '../request/path-sampling';
 import type { LatLon } from '../types';
 
@@ -49,6 +50,12 @@ export function parseGoogleQuery(
   params: Readonly<Record<string, string | undefined>>,
   limits: GoogleLimits,
 ): LatLon[] {
+  const unread = unreadHeightOption(params);
+  if (unread !== undefined) {
+    throw invalid(
+      `'${unread}' is an option of this API's /v1/{dataset}, not of Google's Elevation API, and this route does not read it: ask /v1/{dataset} for it.`,
+    );
+  }
   const { locations, path, samples } = params;
   const given = (v: string | undefined) => v !== undefined && v.trim() !== '';
   if (given(locations) && given(path)) {

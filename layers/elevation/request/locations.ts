@@ -61,6 +61,9 @@ function parseLocationText(text: string, maxLocations: number, separator: '|' | 
     const unparsed = `Unable to parse location '${truncate(part)}' in position ${i + 1}.`;
     if (!part.includes(','))
       throw new InvalidLocationError(`${unparsed} Add locations like lat1,lon1${separator}lat2,lon2.`);
+    const other = separator === '|' ? ';' : '|';
+    if (part.includes(other))
+      throw new InvalidLocationError(`${unparsed} Separate locations with '${separator}', not '${other}'.`);
     const location = tryParseLatLon(part);
     if (!location) throw new InvalidLocationError(`${unparsed} Use decimal degrees, e.g. '48.74,9.10'.`);
     return checkedLocation(location.lat, location.lon, i + 1, part);

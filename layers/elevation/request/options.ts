@@ -24,8 +24,34 @@ const KNOWN = new Set(['locations', 'interpolation', 'nodata_value', 'format', '
  * `…/v1/aster30m?locations={}&key={}` as its Open Topo Data template, so its users send `key=None`. `_`, jQuery's
  * cache-buster (`cache: false` appends `_=<timestamp>`). Any other unknown parameter stays a 400: a misspelt
  * `interpolaton=cubic` must not answer bilinear heights as if asked for.
+ *
+ * @example
+ * ```ts
+ * assert.ok(IGNORED_PARAMETERS.has('key'));
+ * assert.ok(!IGNORED_PARAMETERS.has('interpolaton'));
+ * ```
  */
 export const IGNORED_PARAMETERS: ReadonlySet<string> = new Set(['key', '_']);
+
+/**
+ * The first of /v1's height options (`datum`, `interpolation`, `nodata_value`) given to a route that does not read
+ * it (all but those in `read`), or undefined: ignored, `datum=ellipsoid` on a compatibility route would answer
+ * other heights than the ones asked for, as success. Each route words its own 400.
+ *
+ * @example
+ * ```ts
+ * assert.equal(unreadHeightOption({ locations: '1,2', datum: 'ellipsoid' }), 'datum');
+ * assert.equal(unreadHeightOption({ interpolation: 'cubic' }, ['interpolation']), undefined);
+ * ```
+ */
+export function unreadHeightOption(
+  params: Readonly<Record<string, unknown>>,
+  read: readonly string[] = [],
+): string | undefined {
+  return HEIGHT_OPTIONS.find((name) => !read.includes(name) && params[name] !== undefined);
+}
+
+const HEIGHT_OPTIONS = ['datum', 'interpolation', 'nodata_value'];
 
 export function parseRequestOptions(params: Record<string, unknown>, maxSamples: number): RequestOptions {
   const unknown = Object.keys(params).filter((k) => !KNOWN.has(k) && !IGNORED_PARAMETERS.has(k));

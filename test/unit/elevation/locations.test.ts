@@ -119,6 +119,15 @@ describe('parseLocations: edge cases of the text form', () => {
     },
   );
 
+  it("names the separator when locations are joined by the other route's ('|' here, ';' on the original system's)", () => {
+    expect(() => parseLocations('48.7,9.1;48.8,9.2', LIMIT)).toThrow(
+      "Unable to parse location '48.7,9.1;48.8,9.2' in position 1. Separate locations with '|', not ';'.",
+    );
+    expect(() => parseLocations('48.7,9.1|48.8,9.2', LIMIT, ';')).toThrow(
+      "Unable to parse location '48.7,9.1|48.8,9.2' in position 1. Separate locations with ';', not '|'.",
+    );
+  });
+
   it('reads decimal numbers with a sign, a bare fraction or an exponent', () => {
     expect(tryParseLatLon('+4.87e1,-.5')).toEqual({ lat: 48.7, lon: -0.5 });
     expect(tryParseLatLon('48.,9E0')).toEqual({ lat: 48, lon: 9 });

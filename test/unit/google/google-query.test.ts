@@ -26,6 +26,15 @@ describe('parseGoogleQuery', () => {
     expect(() => parseGoogleQuery(params, limits)).toThrow(`Invalid request. ${message}`);
   });
 
+  it.each(['datum', 'interpolation', 'nodata_value'])(
+    "refuses /v1's %s, which Google's API has not: ignored, it would answer other heights than asked for",
+    (name) => {
+      expect(() => parseGoogleQuery({ locations: '1,1', [name]: 'x' }, limits)).toThrow(
+        `Invalid request. '${name}' is an option of this API's /v1/{dataset}, not of Google's Elevation API, and this route does not read it: ask /v1/{dataset} for it.`,
+      );
+    },
+  );
+
   it('names the parameter whose locations are wrong, and its limit', () => {
     expect(() => parseGoogleQuery({ locations: '1,1|2,2|3,3|4,4' }, limits)).toThrow(/'locations'/);
     expect(() => parseGoogleQuery({ path: '91,1|2,2', samples: '2' }, limits)).toThrow(/'path'/);
