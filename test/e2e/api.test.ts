@@ -203,6 +203,27 @@ describe('OpenTopoData API over HTTP', () => {
     expect(help.status).toBe(404);
     expect(((await help.json()) as { error: string }).error).toMatch(/^No dataset name provided\./);
   });
+
+  it("answers a wrong method on every other route with its handler's 405 and Allow, in the route's shape", async () => {
+    for (const [method, path, allow] of [
+      ['DELETE', '/app', 'GET, HEAD'],
+      ['PUT', '/v1/sample/file', 'POST'],
+      ['PUT', '/v1/sample/profile', 'GET, POST'],
+      ['PUT', '/api/elevation', 'GET, POST'],
+      ['PUT', '/api/v1/lookup', 'GET, POST'],
+      ['POST', '/maps/api/elevation/json', 'GET'],
+    ]) {
+      const response = await fetch(`${stack.baseUrl}${path}`, { method });
+      expect({ path, status: response.status }).toEqual({ path, status: 405 });
+      expect(response.headers.get('allow')).toContain(allow);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body.status).toBe('INVALID_REQUEST');
+      if (path.startsWith('/maps')) expect(body.results).toEqual([]); // Google's shape
+    }
+    const xml = await fetch(`${stack.baseUrl}/maps/api/elevation/xml`, { method: 'POST' });
+    expect(xml.status).toBe(405);
+    expect(await xml.text()).toMatch(/<status>INVALID_REQUEST<\/status>/);
+  });
 });
 
 describe("the original system's API over HTTP", () => {

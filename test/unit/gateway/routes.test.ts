@@ -17,7 +17,22 @@ describe('routes from serverless.yml', () => {
 
   it('finds no route for unknown paths or methods a route does not take', () => {
     expect(matchRoute(routes, 'GET', '/v1/a/b/c/d')).toBeNull();
-    expect(matchRoute(routes, 'DELETE', '/app')).toBeNull();
+    expect(matchRoute(routes, 'DELETE', '/v1/datasets/x')).toBeNull();
+  });
+
+  it('sends any method of every route to its handler, whose 405 names the allowed ones (not a 404)', () => {
+    for (const [path, name] of [
+      ['/app', 'app'],
+      ['/maps/api/elevation/json', 'google'],
+      ['/maps/api/elevation/xml', 'google'],
+      ['/v1/sample/file', 'file'],
+      ['/v1/sample/profile', 'profile'],
+      ['/api/elevation', 'legacy'],
+      ['/api/v1/lookup', 'openelevation'],
+    ]) {
+      expect(matchRoute(routes, 'DELETE', path)?.functionName).toBe(name);
+      expect(matchRoute(routes, 'OPTIONS', path)?.functionName).toBe(name);
+    }
   });
 
   it("sends any method of OpenTopoData's other routes to their handler (its 405, its CORS preflight)", () => {
