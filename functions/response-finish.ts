@@ -40,21 +40,30 @@ export function finishResponse(event: APIGatewayProxyEventV2, response: Response
           isBase64Encoded: true,
         };
   const bytes = (finished.body ?? '').length < CHECK_FROM_CHARS ? 0 : payloadBytes(finished);
-  return bytes > MAX_RESPONSE_BYTES ? tooLarge(headers, bytes, gzip) : finished;
+  return bytes > MAX_RESPONSE_BYTES ? tooLarge(headers, bytes, advice(response, gzip)) : finished;
 }
 
 function payloadBytes(response: Response): number {
   return Buffer.byteLength(JSON.stringify(response));
 }
 
+/**
+ * What helps: compression the client did not ask for helps text only (a binary answer, a KMZ, a FIT or UTF-16
+ * file, goes back base64 and is never gzipped again); a gzip file was answered compressed already.
+ */
+function advice(response: Response, acceptsGzip: boolean): string {
+  if (response.headers?.['content-type'] === 'application/gzip')
+    return 'send a shorter track (split the file)';
+  if (acceptsGzip || response.isBase64Encoded)
+    return 'send a shorter track, or the file gzip-compressed (it is answered compressed)';
+  return 'ask for it compressed (Accept-Encoding: gzip; curl --compressed), send the file gzip-compressed (it is answered compressed), or send a shorter track';
+}
+
 /** A 413 in place of an answer Lambda could not return, keeping the CORS and version headers. */
-function tooLarge(headers: Response['headers'], bytes: number, gzipped: boolean): Response {
+function tooLarge(headers: Response['headers'], bytes: number, advice: string): Response {
   const kept = Object.entries(headers ?? {}).filter(
     ([name]) => name.startsWith('access-control-') || name === VERSION_HEADER,
   );
-  const advice = gzipped
-    ? 'send a shorter track, or the file gzip-compressed (it is answered compressed)'
-    : 'ask for it compressed (Accept-Encoding: gzip; curl --compressed), send the file gzip-compressed (it is answered compressed), or send a shorter track';
   return {
     statusCode: 413,
     headers: { ...Object.fromEntries(kept), 'content-type': 'application/json' },

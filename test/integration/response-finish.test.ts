@@ -162,6 +162,30 @@ describe('an answer too large for Lambda to return (6 MB) is a 413 saying what t
     });
   });
 
+  it.each([
+    [
+      { 'content-type': 'text/csv; charset=utf-16le' },
+      true,
+      'send a shorter track, or the file gzip-compressed',
+    ],
+    [{ 'content-type': 'application/gzip' }, true, 'send a shorter track (split the file).'],
+  ])(
+    'does not advise asking for compression where it cannot help (%j, base64: %p)',
+    (headers, isBase64Encoded, expected) => {
+      const binary = {
+        statusCode: 200,
+        headers,
+        isBase64Encoded,
+        body: 'QUJD'.repeat(Math.ceil(fitting / 4) + 1024),
+      };
+      const over = finishResponse(event({ 'accept-encoding': 'identity' }), binary);
+      expect(over.statusCode).toBe(413);
+      const { error } = JSON.parse(String(over.body)) as { error: string };
+      expect(error).toContain(`for a response: ${expected}`);
+      expect(error).not.toContain('Accept-Encoding');
+    },
+  );
+
   it('counts the body as Lambda does, JSON-escaped: quotes take two bytes', () => {
     const quotes = finishResponse(event(), answer('"'.repeat(Math.ceil(fitting / 2) + 1)));
     expect(quotes.statusCode).toBe(413);
