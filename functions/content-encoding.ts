@@ -55,6 +55,12 @@ export function decodeContentEncoding(
   }
   const coding = codings[0];
   if (!event.isBase64Encoded) {
+    // A gzip stream starts with 0x1f 0x8b: text without that start was never gzip, whatever its label says.
+    if (coding.endsWith('gzip') && !event.body.startsWith('\u001f')) {
+      throw new InvalidRequestError(
+        `The body is labelled Content-Encoding: ${coding} but is not gzip data (it starts '${JSON.stringify(event.body.slice(0, 16)).slice(1, -1)}'): drop the header, or send the compressed bytes with Content-Type: application/octet-stream.`,
+      );
+    }
     // A compressed body passed on as UTF-8 text has lost every byte that was not UTF-8.
     throw new InvalidRequestError(
       `The ${coding}-compressed body arrived as text and lost bytes on the way: send it with Content-Type: application/octet-stream.`,

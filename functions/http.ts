@@ -147,7 +147,9 @@ function locationsHint(key: string, separator: string): string {
 export const MAX_JSON_DEPTH = 64;
 
 /** JSON with nesting at most MAX_JSON_DEPTH, checked by one iterative scan before JSON.parse (no recursion). */
-export function parseJson(text: string): unknown {
+export function parseJson(raw: string): unknown {
+  // A byte order mark (Windows tools write one) is not JSON's, and RFC 8259 lets a reader ignore it.
+  const text = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
   const depth = jsonDepth(text, MAX_JSON_DEPTH);
   if (depth > MAX_JSON_DEPTH) {
     throw new InvalidRequestError(

@@ -9,6 +9,7 @@ import { heightsOnDefaultDataset } from './default-dataset';
 import {
   body,
   cacheableResponse,
+  formContentType,
   method,
   parseJson,
   rejectRepeatedParameters,
@@ -25,9 +26,14 @@ export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event,
       if (!query.coordinates) throw new InvalidRequestError(noCoordinates(query.locations !== undefined));
       return parseLocations(query.coordinates, app.limits.maxLocations, ';');
     }
-    const parsed = parseJson(body(event, app.settings.maxBodyBytes) ?? '');
+    const text = body(event, app.settings.maxBodyBytes) ?? '';
+    // A form (multipart, or urlencoded as curl -d sends it) is not this route's body: say so, not "Invalid JSON".
+    const form = formContentType(event) !== null || /^[\w%.-]+=/.test(text);
+    const parsed = form ? null : parseJson(text);
     if (!Array.isArray(parsed))
-      throw new InvalidRequestError('Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}].');
+      throw new InvalidRequestError(
+        `Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}]${form ? ', not a form' : ''}.`,
+      );
     return parseLocations(parsed, app.limits.maxLocations);
   });
   const interpolation = parseInterpolation(query.interpolation);

@@ -92,11 +92,15 @@ function looksLikeFile(bytes: Uint8Array): boolean {
   return lineBreak >= 0 && (equals < 0 || equals > lineBreak);
 }
 
-/** A JSON body like /v1's `{"locations": …}` rather than a GeoJSON document. */
+/**
+ * A JSON body like /v1's `{"locations": …}` rather than a GeoJSON document: one with `locations`, or without the
+ * `type` every GeoJSON object has (`{}` is answered "No locations provided", not "not GeoJSON").
+ */
 function isLocationsObject(bytes: Uint8Array): boolean {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && 'locations' in parsed;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+    return 'locations' in parsed || !('type' in parsed);
   } catch {
     return false;
   }

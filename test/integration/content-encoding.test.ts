@@ -146,6 +146,26 @@ describe('a compressed body that cannot be read is a 4xx saying why', () => {
     );
   });
 
+  it('says so when a text body labelled gzip is not gzip at all (it was not damaged on the way)', async () => {
+    const response = await postEncoded(handlers.elevation, '', Buffer.from(LOCATIONS), 'gzip', false);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      `The body is labelled Content-Encoding: gzip but is not gzip data (it starts '${JSON.stringify(LOCATIONS.slice(0, 16)).slice(1, -1)}'): drop the header, or send the compressed bytes with Content-Type: application/octet-stream.`,
+    );
+  });
+
+  it('reads a JSON body that starts with a byte order mark (RFC 8259 lets a reader ignore it)', async () => {
+    const response = await invoke(handlers.elevation, {
+      method: 'POST',
+      path: '/v1/sample',
+      pathParameters: { dataset: 'sample' },
+      body: `\uFEFF${LOCATIONS}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toBe((await plainLocations()).body);
+  });
+
   it('stops a body that decompresses past Lambda’s 6 MB request limit (a gzip bomb) with a 413', async () => {
     const bomb = gzipSync(Buffer.alloc(MAX_DECODED_BODY_BYTES + 1, 0x20));
     const response = await postEncoded(handlers.elevation, '', bomb, 'gzip');

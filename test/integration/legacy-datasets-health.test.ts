@@ -103,6 +103,19 @@ describe('GET /api/elevation (the original system)', () => {
 });
 
 describe('POST /api/elevation (the original system)', () => {
+  it('answers a multipart form with what this route takes, not "Invalid JSON"', async () => {
+    const response = await legacy({
+      method: 'POST',
+      body: '--b\r\nContent-Disposition: form-data; name="coordinates"\r\n\r\n49.9,10.1\r\n--b--\r\n',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error: 'Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}], not a form.',
+    });
+  });
+
   const postBody = (body: string) =>
     legacy({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
@@ -118,6 +131,10 @@ describe('POST /api/elevation (the original system)', () => {
       'Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}].',
     ],
     ['', expect.stringMatching(/^Invalid JSON. The request body could not be parsed/) as unknown],
+    [
+      'latitude=49.9&longitude=10.1',
+      'Body must be a JSON array like [{"latitude":48.74,"longitude":9.10}], not a form.',
+    ],
     [
       '[{"latitude": 95, "longitude": 10}]',
       expect.stringMatching(

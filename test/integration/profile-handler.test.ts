@@ -277,6 +277,18 @@ describe('POST /v1/{dataset}/profile', () => {
     );
   });
 
+  it.each([
+    ['{}', /^No locations provided\./],
+    ['{"location": "48.65,9.05|48.7,9.1"}', /^Unknown parameter 'location'/],
+  ])('answers a JSON body %s as /v1 would, not as a GeoJSON file', async (body, message) => {
+    const response = await profile(
+      {},
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+    );
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toMatch(message);
+  });
+
   it('takes a JSON body with locations, as /v1 does', async () => {
     const response = await profile(
       {},
