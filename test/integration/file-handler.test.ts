@@ -448,7 +448,7 @@ describe('POST /v1/{dataset}/file with 8-bit text (Windows-1252, Latin-1)', () =
     const response = await postFile(handlers, json);
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({
-      error: 'The GEOJSON file is not valid UTF-8 text: save it as UTF-8.',
+      error: 'The GeoJSON file is not valid UTF-8 text: save it as UTF-8.',
     });
   });
 });

@@ -8,7 +8,7 @@
  */
 // The ESM build: the package's main is a UMD bundle whose internal requires esbuild cannot follow.
 import { getNodeValue, parseTree, visit, type Node } from 'jsonc-parser/lib/esm/main';
-import { InvalidRequestError, PayloadTooLargeError } from '../errors';
+import { InvalidRequestError, PayloadTooLargeError, excerpt } from '../errors';
 import { crsConversion, type ToWgs84 } from './geojson-crs';
 import {
   SlotCollector,
@@ -145,13 +145,21 @@ function visitObject(text: string, node: Node, outer: Reading, depth: number): v
     if (geometry) visitObject(text, geometry, reading, depth + 1);
   } else if (type === 'GeometryCollection')
     children('geometries').forEach((g) => visitObject(text, g, reading, depth + 1));
-  else {
+  else if (GEOMETRY_TYPES.includes(String(type))) {
     const coordinates = property(node, 'coordinates');
     // A line's positions are a path a profile can follow; a Point's are places, a Polygon's an area's outline.
     const onPath = type === 'LineString' || type === 'MultiLineString';
     if (coordinates) visitCoordinates(text, coordinates, { ...reading, onPath }, 0);
+  } else {
+    // Not RFC 7946's (TopoJSON's "Topology", a typo): its coordinates would be left without heights, unsaid.
+    throw new InvalidRequestError(
+      `The GeoJSON object at offset ${node.offset} has ${type === undefined ? 'no type' : `type ${excerpt(JSON.stringify(type))}`}, ` +
+        `none of RFC 7946's: Feature, FeatureCollection, GeometryCollection, ${GEOMETRY_TYPES.join(', ')}.`,
+    );
   }
 }
+
+const GEOMETRY_TYPES = ['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon'];
 
 function visitCoordinates(
   text: string,
@@ -213,6 +221,6 @@ function positionSlot(
 
 function invalidCoordinates(node: Node, problem: string): InvalidRequestError {
   return new InvalidRequestError(
-    `The GeoJSON coordinates at offset ${node.offset} ${problem}: see RFC 7946, section 3.1.`,
+    `The GeoJSON 'coordinates' value at offset ${node.offset} ${problem}: see RFC 7946, section 3.1.`,
   );
 }

@@ -18,6 +18,16 @@ import { declaresEightBit, decodeText, type TextEncodingName } from './text-enco
 
 export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
 
+/** Each format as its own documents write it, for messages ("GEOJSON" read oddly). */
+const FORMAT_NAMES: Record<TrackFormat, string> = {
+  kml: 'KML',
+  kmz: 'KMZ',
+  gpx: 'GPX',
+  tcx: 'TCX',
+  geojson: 'GeoJSON',
+  csv: 'CSV',
+};
+
 const READERS: Record<TextTrackFormat, (text: string, o: TrackReadOptions) => ParsedTrack> = {
   kml: readKml,
   gpx: readGpx,
@@ -42,7 +52,7 @@ export function readTrackText(
   // CSV has no way to name its encoding, and Excel writes it in Windows-1252; an XML file names its own; JSON is
   // UTF-8 (RFC 8259).
   const xml = format !== 'csv' && format !== 'geojson';
-  const { encoding, bom, text } = decodeText(bytes, `${format.toUpperCase()} file`, {
+  const { encoding, bom, text } = decodeText(bytes, `${FORMAT_NAMES[format]} file`, {
     eightBit: format === 'csv' ? 'fallback' : xml && declaresEightBit(bytes) ? 'declared' : undefined,
     advice: xml ? ', or name its encoding in its XML declaration (encoding="ISO-8859-1")' : '',
   });
@@ -77,7 +87,7 @@ export function readTrackLocations(
   const { slots } = text.track;
   if (slots.length === 0) {
     throw new InvalidRequestError(
-      `The ${format.toUpperCase()} file has no coordinates: a profile needs at least one point (a track, route, line or place).`,
+      `The ${FORMAT_NAMES[format]} file has no coordinates: a profile needs at least one point (a track, route, line or place).`,
     );
   }
   const path = slots.some((s) => s.onPath) ? slots.filter((s) => s.onPath) : slots;

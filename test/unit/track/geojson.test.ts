@@ -217,6 +217,28 @@ describe('readGeoJson', () => {
   });
 });
 
+describe('readGeoJson: only RFC 7946’s types', () => {
+  it.each([
+    ['{"type":"Topology","objects":{},"arcs":[[[9.1,48.7]]]}', '{"type":"Topology"', 'has type "Topology"'],
+    [
+      '{"type":"Feature","geometry":{"type":"Linestring","coordinates":[[9.1,48.7]]}}',
+      '{"type":"Linestring"',
+      'has type "Linestring"',
+    ],
+    ['{"type":"Feature","geometry":{"coordinates":[9.1,48.7]}}', '{"coordinates"', 'has no type'],
+  ])('refuses %s, whose coordinates would be left without heights unsaid', (text, object, what) => {
+    expect(() => readGeoJson(text, options)).toThrow(
+      new InvalidRequestError(
+        `The GeoJSON object at offset ${text.indexOf(object)} ${what}, none of RFC 7946's: Feature, FeatureCollection, GeometryCollection, Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon.`,
+      ),
+    );
+  });
+
+  it('reads a Feature without geometry (null) as no coordinates', () => {
+    expect(readGeoJson('{"type":"Feature","geometry":null,"properties":{}}', options).slots).toEqual([]);
+  });
+});
+
 describe('readGeoJson’s bounds, checked before the file is parsed', () => {
   const feature = (coordinates: unknown) => ({
     type: 'Feature',

@@ -330,7 +330,7 @@ describe('the path of a track file (for a profile)', () => {
   it.each([
     ['GPX', '<gpx version="1.1"><metadata><name>empty</name></metadata></gpx>'],
     ['KML', '<kml><Document><name>empty</name></Document></kml>'],
-    ['GEOJSON', '{"type":"FeatureCollection","features":[]}'],
+    ['GeoJSON', '{"type":"FeatureCollection","features":[]}'],
     [
       'TCX',
       `<TrainingCenterDatabase xmlns="${TCX_NS}"><Activities><Activity><Lap><Track><Trackpoint><Time>t</Time></Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>`,
