@@ -74,14 +74,24 @@ function parseLocationList(items: unknown[], maxLocations: number): LatLon[] {
   checkCount(items.length, maxLocations);
   return items.map((item, i) => {
     const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
-    const lat = record.lat ?? record.latitude;
-    const lon = record.lng ?? record.lon ?? record.longitude;
+    const lats = [record.lat, record.latitude].filter((v) => v != null);
+    const lons = [record.lng, record.lon, record.longitude].filter((v) => v != null);
+    const [lat, lon] = [lats[0], lons[0]];
+    // JSON.parse reads 1e400 as Infinity, which JSON.stringify would show as null: show what was sent.
+    const shown = JSON.stringify(item, (_, v: unknown) =>
+      typeof v === 'number' && !Number.isFinite(v) ? String(v) : v,
+    );
     if (typeof lat !== 'number' || typeof lon !== 'number') {
       throw new InvalidLocationError(
-        `Unable to parse location ${truncate(JSON.stringify(item) ?? String(item))} in position ${i + 1}. Expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.`,
+        `Unable to parse location ${truncate(shown ?? String(item))} in position ${i + 1}. Expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.`,
       );
     }
-    return checkedLocation(lat, lon, i + 1, JSON.stringify(item));
+    if (new Set(lats).size > 1 || new Set(lons).size > 1) {
+      throw new InvalidLocationError(
+        `Unable to parse location ${truncate(shown)} in position ${i + 1}. It gives the ${new Set(lats).size > 1 ? 'latitude' : 'longitude'} twice, with different values: give it once.`,
+      );
+    }
+    return checkedLocation(lat, lon, i + 1, shown);
   });
 }
 

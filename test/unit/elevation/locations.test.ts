@@ -222,6 +222,27 @@ describe('parseLocations: JSON lists', () => {
     expect(() => parseLocations([[48, 9]], LIMIT)).toThrow('Unable to parse location [48,9] in position 1');
   });
 
+  it('returns 400 for a latitude or longitude given twice with different values, reads the same value twice', () => {
+    expect(() => parseLocations([{ lat: 48.7, lng: 9.1, lon: 200 }], LIMIT)).toThrow(
+      'Unable to parse location {"lat":48.7,"lng":9.1,"lon":200} in position 1. It gives the longitude twice, with different values: give it once.',
+    );
+    expect(() => parseLocations([{ lat: 48.7, latitude: 1, lng: 9.1 }], LIMIT)).toThrow(
+      /It gives the latitude twice/,
+    );
+    expect(parseLocations([{ lat: 48.7, latitude: 48.7, lng: 9.1, longitude: 9.1 }], LIMIT)).toEqual([
+      { lat: 48.7, lon: 9.1 },
+    ]);
+    expect(parseLocations([{ lat: null, latitude: 48.7, lng: 9.1 }], LIMIT)).toEqual([
+      { lat: 48.7, lon: 9.1 },
+    ]);
+  });
+
+  it('shows a number JSON cannot hold (1e400 parses as Infinity) as what it is, not as null', () => {
+    expect(() => parseLocations(JSON.parse('[{"lat":1e400,"lng":9}]'), LIMIT)).toThrow(
+      `Unable to parse location '{"lat":"Infinity","lng":9}' in position 1. Latitude must be between -90 and 90.`,
+    );
+  });
+
   it('returns 400 when a list item is out of range', () => {
     expect(() => parseLocations([{ lat: 0, lng: -200 }], LIMIT)).toThrow(
       'Unable to parse location \'{"lat":0,"lng":-200}\' in position 1. Longitude must be between -180 and 180.',
