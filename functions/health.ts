@@ -3,12 +3,13 @@
  * `GET /health?deep=1`: also opens every dataset (a header read or a folder listing each) and answers 503 naming
  * each dataset that cannot be served, so a wrong DATA_ROOT or a missing file shows before users see nulls.
  */
+import { InvalidRequestError } from '../layers/elevation';
 import { route } from './route';
 import { jsonResponse } from './http';
 
 export const handler = route('health', ['GET'], async (event, t, app) => {
   const names = app.registry.names();
-  const deep = ['1', 'true'].includes(event.queryStringParameters?.deep ?? '');
+  const deep = deepParameter(event.queryStringParameters?.deep);
   if (!deep) return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: names }), app.corsOrigin);
   const settled = await t.phase('describe', () =>
     Promise.allSettled(names.map((name) => app.registry.get(name).describe())),
@@ -31,3 +32,16 @@ export const handler = route('health', ['GET'], async (event, t, app) => {
   };
   return jsonResponse(unavailable.length === 0 ? 200 : 503, JSON.stringify(body), app.corsOrigin);
 });
+
+/**
+ * `deep`: 1 or true opens every dataset; 0, false or nothing does not. Anything else is a 400: a probe set up
+ * with `deep=yes` must not get the shallow 200 and believe its datasets were checked.
+ */
+function deepParameter(raw: string | undefined): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '1' || value === 'true') return true;
+  if (value === '' || value === '0' || value === 'false') return false;
+  throw new InvalidRequestError(
+    `Invalid deep '${(raw ?? '').slice(0, 64)}': use deep=1 (or true) to open every dataset, 0 (or false) not to.`,
+  );
+}

@@ -272,6 +272,24 @@ describe('GET /health', () => {
     expect(response.json).toMatchObject({ status: 'OK', unavailable: [] });
   });
 
+  it.each([
+    ['0', 200, undefined],
+    ['FALSE', 200, undefined],
+    ['TRUE', 200, []],
+    ['yes', 400, undefined],
+  ])(
+    '?deep=%s answers %d (shallow, deep, or a 400: a probe must not believe a check ran)',
+    async (deep, status, unavailable) => {
+      const response = await invoke(handlers.health, { path: '/health', query: { deep } });
+      expect(response.status).toBe(status);
+      expect((response.json as { unavailable?: string[] }).unavailable).toEqual(unavailable);
+      if (status === 400)
+        expect((response.json as { error: string }).error).toBe(
+          "Invalid deep 'yes': use deep=1 (or true) to open every dataset, 0 (or false) not to.",
+        );
+    },
+  );
+
   it('answers a context without a clock (a tool invoking the handler) within the fallback deadline', async () => {
     const context = { ...lambdaContext(), getRemainingTimeInMillis: undefined } as unknown as Context;
     const result = await handlers.health(httpEvent({ path: '/health' }), context);
