@@ -88,7 +88,13 @@ export function looksLikeCsv(head: string): boolean {
   const { line, sep } = csvStart(head);
   if (sep !== null) return true; // Excel's hint says CSV; readCsv names what else is wrong
   if (line === undefined) return false;
-  if (findHeader(line) !== null || headerlessDelimiter(line) !== null || namesXAndY(line) || namesWkt(line))
+  if (
+    findHeader(line) !== null ||
+    headerlessDelimiter(line) !== null ||
+    namesXAndY(line) ||
+    namesWkt(line) ||
+    namesACoordinate(line)
+  )
     return true;
   return headerBelow(head) !== null; // a title line above the header: readCsv says to remove it
 }
@@ -111,6 +117,19 @@ function headerBelow(text: string): { number: number; line: string } | null {
 /** A header line's cell names, lower case, unquoted (split at any delimiter: only for recognising names). */
 function headerNames(line: string): Set<string> {
   return new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().toLowerCase()));
+}
+
+/** A column name that starts like a coordinate's but says another unit (`lat (rad)`, `lon_rad`): not read. */
+const COORDINATE_IN_OTHER_UNIT = /^(lat|latitude|lon|lng|long|longitude)[\s_(].+/;
+
+/** Whether a delimited header line names a latitude or a longitude (one without the other: readCsv says which). */
+function namesACoordinate(line: string): boolean {
+  return (
+    /[,;\t|]/.test(line) &&
+    [...headerNames(line)].some(
+      (n) => LATITUDE.test(n) || LONGITUDE.test(n) || COORDINATE_IN_OTHER_UNIT.test(n),
+    )
+  );
 }
 
 /** Whether a header line has X and Y columns (QGIS's GEOMETRY=AS_XY export): a CSV, whose 400 says why not read. */
@@ -249,9 +268,27 @@ function headerError(line: string, below: { number: number; line: string } | nul
         "e.g. 'lat,lon', so latitude and longitude are not guessed.",
     );
   }
+  const names = [...headerNames(line)];
+  const [lat, lon] = [LATITUDE, LONGITUDE].map((pattern) => names.some((n) => pattern.test(n)));
+  const otherUnit = names.find(
+    (n) => COORDINATE_IN_OTHER_UNIT.test(n) && !LATITUDE.test(n) && !LONGITUDE.test(n),
+  );
+  const unitNote =
+    otherUnit === undefined
+      ? ''
+      : ` '${excerpt(otherUnit)}' names no column: after a coordinate's name only a unit in degrees may follow, ` +
+        '(°), (deg), (dd), (WGS84) or _deg.';
+  if (lat !== lon) {
+    return new InvalidRequestError(
+      `The CSV file's header '${excerpt(line)}' names a ${lat ? 'latitude' : 'longitude'} column but no ` +
+        `${lat ? 'longitude' : 'latitude'} column: name it ${lat ? 'lon (or lng, long, longitude)' : 'lat (or latitude)'}.` +
+        unitNote,
+    );
+  }
   return new InvalidRequestError(
     `The CSV file's header '${excerpt(line)}' names no latitude and longitude columns: name them lat (or latitude) ` +
       'and lon (or lng, long, longitude).' +
+      unitNote +
       (namesXAndY(line)
         ? ' Columns X and Y are not read, since they may hold any CRS: if they are WGS84 degrees (as QGIS exports ' +
           'an EPSG:4326 layer with GEOMETRY=AS_XY), rename X to lon and Y to lat.'

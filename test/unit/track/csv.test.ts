@@ -100,13 +100,22 @@ describe('readCsv: the header', () => {
   });
 
   it.each([
-    'lat (rad),lon (rad)', // radians, or any unit but degrees, are not read as degrees
-    'Latitude (UTM),Longitude (UTM)',
-    'lat (deg) x,lon',
-  ])('finds no columns in %j', (header) => {
-    expect(() => readCsv(`${header}\n0.85,0.16\n`, OPTIONS)).toThrow(
-      /names no latitude and longitude columns/,
-    );
+    [
+      'lat (rad),lon (rad)',
+      /names no latitude and longitude columns: .* 'lat \(rad\)' names no column: after/,
+    ], // radians, or any unit but degrees, are not read as degrees
+    ['Latitude (UTM),Longitude (UTM)', /names no latitude and longitude columns/],
+    [
+      'lat (deg) x,lon',
+      /names a longitude column but no latitude column: name it lat \(or latitude\)\. 'lat \(deg\) x' names no column/,
+    ],
+    [
+      'name,lon',
+      /^The CSV file's header 'name,lon' names a longitude column but no latitude column: name it lat \(or latitude\)\.$/,
+    ],
+  ])('finds no columns in %j', (header, message) => {
+    expect(looksLikeCsv(`${header}\n`)).toBe(true); // a CSV, whose 400 says what its header lacks
+    expect(() => readCsv(`${header}\n0.85,0.16\n`, OPTIONS)).toThrow(message);
   });
 
   it('leaves a height column in another unit alone and appends one in metres', () => {
@@ -368,9 +377,10 @@ describe('readCsv: the edges (from mutation testing)', () => {
 
   it('needs both columns: a latitude alone is not a header', () => {
     expect(() => readCsv('lat,elevation\n1,2\n', OPTIONS)).toThrow(
-      "The CSV file's header 'lat,elevation' names no latitude and longitude columns",
+      "The CSV file's header 'lat,elevation' names a latitude column but no longitude column: name it lon (or lng, long, longitude).",
     );
-    expect(looksLikeCsv('lat,elevation\n')).toBe(false);
+    expect(looksLikeCsv('lat,elevation\n')).toBe(true);
+    expect(looksLikeCsv('lat elevation\n')).toBe(false); // no delimiter: not a header
     // X and Y are a CSV all the same, so that its 400 can say why they are not read.
     expect(looksLikeCsv('"X";"Y";"name"\n')).toBe(true);
     expect(looksLikeCsv('X, Y\n')).toBe(true);
