@@ -104,6 +104,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       );
     }
     const [path, query] = url.split('?');
+    const badEscape = invalidPercentEscape(path);
+    if (badEscape !== null) {
+      request.resume();
+      return sendJson(
+        response,
+        400,
+        'INVALID_REQUEST',
+        `The URL path has an invalid percent-encoding ('${badEscape}'): write a '%' in a dataset name as %25.`,
+      );
+    }
     const route = matchRoute(options.routes, method, path);
     // API Gateway matches `/v1/` to the route `/v1`; serverless-offline's router does not: forward it without the slash.
     const forwardPath =
@@ -170,6 +180,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (offlineError === 'timeout')
         return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
       if (offlineError === 'error') return sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
+      const refused = offlineRefusalOf(answer);
+      if (refused !== null) {
+        return answer.status >= 500
+          ? sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.')
+          : sendJson(
+              response,
+              answer.status,
+              'INVALID_REQUEST',
+              `The request could not be read: ${refused}.`,
+            );
+      }
       response.writeHead(answer.status, answer.headers);
       response.end(answer.body);
     } finally {
@@ -322,6 +343,39 @@ export function offlineErrorOf(answer: Answer): 'timeout' | 'error' | null {
   return record.errorType === 'LambdaTimeoutError' || /\[504\]/.test(String(record.errorMessage))
     ? 'timeout'
     : 'error';
+}
+
+const STATUS_CODE_KEY = Buffer.from('"statusCode"');
+
+/**
+ * The message of an answer serverless-offline's HTTP server (hapi) gave before any handler ran, in hapi's shape
+ * `{"statusCode":400,"error":"Bad Request","message":…}` (a multipart body without a boundary), or null: every
+ * error of this API is `{"status":…,"error":…}`, so clients get one shape.
+ */
+export function offlineRefusalOf(answer: Answer): string | null {
+  if (answer.status < 400 || answer.body.byteLength > 64 * 1024 || answer.body[0] !== 0x7b) return null;
+  if (!answer.body.includes(STATUS_CODE_KEY)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const record = parsed as {
+    statusCode?: unknown;
+    error?: unknown;
+    message?: unknown;
+    status?: unknown;
+  } | null;
+  if (!record || typeof record.statusCode !== 'number' || typeof record.message !== 'string') return null;
+  if ('status' in record) return null;
+  return record.message.slice(0, 200);
+}
+
+/** The first `%` escape in a URL path that is not two hex digits (`%ZZ`), or null. */
+export function invalidPercentEscape(path: string): string | null {
+  const match = /%(?![0-9a-fA-F]{2}).{0,2}/s.exec(path);
+  return match ? match[0] : null;
 }
 
 function headerBytes(request: http.IncomingMessage): number {
