@@ -273,20 +273,23 @@ describe('GET /health', () => {
   });
 
   it.each([
-    ['0', 200, undefined],
-    ['FALSE', 200, undefined],
-    ['TRUE', 200, []],
-    ['yes', 400, undefined],
+    ['0', 200, undefined, undefined],
+    ['FALSE', 200, undefined, undefined],
+    ['TRUE', 200, [], undefined],
+    [
+      'yes',
+      400,
+      undefined,
+      "Invalid deep 'yes': use deep=1 (or true) to open every dataset, 0 (or false) not to.",
+    ],
   ])(
     '?deep=%s answers %d (shallow, deep, or a 400: a probe must not believe a check ran)',
-    async (deep, status, unavailable) => {
+    async (deep, status, unavailable, error) => {
       const response = await invoke(handlers.health, { path: '/health', query: { deep } });
       expect(response.status).toBe(status);
-      expect((response.json as { unavailable?: string[] }).unavailable).toEqual(unavailable);
-      if (status === 400)
-        expect((response.json as { error: string }).error).toBe(
-          "Invalid deep 'yes': use deep=1 (or true) to open every dataset, 0 (or false) not to.",
-        );
+      const body = response.json as { unavailable?: string[]; error?: string };
+      expect(body.unavailable).toEqual(unavailable);
+      expect(body.error).toBe(error);
     },
   );
 

@@ -219,6 +219,9 @@ describe('parseLocations: JSON lists', () => {
       'Unable to parse location {"lat":"48","lng":9} in position 2. Expected {"lat": <number>, "lng": <number>} or {"latitude": <number>, "longitude": <number>}.',
     );
     expect(() => parseLocations([null], LIMIT)).toThrow('Unable to parse location null in position 1');
+    expect(() => parseLocations([{ lat: 48.7 }], LIMIT)).toThrow(
+      'Unable to parse location {"lat":48.7} in position 1. Expected {"lat": <number>, "lng": <number>}',
+    );
     expect(() => parseLocations([[48, 9]], LIMIT)).toThrow('Unable to parse location [48,9] in position 1');
   });
 
