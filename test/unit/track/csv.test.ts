@@ -102,7 +102,7 @@ describe('readCsv: the header', () => {
   it.each([
     [
       'lat (rad),lon (rad)',
-      /names no latitude and longitude columns: .* 'lat \(rad\)' names no column: after/,
+      /names no latitude and longitude columns: .* 'lat \(rad\)' names no column: after a coordinate's name only a unit in degrees may follow, \(°\), \(deg\), \(dd\), \(WGS84\) or _deg\.$/,
     ], // radians, or any unit but degrees, are not read as degrees
     ['Latitude (UTM),Longitude (UTM)', /names no latitude and longitude columns/],
     [

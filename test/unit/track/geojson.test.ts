@@ -262,6 +262,15 @@ describe('readGeoJson’s bounds, checked before the file is parsed', () => {
     );
   });
 
+  it.each([
+    ['a root array of positions', '[[1,1],[2,2],[3,3]]'],
+    ['a root number', '5'],
+  ])('refuses %s as not GeoJSON, not as too many coordinates', (_, text) => {
+    expect(() => readGeoJson(text, { ...options, maxCoordinates: 2 })).toThrow(
+      new InvalidRequestError('The file is not GeoJSON: expected an object with a "type" member.'),
+    );
+  });
+
   it('does not count a coordinates member inside properties: it is free data, not a geometry', () => {
     const text = JSON.stringify({
       ...feature(lines),
