@@ -20,31 +20,28 @@ describe('routes from serverless.yml', () => {
     expect(matchRoute(routes, 'DELETE', '/v1/datasets/x')).toBeNull();
   });
 
-  it('sends any method of every route to its handler, whose 405 names the allowed ones (not a 404)', () => {
-    for (const [path, name] of [
-      ['/app', 'app'],
-      ['/maps/api/elevation/json', 'google'],
-      ['/maps/api/elevation/xml', 'google'],
-      ['/v1/sample/file', 'file'],
-      ['/v1/sample/profile', 'profile'],
-      ['/api/elevation', 'legacy'],
-      ['/api/v1/lookup', 'openelevation'],
-    ]) {
+  // OpenTopoData's other routes (/health, /datasets, /, /v1) too: its 405, its CORS preflight.
+  it.each([
+    ['/app', 'app'],
+    ['/maps/api/elevation/json', 'google'],
+    ['/maps/api/elevation/xml', 'google'],
+    ['/v1/sample/file', 'file'],
+    ['/v1/sample/profile', 'profile'],
+    ['/api/elevation', 'legacy'],
+    ['/api/v1/lookup', 'openelevation'],
+    ['/health', 'health'],
+    ['/datasets', 'datasets'],
+    ['/', 'help'],
+    ['/v1', 'help'],
+  ])(
+    'sends any method of %s to its handler %s, whose 405 names the allowed ones (not a 404)',
+    (path, name) => {
       expect(matchRoute(routes, 'DELETE', path)?.functionName).toBe(name);
       expect(matchRoute(routes, 'OPTIONS', path)?.functionName).toBe(name);
-    }
-  });
+    },
+  );
 
-  it("sends any method of OpenTopoData's other routes to their handler (its 405, its CORS preflight)", () => {
-    for (const [path, name] of [
-      ['/health', 'health'],
-      ['/datasets', 'datasets'],
-      ['/', 'help'],
-      ['/v1', 'help'],
-    ]) {
-      expect(matchRoute(routes, 'DELETE', path)?.functionName).toBe(name);
-      expect(matchRoute(routes, 'OPTIONS', path)?.functionName).toBe(name);
-    }
+  it('sends /v1/datasets preflights to its handler, and its POST to /v1/{dataset}', () => {
     expect(matchRoute(routes, 'OPTIONS', '/v1/datasets')?.functionName).toBe('datasets');
     // POST /v1/datasets is /v1/{dataset}'s: a dataset may be named "datasets".
     expect(matchRoute(routes, 'POST', '/v1/datasets')?.functionName).toBe('elevation');
