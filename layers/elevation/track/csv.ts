@@ -88,13 +88,8 @@ export function looksLikeCsv(head: string): boolean {
   const { line, sep } = csvStart(head);
   if (sep !== null) return true; // Excel's hint says CSV; readCsv names what else is wrong
   if (line === undefined) return false;
-  if (
-    findHeader(line) !== null ||
-    headerlessDelimiter(line) !== null ||
-    namesXAndY(line) ||
-    namesWkt(line) ||
-    namesACoordinate(line)
-  )
+  // namesACoordinate holds for every header findHeader reads (it needs a latitude and a longitude name).
+  if (headerlessDelimiter(line) !== null || namesXAndY(line) || namesWkt(line) || namesACoordinate(line))
     return true;
   return headerBelow(head) !== null; // a title line above the header: readCsv says to remove it
 }
@@ -116,7 +111,7 @@ function headerBelow(text: string): { number: number; line: string } | null {
 
 /** A header line's cell names, lower case, unquoted (split at any delimiter: only for recognising names). */
 function headerNames(line: string): Set<string> {
-  return new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().toLowerCase()));
+  return new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().normalize('NFC').toLowerCase()));
 }
 
 /** A column name that starts like a coordinate's but says another unit (`lat (rad)`, `lon_rad`): not read. */

@@ -381,6 +381,9 @@ describe('readCsv: the edges (from mutation testing)', () => {
     );
     expect(looksLikeCsv('lat,elevation\n')).toBe(true);
     expect(looksLikeCsv('lat elevation\n')).toBe(false); // no delimiter: not a header
+    // A name written decomposed (macOS file names, some exporters: a + U+0308) is the same name.
+    expect(looksLikeCsv('La\u0308nge;Ho\u0308he\n')).toBe(true);
+    expect(looksLikeCsv('Breite;La\u0308nge\n')).toBe(true);
     // X and Y are a CSV all the same, so that its 400 can say why they are not read.
     expect(looksLikeCsv('"X";"Y";"name"\n')).toBe(true);
     expect(looksLikeCsv('X, Y\n')).toBe(true);
