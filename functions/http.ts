@@ -204,6 +204,11 @@ export function formContentType(event: APIGatewayProxyEventV2): string | null {
   return type !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(type) ? type : null;
 }
 
+/** Whether a body's text starts like urlencoded form fields (`name=value`, as `curl -d` sends them). */
+export function startsLikeFormFields(text: string): boolean {
+  return /^[\w%.[\]-]+=/.test(text.trimStart());
+}
+
 export function method(event: APIGatewayProxyEventV2): string {
   return (event.requestContext?.http?.method ?? 'GET').toUpperCase();
 }

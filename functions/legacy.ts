@@ -14,6 +14,7 @@ import {
   parseJson,
   rejectRepeatedParameters,
   rejectUnreadHeightOption,
+  startsLikeFormFields,
 } from './http';
 
 export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
@@ -28,7 +29,7 @@ export const handler = route('legacy', ['GET', 'POST', 'OPTIONS'], async (event,
     }
     const text = body(event, app.settings.maxBodyBytes) ?? '';
     // A form (multipart, or urlencoded as curl -d sends it) is not this route's body: say so, not "Invalid JSON".
-    const form = formContentType(event) !== null || /^[\w%.-]+=/.test(text);
+    const form = formContentType(event) !== null || startsLikeFormFields(text);
     const parsed = form ? null : parseJson(text);
     if (!Array.isArray(parsed))
       throw new InvalidRequestError(

@@ -17,7 +17,13 @@ import {
 } from '../layers/elevation';
 import type { App } from './app';
 import { fileBytes } from './file-http';
-import { formContentType, method, rejectRepeatedParameters, requestParams } from './http';
+import {
+  formContentType,
+  method,
+  rejectRepeatedParameters,
+  requestParams,
+  startsLikeFormFields,
+} from './http';
 import { formOptions, readForm } from './form';
 
 export interface ProfileInput {
@@ -83,13 +89,11 @@ function locationsInput(params: Record<string, unknown>, app: App): ProfileInput
   return { params, path: parseLocations(params.locations, app.limits.maxLocations), source: 'locations' };
 }
 
-/** A body of several lines that is neither JSON nor form parameters (`name=value` before the first line break). */
+/** A body of several lines that is neither JSON nor form fields (`name=value`). */
 function looksLikeFile(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8').trimStart();
   if (head.startsWith('{') || head.startsWith('[')) return false;
-  const lineBreak = head.search(/[\r\n]/);
-  const equals = head.indexOf('=');
-  return lineBreak >= 0 && (equals < 0 || equals > lineBreak);
+  return /[\r\n]/.test(head) && !startsLikeFormFields(head);
 }
 
 /**
