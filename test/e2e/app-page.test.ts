@@ -89,7 +89,9 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
       expect(readFileSync(file, 'utf8')).toBe(
         template.replace(/\{\{([^}]+)\}\}/g, (_, key: string) => String(heights.get(key))),
       );
-      expect(await page.textContent('#file-status')).toBe('6 of 7 coordinates filled, 1 without data.');
+      expect(await page.textContent('#file-status')).toBe(
+        'google-earth.kml: 6 of 7 coordinates filled, 1 without data.',
+      );
     });
 
     it('takes a gzip-compressed GPX and names the download as the upload, gzip-compressed too', async () => {
@@ -134,7 +136,7 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
       });
       expect(size).toEqual([800, 320]);
       expect(await page.textContent('#summary')).toMatch(
-        /^Length \d+\.\d\d km · ascent \d+ m · descent \d+ m · lowest [\d.]+ m · highest [\d.]+ m$/,
+        /^Profile along the track, sampled at 200 evenly spaced points: length \d+\.\d\d km · ascent \d+ m · descent \d+ m · lowest [\d.]+ m · highest [\d.]+ m · 93 of the 200 samples without data$/,
       );
     });
 
@@ -160,11 +162,15 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
           descent: number;
           min: { elevation: number };
           max: { elevation: number };
+          samples: number;
+          nodata: number;
         };
       };
+      expect(s.nodata).toBe(0);
       return (
-        `Length ${(s.length / 1000).toFixed(2)} km · ascent ${Math.round(s.ascent)} m · descent ` +
-        `${Math.round(s.descent)} m · lowest ${s.min.elevation} m · highest ${s.max.elevation} m`
+        `Profile along the track, sampled at ${s.samples} evenly spaced points: length ` +
+        `${(s.length / 1000).toFixed(2)} km · ascent ${Math.round(s.ascent)} m · descent ` +
+        `${Math.round(s.descent)} m · lowest ${s.min.elevation.toFixed(1)} m · highest ${s.max.elevation.toFixed(1)} m`
       );
     }
 
@@ -187,7 +193,9 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
             (globalThis as unknown as PageGlobals).document.getElementById('download').textContent === text,
           `Download ${download}`,
         );
-        expect(await page.textContent('#file-status')).toBe('4 of 4 coordinates filled, 0 without data.');
+        expect(await page.textContent('#file-status')).toBe(
+          `${name}: 4 of 4 coordinates filled, 0 without data.`,
+        );
         const [saved] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
         expect(saved.suggestedFilename()).toBe(download);
         const bytes = readFileSync(await saved.path());
@@ -218,7 +226,7 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
         () =>
           (globalThis as unknown as PageGlobals).document.getElementById('file-status').className === 'error',
       );
-      expect(await page.textContent('#file-status')).toMatch(/^The file is not well-formed XML/);
+      expect(await page.textContent('#file-status')).toMatch(/^broken\.gpx: The file is not well-formed XML/);
       expect(await page.isHidden('#download')).toBe(true);
       expect(await page.isHidden('#chart')).toBe(true);
       expect(await page.textContent('#summary')).toBe('');
@@ -235,6 +243,120 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
       expect(cells).toEqual([...expected.values()]);
       // Everything the page used was allowed by its CSP (only this API, blob: images): nothing from elsewhere.
       expect(cspErrors).toEqual([]);
+    });
+
+    it('shows each typed point once however often the button is clicked, and the answer to the last text', async () => {
+      await page.fill('#coordinates', '48.742275,9.101177\n48.8,9.2');
+      await page.dblclick('#lookup');
+      await page.fill('#coordinates', '48.7 9.1'); // a space between them is read as the comma
+      await page.click('#lookup');
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as PageGlobals).document.getElementById('lookup-status').textContent ===
+          '1 point.',
+      );
+      expect(await page.locator('#heights tbody tr').count()).toBe(1);
+      const cells = (await page.locator('#heights tbody td').allTextContents()).map(Number);
+      expect(cells).toEqual([48.7, 9.1, (await v1(stack, ['48.7,9.1'])).get('48.7,9.1')]);
+    });
+
+    it.each([
+      ['', 'Type a coordinate first: one "latitude,longitude" per line.'],
+      [
+        '48.7,9.1\n48,7;9,1',
+        'Line 2 ("48,7;9,1") is not "latitude,longitude" in decimal degrees with a point, like 48.742275,9.101177.',
+      ],
+    ])(
+      'says what is wrong with typed coordinates %j, in the status line, not as a row',
+      async (typed, message) => {
+        await page.fill('#coordinates', typed);
+        await page.click('#lookup');
+        await page.waitForFunction(
+          () =>
+            (globalThis as unknown as PageGlobals).document.getElementById('lookup-status').className ===
+            'error',
+        );
+        expect(await page.textContent('#lookup-status')).toBe(message);
+        expect(await page.locator('#heights tr').count()).toBe(0);
+      },
+    );
+
+    it('hints at swapped coordinates where a point has no data but would with latitude and longitude swapped', async () => {
+      await page.fill('#coordinates', '9.101177,48.742275\n10,10');
+      await page.click('#lookup');
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as PageGlobals).document.querySelectorAll('#heights tbody tr').length === 2,
+      );
+      expect(await page.locator('#heights tbody td:last-child').allTextContents()).toEqual([
+        'no data (swapped?)',
+        'no data',
+      ]);
+      expect(await page.textContent('#lookup-status')).toBe(
+        '2 points; 1 without data would lie in the dataset with latitude and longitude swapped: type latitude first.',
+      );
+    });
+
+    it('reads the last file again when the KML option is ticked after it', async () => {
+      await page.setInputFiles('#file', path.join(FIXTURES, 'google-earth.kml'));
+      await page.waitForSelector('#download:not([hidden])');
+      await page.check('#absolute');
+      await page.waitForSelector('#download:not([hidden])');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+      expect(readFileSync(await download.path(), 'utf8')).toContain('<altitudeMode>absolute</altitudeMode>');
+      await page.uncheck('#absolute');
+      await page.waitForSelector('#download:not([hidden])');
+      const [plain] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+      expect(readFileSync(await plain.path(), 'utf8')).not.toContain('<altitudeMode>absolute</altitudeMode>');
+    });
+
+    it('says a file without data in the dataset got no heights, and offers no download of it unchanged', async () => {
+      const gpx =
+        '<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>' +
+        '<trkpt lat="10" lon="10"/><trkpt lat="10.1" lon="10.1"/></trkseg></trk></gpx>';
+      await page.setInputFiles('#file', {
+        name: 'elsewhere.gpx',
+        mimeType: 'application/gpx+xml',
+        buffer: Buffer.from(gpx),
+      });
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as PageGlobals).document.getElementById('file-status').className === 'error',
+      );
+      expect(await page.textContent('#file-status')).toBe(
+        'elsewhere.gpx: none of its 2 coordinates has data in dataset sample (latitude 48.599583 to 48.900417, ' +
+          'longitude 8.999583 to 9.300417), so no height was filled in.',
+      );
+      expect(await page.isHidden('#download')).toBe(true);
+      expect(await page.isHidden('#chart')).toBe(true);
+    });
+
+    it('works under a path prefix (an API Gateway stage, a proxy): its requests go beside the page', async () => {
+      const context = await browser.newContext();
+      const seen: string[] = [];
+      await context.route('http://gateway.test/**', async (route) => {
+        const url = new URL(route.request().url());
+        seen.push(url.pathname);
+        const response = await route.fetch({
+          url: `${stack.baseUrl}${url.pathname.replace(/^\/elevation/, '')}${url.search}`,
+        });
+        await route.fulfill({ response });
+      });
+      const prefixed = await context.newPage();
+      try {
+        await prefixed.goto('http://gateway.test/elevation/app');
+        await prefixed.locator('#dataset option').first().waitFor({ state: 'attached' });
+        await prefixed.fill('#coordinates', '48.742275,9.101177');
+        await prefixed.click('#lookup');
+        await prefixed.waitForFunction(
+          () =>
+            (globalThis as unknown as PageGlobals).document.querySelectorAll('#heights tbody tr').length ===
+            1,
+        );
+        expect(seen).toEqual(['/elevation/app', '/elevation/v1/datasets', '/elevation/v1/sample']);
+      } finally {
+        await context.close();
+      }
     });
   });
 }

@@ -20,7 +20,7 @@ describe('GET /app', () => {
   it('loads nothing from elsewhere: no external script, style or URL (works offline)', async () => {
     const { body } = await invoke(handlers.app, { path: '/app' });
     expect(body).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet|https?:\/\//);
-    expect(body).toContain("fetch('/v1/datasets')");
+    expect(body).toContain("fetch(base + '/v1/datasets')");
   });
 
   it('answers 405 for POST', async () => {
