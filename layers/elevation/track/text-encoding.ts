@@ -140,8 +140,9 @@ export const EIGHT_BIT_ENCODING = /^(iso[-_]?8859-\d{1,2}|latin-?\d{1,2}|l\d|win
  * ```
  */
 export function declaresEightBit(bytes: Uint8Array): boolean {
+  // Spaces before the declaration: Strava's exports (xml-scan.ts reads them).
   const head = Buffer.from(bytes.subarray(0, 256)).toString('latin1');
-  const name = /^<\?xml\s[^>]*?\bencoding\s*=\s*["']([\w.-]+)["']/.exec(head)?.[1];
+  const name = /^[ \t\r\n]*<\?xml\s[^>]*?\bencoding\s*=\s*["']([\w.-]+)["']/.exec(head)?.[1];
   return name !== undefined && EIGHT_BIT_ENCODING.test(name);
 }
 

@@ -43,7 +43,8 @@ export interface XmlVisitor {
 
 export class XmlSyntaxError extends InvalidRequestError {}
 
-export function scanXml(text: string, visitor: XmlVisitor): void {
+export function scanXml(document: string, visitor: XmlVisitor): void {
+  const text = declarationFirst(document);
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: { element: XmlElement; text: string[] | null }[] = [];
   let tagStart = 0;
@@ -106,6 +107,17 @@ export function scanXml(text: string, visitor: XmlVisitor): void {
     if (error === visitorError || error instanceof InvalidRequestError) throw error;
     throw new XmlSyntaxError(`The file is not well-formed XML: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Strava's exports (its bulk export's .tcx and .gpx too) start with spaces before the XML declaration, which XML
+ * forbids ("an XML declaration must be at the start of the document"), as GoldenCheetah, GPSBabel and GPXSee found:
+ * the declaration is read as if it came first. Whitespace after it is allowed, and the text is as long as before,
+ * so every element's offsets are the document's own (the answer keeps the spaces: the file comes back as it came).
+ */
+function declarationFirst(text: string): string {
+  const match = /^([ \t\r\n]+)(<\?xml[ \t\r\n][^>]*\?>)/.exec(text);
+  return match ? match[2] + match[1] + text.slice(match[0].length) : text;
 }
 
 /**

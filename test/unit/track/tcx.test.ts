@@ -24,6 +24,13 @@ const filled = (text: string) => {
 };
 
 describe('readTcx', () => {
+  it('fills a Strava export (spaces before its XML declaration), keeping the spaces: the file comes back as it came', () => {
+    const text = `          <?xml version="1.0" encoding="UTF-8"?>\n${TCX(`<Trackpoint>${pos(50, 10)}</Trackpoint>`)}`;
+    expect(filled(text)).toBe(
+      `          <?xml version="1.0" encoding="UTF-8"?>\n${TCX(`<Trackpoint>${pos(50, 10)}<AltitudeMeters>123.4</AltitudeMeters></Trackpoint>`)}`,
+    );
+  });
+
   it('removes a placeholder <AltitudeMeters> of 0 with its line where there is no data, and keeps a real height', () => {
     const text = TCX(
       `\n<Trackpoint>${pos(50, 10)}\n  <AltitudeMeters>0.0</AltitudeMeters>\n  <HeartRateBpm/>\n</Trackpoint>` +

@@ -143,7 +143,8 @@ describe('declaresEightBit', () => {
     ['<?xml version="1.0" encoding="UTF-8"?><gpx/>', false],
     ['<?xml version="1.0"?><gpx/>', false],
     ['<?xml version="1.0" encoding="Shift_JIS"?>', false],
-    [' <?xml version="1.0" encoding="ISO-8859-1"?>', false], // not a declaration: it must come first
+    ['  \r\n<?xml version="1.0" encoding="ISO-8859-1"?>', true], // spaces first, as Strava writes: read all the same
+    ['x<?xml version="1.0" encoding="ISO-8859-1"?>', false], // not a declaration: it must come first
     ['<gpx encoding="ISO-8859-1"/>', false],
     ['\uFEFF<?xml version="1.0" encoding="ISO-8859-1"?>', false], // UTF-8's BOM says otherwise
   ])('%j: %s', (text, declared) => {

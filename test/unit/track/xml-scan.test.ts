@@ -36,6 +36,16 @@ describe('scanXml positions', () => {
     expect(text.slice(v.content!.start, v.content!.end)).toBe('1');
   });
 
+  it("reads Strava's exports, with spaces before the XML declaration, at the document's own offsets", () => {
+    const text = '          <?xml version="1.0" encoding="UTF-8"?>\n<r><v>1</v></r>';
+    const v = spans(text).find((f) => f.name === 'v')!;
+    expect(text.slice(v.start, v.end)).toBe('<v>1</v>');
+    expect(text.slice(v.content!.start, v.content!.end)).toBe('1');
+    // Only whitespace before it: anything else before the declaration stays an error.
+    expect(() => spans('x<?xml version="1.0"?><r/>')).toThrow(/not well-formed XML/);
+    expect(() => spans('<!-- c --><?xml version="1.0"?><r/>')).toThrow(/not well-formed XML/);
+  });
+
   it('decodes entities and CDATA in content text while the raw span keeps them', () => {
     const text = '<r><v>a&amp;<![CDATA[<b>]]></v></r>';
     const v = spans(text).find((f) => f.name === 'v')!;
