@@ -2,7 +2,12 @@
  * `POST /v1/{dataset}/file`: a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file in, the same file out with every height
  * filled from the dataset (or chain); counts in `x-elevation-*` headers, or as JSON with `report=json`.
  */
-import { fillFileHeights, parseFileOptions } from '../layers/elevation';
+import {
+  fillFileHeights,
+  InvalidRequestError,
+  nothingFilledMessage,
+  parseFileOptions,
+} from '../layers/elevation';
 import { route } from './route';
 import { decodePathParameter, formContentType, jsonResponse, rejectRepeatedParameters } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
@@ -50,6 +55,8 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
       reportHeaders(report),
     );
   }
+  const nothing = nothingFilledMessage(report, dataset.name);
+  if (nothing !== null) throw new InvalidRequestError(nothing);
   const response = fileResponse(filled, app.corsOrigin);
   if (upload?.filename)
     response.headers = { ...response.headers, 'content-disposition': attachmentHeader(upload.filename) };

@@ -140,11 +140,6 @@ async function fillAndChart(file, current, note) {
   var counts = ['coordinates', 'filled', 'nodata', 'kept'].map(function (k) {
     return Number(filled.headers.get('x-elevation-' + k));
   });
-  if (counts[0] > 0 && counts[1] === 0 && counts[3] === 0) {
-    text($('file-status'), file.name + ': none of its ' + counts[0] + ' coordinates has data in dataset ' + name +
-      areaOf(name) + ', so no height was filled in.' + note, true);
-    return;
-  }
   var blob = await filled.blob();
   if (!current()) return;
   var link = $('download');
@@ -171,11 +166,6 @@ async function fillAndChart(file, current, note) {
   $('chart').src = objectUrl(chart); $('chart').alt = 'Elevation profile chart. ' + line; $('chart').hidden = false;
 }
 function metres(point) { return point ? point.elevation.toFixed(1) + ' m' : '–'; }
-function areaOf(name) {
-  var b = datasets[name] && datasets[name].bounds;
-  return b ? ' (latitude ' + b[1] + ' to ' + b[3] + ', longitude ' + b[0] + ' to ' + b[2] + ')' : '';
-}
-
 /** One file at a time: the first is read, the page says which others were not. */
 function takeFiles(files) {
   if (!files || !files.length) return;

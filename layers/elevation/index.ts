@@ -47,7 +47,12 @@ export { readTrackLocations, readTrackPath } from './track/track-text';
 export { isGzip } from './track/gzip-file';
 export { isFit } from './track/fit';
 export { parseFileOptions, type FileRequestOptions } from './track/file-options';
-export { fillFileHeights, type FillReport, type FilledFile } from './track/fill-heights';
+export {
+  fillFileHeights,
+  nothingFilledMessage,
+  type FillReport,
+  type FilledFile,
+} from './track/fill-heights';
 export {
   parseProfileOptions,
   rejectUnknownProfileParameters,

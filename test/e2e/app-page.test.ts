@@ -324,8 +324,9 @@ if (!HAS_CHROMIUM && process.env.CI !== 'true') {
           (globalThis as unknown as PageGlobals).document.getElementById('file-status').className === 'error',
       );
       expect(await page.textContent('#file-status')).toBe(
-        'elsewhere.gpx: none of its 2 coordinates has data in dataset sample (latitude 48.599583 to 48.900417, ' +
-          'longitude 8.999583 to 9.300417), so no height was filled in.',
+        "elsewhere.gpx: No elevation data in dataset 'sample' at any of the GPX file's 2 coordinates, so none was " +
+          "filled: check that they lie in the dataset's area (GET /v1/datasets gives its bounds) and that latitude " +
+          'and longitude are not swapped.',
       );
       expect(await page.isHidden('#download')).toBe(true);
       expect(await page.isHidden('#chart')).toBe(true);

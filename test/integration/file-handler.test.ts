@@ -107,13 +107,17 @@ describe('POST /v1/{dataset}/file options', () => {
     expect(response.body).not.toBe(await expectedFile(template));
   });
 
-  it('answers a file without coordinates unchanged, with nothing counted and no dataset named', async () => {
+  it('refuses a file without coordinates (answered unchanged, it would look filled); report=json counts nothing', async () => {
     const kml = Buffer.from(
       '<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>empty</name></Document></kml>',
     );
     const file = await postFile(handlers, kml);
-    expect(file.status).toBe(200);
-    expect(file.body).toBe(kml.toString('utf8'));
+    expect(file.status).toBe(400);
+    expect(file.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        'The KML file has no coordinates, so there is nothing to fill: it needs a track, route, line or place with a position.',
+    });
     const report = await postFile(handlers, kml, { report: 'json' });
     expect(report.json).toEqual({
       status: 'OK',
@@ -124,6 +128,30 @@ describe('POST /v1/{dataset}/file options', () => {
       kept: 0,
       datasets: [],
     });
+  });
+
+  it('refuses a file with data at none of its points, where only placeholders would be removed', async () => {
+    const gpx = Buffer.from(
+      '<gpx version="1.1"><wpt lat="9.1" lon="48.7"><ele>0</ele></wpt><wpt lat="0" lon="0"/></gpx>',
+    );
+    const file = await postFile(handlers, gpx);
+    expect(file.status).toBe(400);
+    expect(file.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        "No elevation data in dataset 'sample' at any of the GPX file's 2 coordinates, so none was filled: check that they lie in the dataset's area (GET /v1/datasets gives its bounds) and that latitude and longitude are not swapped.",
+    });
+    // A file with data at one point is filled there, the other left without.
+    const partly = await postFile(
+      handlers,
+      Buffer.from(
+        '<gpx version="1.1"><wpt lat="48.7" lon="9.1"/><wpt lat="0" lon="0"><ele>0</ele></wpt></gpx>',
+      ),
+    );
+    expect(partly.status).toBe(200);
+    expect(partly.body).toMatch(
+      /^<gpx version="1.1"><wpt lat="48.7" lon="9.1"><ele>[\d.]+<\/ele><\/wpt><wpt lat="0" lon="0"><\/wpt><\/gpx>$/,
+    );
   });
 
   it('names no dataset for a file whose only point has no data', async () => {

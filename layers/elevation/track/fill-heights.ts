@@ -12,7 +12,7 @@ import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import { isPlaceholderHeight } from './height-slot';
 import { applicableEdits, type RelativeGroup, type TrackReadOptions } from './parsed-track';
-import { readTrackText } from './track-text';
+import { FORMAT_NAMES, readTrackText } from './track-text';
 import { encodeText, type TextEncodingName } from './text-encoding';
 import { applyEdits, type TextEdit } from './text-edits';
 import { detectTrackFormat, type FileFormat, type TrackFormat } from './track-format';
@@ -54,6 +54,31 @@ export interface FilledFile {
   /** The file came gzip-compressed (`track.gpx.gz`), and `bytes` are compressed again. */
   gzip: boolean;
   report: FillReport;
+}
+
+/**
+ * Why a filled file would only look filled, or null. A file without a coordinate, or one where the dataset has data
+ * at none of its coordinates (a file from elsewhere, latitude and longitude swapped), would come back unchanged (or
+ * with only its placeholder zeros removed) under a 200 that reads as success in a browser's download or
+ * `curl -o`: it is a 400 saying so instead. (`report=json` answers the counts, which say it themselves.)
+ *
+ * @example
+ * ```ts
+ * const report = { format: 'gpx' as const, coordinates: 3, filled: 0, nodata: 3, kept: 0, datasets: [] };
+ * assert.match(nothingFilledMessage(report, 'srtm') ?? '', /^No elevation data in dataset 'srtm' at any of the GPX file's 3 coordinates/);
+ * assert.equal(nothingFilledMessage({ ...report, filled: 1, nodata: 2, datasets: ['srtm'] }, 'srtm'), null);
+ * ```
+ */
+export function nothingFilledMessage(report: FillReport, dataset: string): string | null {
+  const name = report.format === 'fit' ? 'FIT' : FORMAT_NAMES[report.format];
+  if (report.coordinates === 0) {
+    return `The ${name} file has no coordinates, so there is nothing to fill: it needs a track, route, line or place with a position.`;
+  }
+  if (report.nodata < report.coordinates) return null;
+  return (
+    `No elevation data in dataset '${dataset}' at any of the ${name} file's ${report.coordinates} coordinates, so none was filled: ` +
+    "check that they lie in the dataset's area (GET /v1/datasets gives its bounds) and that latitude and longitude are not swapped."
+  );
 }
 
 /**

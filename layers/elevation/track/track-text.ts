@@ -19,7 +19,7 @@ import { declaresEightBit, decodeText, type TextEncodingName } from './text-enco
 export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
 
 /** Each format as its own documents write it, for messages ("GEOJSON" read oddly). */
-const FORMAT_NAMES: Record<TrackFormat, string> = {
+export const FORMAT_NAMES: Record<TrackFormat, string> = {
   kml: 'KML',
   kmz: 'KMZ',
   gpx: 'GPX',
