@@ -11,7 +11,7 @@ import { readFitFile } from './fit-heights';
 import { gunzipTrackFile, gzipTrackFile, isGzip } from './gzip-file';
 import { readKmz, writeKmz } from './kmz';
 import { isPlaceholderHeight } from './height-slot';
-import { applicableEdits, type RelativeGroup, type TrackReadOptions } from './parsed-track';
+import { applicableEdits, extentEdits, type RelativeGroup, type TrackReadOptions } from './parsed-track';
 import { FORMAT_NAMES, readTrackText } from './track-text';
 import { encodeText, type TextEncodingName } from './text-encoding';
 import { applyEdits, type TextEdit } from './text-edits';
@@ -159,8 +159,19 @@ async function fillText(
     return edit ? [edit] : [];
   });
   const holdsHeight = (i: number) => !endsWithoutHeight(decisions[i], track.slots[i].height);
+  const heightOf = (i: number) => {
+    const decision = decisions[i];
+    if (typeof decision === 'number' && !untouched.has(i)) return decision;
+    return holdsHeight(i) ? track.slots[i].height : null;
+  };
   const out = encodeText(
-    bom + applyEdits(text, [...edits, ...modeEdits, ...applicableEdits(track, holdsHeight)]),
+    bom +
+      applyEdits(text, [
+        ...edits,
+        ...modeEdits,
+        ...applicableEdits(track, holdsHeight),
+        ...extentEdits(track, heightOf),
+      ]),
     encoding,
   );
   return {

@@ -17,7 +17,7 @@ import {
   isPlaceholderHeight,
   type HeightSlot,
 } from './height-slot';
-import type { ParsedTrack, TrackReadOptions } from './parsed-track';
+import type { HeightExtent, ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 
 /** MultiPolygon is the deepest geometry: positions 3 arrays below `coordinates`. */
@@ -45,8 +45,9 @@ export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrac
     throw new InvalidRequestError('The file is not GeoJSON: expected an object with a "type" member.');
   }
   const slots = new SlotCollector(options.maxCoordinates);
-  visitObject(text, root, { slots, toWgs84: null }, 0);
-  return { slots: slots.slots, extraEdits: [] };
+  const extents: HeightExtent[] = [];
+  visitObject(text, root, { slots, extents, toWgs84: null }, 0);
+  return { slots: slots.slots, extraEdits: [], extents };
 }
 
 /**
@@ -124,9 +125,10 @@ function property(node: Node, key: string): Node | undefined {
   return member?.children?.[1];
 }
 
-/** Where slots go, and how the positions of the object being read become WGS84 (null: they are WGS84). */
+/** Where slots (and bboxes) go, and how the positions of the object being read become WGS84 (null: they are). */
 interface Reading {
   slots: SlotCollector;
+  extents: HeightExtent[];
   toWgs84: ToWgs84 | null;
 }
 
@@ -137,6 +139,13 @@ function visitObject(text: string, node: Node, outer: Reading, depth: number): v
   const crs = property(node, 'crs');
   const reading = crs ? { ...outer, toWgs84: crsConversion(getNodeValue(crs)) } : outer;
   const type = property(node, 'type')?.value;
+  const from = reading.slots.slots.length;
+  visitMembers(text, node, type, reading, depth);
+  const bbox = property(node, 'bbox');
+  if (bbox) addBboxExtent(text, bbox, [from, reading.slots.slots.length], reading.extents);
+}
+
+function visitMembers(text: string, node: Node, type: unknown, reading: Reading, depth: number): void {
   const children = (key: string) => property(node, key)?.children ?? [];
   if (type === 'FeatureCollection')
     children('features').forEach((f) => visitObject(text, f, reading, depth + 1));
@@ -156,6 +165,33 @@ function visitObject(text: string, node: Node, outer: Reading, depth: number): v
       `The GeoJSON object at offset ${node.offset} has ${type === undefined ? 'no type' : `type ${excerpt(JSON.stringify(type))}`}, ` +
         `none of RFC 7946's: Feature, FeatureCollection, GeometryCollection, ${GEOMETRY_TYPES.join(', ')}.`,
     );
+  }
+}
+
+/**
+ * An object's `bbox` (RFC 7946 section 5: [west, south, east, north], or with the lowest and highest height
+ * [west, south, low, east, north, high]) gets the heights its positions end up with: a 2D one becomes 3D as they
+ * do, a 3D one's heights (often the 0 of an export that knew none) are rewritten. One of another shape is left.
+ */
+function addBboxExtent(text: string, bbox: Node, slots: [number, number], extents: HeightExtent[]): void {
+  const values = bbox.children ?? [];
+  if (bbox.type !== 'array' || values.some((v) => v.type !== 'number') || slots[0] === slots[1]) return;
+  const end = (v: Node) => v.offset + v.length;
+  const replace = (v: Node, height: number): TextEdit => ({
+    start: v.offset,
+    end: end(v),
+    replacement: String(height),
+  });
+  if (values.length === 6) {
+    extents.push({ slots, edits: (low, high) => [replace(values[2], low), replace(values[5], high)] });
+  } else if (values.length === 4) {
+    const separator = text.slice(end(values[0]), values[1].offset); // ", " or ",", as the file writes it
+    const insert = (v: Node, height: number): TextEdit => ({
+      start: end(v),
+      end: end(v),
+      replacement: `${separator}${height}`,
+    });
+    extents.push({ slots, edits: (low, high) => [insert(values[1], low), insert(values[3], high)] });
   }
 }
 

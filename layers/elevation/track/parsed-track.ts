@@ -8,6 +8,32 @@ export interface ParsedTrack {
   readonly extraEdits: readonly ExtraEdit[];
   /** KML geometries whose altitudes are not heights above sea level but offsets (relativeGroups). */
   readonly relativeGroups?: readonly RelativeGroup[];
+  /** Summaries of slots' heights the document keeps beside them (a GeoJSON `bbox`). */
+  readonly extents?: readonly HeightExtent[];
+}
+
+/**
+ * The lowest and highest height of slots [from, to) as the document states them beside the positions (a GeoJSON
+ * `bbox`, RFC 7946 section 5): rewritten from the heights the slots end up holding, so that it neither contradicts
+ * them nor, with heights added, has fewer dimensions than its positions.
+ */
+export interface HeightExtent {
+  readonly slots: readonly [from: number, to: number];
+  readonly edits: (lowest: number, highest: number) => readonly TextEdit[];
+}
+
+/** The extents' edits, given the height each slot ends up holding (null: none); one without heights is left. */
+export function extentEdits(track: ParsedTrack, heightOf: (slot: number) => number | null): TextEdit[] {
+  return (track.extents ?? []).flatMap(({ slots, edits }) => {
+    let [lowest, highest] = [Infinity, -Infinity];
+    for (let i = slots[0]; i < slots[1]; i++) {
+      const height = heightOf(i);
+      if (height === null) continue;
+      lowest = Math.min(lowest, height);
+      highest = Math.max(highest, height);
+    }
+    return lowest <= highest ? edits(lowest, highest) : [];
+  });
 }
 
 /**

@@ -3,7 +3,12 @@
  * geometry), how a height is written (replaced, or inserted with the file's own separator), and the 400 a
  * malformed file gets, naming where.
  */
-import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
+import {
+  InvalidRequestError,
+  PayloadTooLargeError,
+  fillFileHeights,
+  loadDatasetRegistry,
+} from '../../../layers/elevation';
 import { TooManyCoordinatesError } from '../../../layers/elevation/track/height-slot';
 import { readGeoJson } from '../../../layers/elevation/track/geojson';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
@@ -318,5 +323,86 @@ describe('readGeoJson’s bounds, checked before the file is parsed', () => {
       new TooManyCoordinatesError(2),
     );
     expect(() => readGeoJson(text, { ...options, maxCoordinates: 3 })).toThrow(/^The file is not valid JSON/);
+  });
+});
+
+describe('a GeoJSON bbox gets the heights its positions end up with (RFC 7946 section 5)', () => {
+  const registry = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+  // plane-point answers 1036 at 49.9,10.1 and 1078 at 49.8,10.2 (nearest); 0,0 has no data.
+  const fill = async (geojson: unknown, overwrite = true) =>
+    new TextDecoder().decode(
+      (
+        await fillFileHeights(
+          new TextEncoder().encode(JSON.stringify(geojson)),
+          registry.get('plane-point'),
+          { interpolation: 'nearest', overwrite, absoluteAltitude: false },
+          { maxCoordinates: 100, maxUnzippedBytes: 1e6 },
+        )
+      ).bytes,
+    );
+  const line = (coordinates: number[][], bbox?: number[]) => ({
+    type: 'Feature',
+    ...(bbox ? { bbox } : {}),
+    properties: {},
+    geometry: { type: 'LineString', coordinates },
+  });
+
+  it('makes a 2D bbox 3D with the lowest and highest height, a 3D one rewritten, each over its own positions', async () => {
+    const text = await fill({
+      type: 'FeatureCollection',
+      bbox: [10.1, 49.8, 10.2, 49.9],
+      features: [
+        line(
+          [
+            [10.1, 49.9],
+            [10.2, 49.8],
+          ],
+          [10.1, 49.8, 0, 10.2, 49.9, 0],
+        ),
+        line([[10.1, 49.9, 0]]),
+      ],
+    });
+    expect(JSON.parse(text)).toMatchObject({
+      bbox: [10.1, 49.8, 1036, 10.2, 49.9, 1078],
+      features: [
+        {
+          bbox: [10.1, 49.8, 1036, 10.2, 49.9, 1078],
+          geometry: {
+            coordinates: [
+              [10.1, 49.9, 1036],
+              [10.2, 49.8, 1078],
+            ],
+          },
+        },
+        { geometry: { coordinates: [[10.1, 49.9, 1036]] } },
+      ],
+    });
+  });
+
+  it('counts kept heights and leaves out positions without one; a bbox with no height under it is left', async () => {
+    const text = await fill(
+      {
+        type: 'FeatureCollection',
+        features: [
+          line(
+            [
+              [10.1, 49.9, 2000],
+              [0, 0, 0],
+            ],
+            [0, 0, 10.1, 49.9],
+          ),
+          line([[0, 0]], [0, 0, 0, 0]),
+          line([[10.2, 49.8]], [1, 2, 3]), // not a bbox RFC 7946 knows: left
+        ],
+      },
+      false,
+    );
+    const features = (JSON.parse(text) as { features: { bbox: number[] }[] }).features;
+    expect(features.map((f) => f.bbox)).toEqual([
+      [0, 0, 2000, 10.1, 49.9, 2000],
+      [0, 0, 0, 0],
+      [1, 2, 3],
+    ]);
+    expect(text).toContain('"bbox":[0,0,2000,10.1,49.9,2000]'); // the file's own separator: none
   });
 });
