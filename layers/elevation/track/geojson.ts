@@ -233,7 +233,8 @@ function positionSlot(
     lat,
     lon,
     () =>
-      `the position ${JSON.stringify(getNodeValue(node))} (offset ${node.offset}${toWgs84 ? ', converted from its crs' : ''})`,
+      // The file's own numbers: JSON.stringify would write 1e400 (Infinity to JSON.parse) as null.
+      `the position ${excerpt(text.slice(node.offset, node.offset + node.length).replace(/\s+/g, ''))} (offset ${node.offset}${toWgs84 ? ', converted from its crs' : ''})`,
   );
   const latEnd = latNode.offset + latNode.length;
   // An added height is separated as the file separates longitude and latitude (", " or ","): strict JSON has

@@ -117,6 +117,11 @@ describe('readGeoJson', () => {
       /Invalid latitude 95 at the position \[10,95\]/,
     ],
     [
+      'a longitude JSON reads as Infinity, named as the file writes it (not null)',
+      '{"type": "Point", "coordinates": [1e400, 48.7]}',
+      /^Invalid longitude Infinity at the position \[1e400,48\.7\] \(offset 33\)/,
+    ],
+    [
       'collections nested 17 deep',
       '{"type":"GeometryCollection","geometries":['.repeat(17) +
         '{"type":"Point","coordinates":[1,1]}' +
