@@ -67,12 +67,17 @@ export interface FilledFile {
  * const report = { format: 'gpx' as const, coordinates: 3, filled: 0, nodata: 3, kept: 0, datasets: [] };
  * assert.match(nothingFilledMessage(report, 'srtm') ?? '', /^No elevation data in dataset 'srtm' at any of the GPX file's 3 coordinates/);
  * assert.equal(nothingFilledMessage({ ...report, filled: 1, nodata: 2, datasets: ['srtm'] }, 'srtm'), null);
+ * assert.match(nothingFilledMessage({ ...report, format: 'csv', coordinates: 0, nodata: 0 }, 'srtm') ?? '', /needs rows below its header/);
  * ```
  */
 export function nothingFilledMessage(report: FillReport, dataset: string): string | null {
   const name = report.format === 'fit' ? 'FIT' : FORMAT_NAMES[report.format];
   if (report.coordinates === 0) {
-    return `The ${name} file has no coordinates, so there is nothing to fill: it needs a track, route, line or place with a position.`;
+    const needs =
+      report.format === 'csv'
+        ? 'rows below its header with a latitude and a longitude'
+        : 'a track, route, line or place with a position';
+    return `The ${name} file has no coordinates, so there is nothing to fill: it needs ${needs}.`;
   }
   if (report.nodata < report.coordinates) return null;
   return (
