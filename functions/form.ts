@@ -128,7 +128,7 @@ function parseForm(body: Buffer, contentType: string, limits: FormLimits): Promi
         ),
       );
       stream.on('end', () => {
-        form.files.push({ bytes: Buffer.concat(chunks), filename: info.filename || null });
+        form.files.push({ bytes: Buffer.concat(chunks), filename: uploadName(info.filename) });
       });
     });
     parser.on('field', (name, value, info) => {
@@ -174,6 +174,16 @@ export function formOptions(
     );
   }
   return { ...query, ...fields };
+}
+
+/**
+ * A form file's name as the user's file is named. Browsers (the HTML standard's multipart encoding) and fetch's
+ * FormData write `"`, LF and CR in it as `%22`, `%0A`, `%0D`: undone, or the answer to `Wanderung "neu".gpx` was
+ * named `Wanderung %22neu%22.gpx`.
+ */
+function uploadName(filename: string | undefined): string | null {
+  if (!filename) return null;
+  return filename.replace(/%(22|0A|0D)/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /**

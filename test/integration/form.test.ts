@@ -164,6 +164,17 @@ describe('a track uploaded as a form', () => {
       `attachment; filename="H_he 1.gpx"; filename*=UTF-8''H%C3%B6he%201.gpx`,
     );
   });
+
+  it('names a filename with quotes as the user named the file (browsers and FormData send them as %22)', async () => {
+    const { body, contentType } = await form([
+      { name: 'file', value: fixture('garmin.gpx'), filename: 'Wanderung "neu".gpx' },
+    ]);
+    expect(body.toString('latin1')).toContain('filename="Wanderung %22neu%22.gpx"');
+    const response = await postForm(handlers, body, contentType);
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="Wanderung _neu_.gpx"; filename*=UTF-8''Wanderung%20%22neu%22.gpx`,
+    );
+  });
 });
 
 function gpxPart(): Part[] {
