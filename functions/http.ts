@@ -40,6 +40,7 @@ export function body(event: APIGatewayProxyEventV2, maxBodyBytes: number): strin
 export async function requestParams(
   event: APIGatewayProxyEventV2,
   maxBodyBytes: number,
+  bodyShape = '{"locations": "lat,lon|lat,lon"} or a JSON array of locations',
 ): Promise<Record<string, unknown>> {
   rejectRepeatedParameters(event.rawQueryString);
   const params: Record<string, unknown> = { ...(event.queryStringParameters ?? {}) };
@@ -67,9 +68,7 @@ export async function requestParams(
   const parsed = parseJson(text);
   if (Array.isArray(parsed)) return { ...params, locations: parsed };
   if (typeof parsed !== 'object' || parsed === null) {
-    throw new InvalidRequestError(
-      'Request body must be a JSON object like {"locations": "lat,lon|lat,lon"} or a JSON array of locations.',
-    );
+    throw new InvalidRequestError(`Request body must be a JSON object like ${bodyShape}.`);
   }
   return { ...params, ...(parsed as Record<string, unknown>) };
 }

@@ -12,7 +12,7 @@ import { cacheableResponse, rejectUnreadHeightOption, requestParams } from './ht
 
 export const handler = route('openelevation', ['GET', 'POST', 'OPTIONS'], async (event, t, app, ctx) => {
   const { locations, interpolation } = await t.phase('parse', async () => {
-    const params = await requestParams(event, app.settings.maxBodyBytes);
+    const params = await requestParams(event, app.settings.maxBodyBytes, OPEN_ELEVATION_BODY);
     rejectUnreadHeightOption(params);
     checkLocationsGiven(params);
     return {
@@ -24,6 +24,9 @@ export const handler = route('openelevation', ['GET', 'POST', 'OPTIONS'], async 
   const results = locations.map((l, i) => ({ latitude: l.lat, longitude: l.lon, elevation: heights[i] }));
   return cacheableResponse(event, JSON.stringify({ results }), app.corsOrigin);
 });
+
+/** Open-Elevation's POST body, as its messages name it (the shared parser words /v1's). */
+const OPEN_ELEVATION_BODY = '{"locations":[{"latitude":48.74,"longitude":9.10}]}';
 
 /**
  * Open-Elevation's request shapes in the message (the shared parser words /v1's): no `locations`, or one that is
@@ -38,7 +41,7 @@ function checkLocationsGiven(params: Record<string, unknown>): void {
     .slice(0, 3);
   throw new InvalidRequestError(
     `${missing ? 'No locations given' : "'locations' is neither text nor a list"}: send GET ?locations=lat,lng|lat,lng ` +
-      'or POST {"locations":[{"latitude":48.74,"longitude":9.10}]}' +
+      `or POST ${OPEN_ELEVATION_BODY}` +
       (others.length > 0
         ? ` (the request had ${others.map((k) => `'${k.slice(0, 64)}'`).join(', ')}).`
         : '.'),

@@ -139,6 +139,11 @@ describe('POST /api/v1/lookup (Open-Elevation)', () => {
       /Latitude must be between -90 and 90/,
     ],
     ['not JSON', '{"locations": [', /JSON/],
+    [
+      'a JSON number, worded in its own body shape',
+      '42',
+      /^Request body must be a JSON object like \{"locations":\[\{"latitude":48\.74,"longitude":9\.10\}\]\}\.$/,
+    ],
   ])('answers %s with 400 and what was wrong', async (_, body, message) => {
     const response = await post(body);
     expect(response.status).toBe(400);
