@@ -169,6 +169,9 @@ async function call(m: CallMessage): Promise<void> {
     if (m.wantResult)
       result = result === undefined ? undefined : (JSON.parse(JSON.stringify(result)) as unknown);
   } catch (err) {
+    // A rejected async call's result is still its promise, which cannot cross to the main thread: without this
+    // the answer failed to send (DataCloneError), and setup() "timed out" with the script's error lost.
+    result = undefined;
     if (err instanceof InterruptedError || err instanceof AbortError) interrupted = true;
     else error = describe(err);
     timers.clearAll();

@@ -65,3 +65,25 @@ describe("k6's synchronous style", () => {
     expect(r.summary.metrics.iteration_duration.values.min).toBeGreaterThanOrEqual(1000);
   }, 60_000);
 });
+
+describe('async lifecycle functions', () => {
+  it.each([
+    ['an async setup() that throws', 'export async function setup() { throw new Error("boom async"); }'],
+    [
+      'a setup() whose promise rejects',
+      'export function setup() { return Promise.reject(new Error("boom promise")); }',
+    ],
+  ])(
+    "%s fails at once with the script's error and k6's exit code 107",
+    async (_, setup) => {
+      const r = await runScript(
+        `export const options = { vus: 1, iterations: 1, setupTimeout: '30s' };\n${setup}\nexport default function () {}\n`,
+      );
+      expect(r.code).toBe(107);
+      expect(r.stderr).toMatch(/setup\(\) failed: Error: boom (async|promise)/);
+      expect(r.stderr).not.toMatch(/DataCloneError|timed out/);
+      expect(r.elapsedMs).toBeLessThan(20_000); // not the 30 s setupTimeout
+    },
+    60_000,
+  );
+});
