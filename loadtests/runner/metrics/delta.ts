@@ -2,15 +2,20 @@
  * Metric deltas between threads: a worker ships what each series gained since its last shipment;
  * the main thread merges them into its registry (exact: trends ship their raw values).
  */
-import type { Registry, Series, Tags } from './registry.ts';
+import type { Metric, Registry, Series, Tags } from './registry.ts';
 import type { MetricType, ValueType } from './sinks.ts';
 
+/**
+ * A series' gain, or (without `key`) a metric the script declared that has no sample yet: k6 registers a custom
+ * metric at `new Counter(…)` and judges its thresholds at the end even when it stayed empty (a Counter's
+ * `count>0` fails), so the main thread must know it.
+ */
 export interface SeriesDelta {
   metric: string;
   type: MetricType;
   contains: ValueType;
-  key: string;
-  tags: Tags;
+  key?: string;
+  tags?: Tags;
   sum?: number;
   trues?: number;
   total?: number;
@@ -25,10 +30,16 @@ interface Shipped {
   count: number;
 }
 const shipped = new WeakMap<Series, Shipped>();
+const declared = new WeakSet<Metric>();
 
 export function takeDeltas(registry: Registry): SeriesDelta[] {
   const out: SeriesDelta[] = [];
   for (const metric of registry.metrics.values()) {
+    if (!declared.has(metric)) {
+      declared.add(metric);
+      if (metric.series.size === 0)
+        out.push({ metric: metric.name, type: metric.type, contains: metric.contains });
+    }
     for (const [key, series] of metric.series) {
       let mark = shipped.get(series);
       if (!mark) {
@@ -64,7 +75,9 @@ export function takeDeltas(registry: Registry): SeriesDelta[] {
 
 export function applyDeltas(registry: Registry, deltas: SeriesDelta[]): void {
   for (const d of deltas) {
-    const sink = registry.seriesOf(registry.define(d.metric, d.type, d.contains), d.tags, d.key).sink;
+    const metric = registry.define(d.metric, d.type, d.contains);
+    if (d.key === undefined || d.tags === undefined) continue; // declared, no sample yet
+    const sink = registry.seriesOf(metric, d.tags, d.key).sink;
     if (sink.type === 'trend' && d.values) sink.values.addAll(d.values);
     else if (sink.type === 'counter' && d.sum !== undefined) sink.sum += d.sum;
     else if (sink.type === 'rate' && d.total !== undefined && d.trues !== undefined) {

@@ -120,6 +120,18 @@ export default async function () {
     expect(server.requests()).toBe(before);
   }, 30_000);
 
+  it('judges a declared custom Counter that got no sample at the end, as k6 does: count>0 fails', async () => {
+    const r = await runScript(`import { Counter } from 'k6/metrics';
+const never = new Counter('never');
+export const options = { vus: 1, iterations: 1, thresholds: { never: ['count>0'], 'checks{x:y}': ['rate>0.99'] } };
+export default function () {}`);
+    expect(r.code).toBe(99);
+    expect(r.summary.thresholds).toEqual([
+      expect.objectContaining({ metric: 'never', threshold: 'count>0', observed: 0, ok: false }),
+      expect.objectContaining({ metric: 'checks{x:y}', ok: true }), // an empty Rate passes (k6 cannot divide)
+    ]);
+  }, 30_000);
+
   it('exits 99 and reports the crossed threshold when one fails', async () => {
     const r = await runScript(script(`{ http_req_duration: ['p(95)<0.001'], checks: ['rate>0.99'] }`), [], {
       BASE_URL: server.url,
