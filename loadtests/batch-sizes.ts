@@ -45,6 +45,8 @@ for (const name of selected) {
 }
 const formats: ApiFormat[] =
   __ENV.FORMAT === 'opentopo' || __ENV.FORMAT === 'legacy' ? [__ENV.FORMAT] : ['opentopo', 'legacy'];
+if (![undefined, '', 'opentopo', 'legacy', 'both'].includes(__ENV.FORMAT))
+  throw new Error(`FORMAT must be opentopo, legacy or both (the default), got "${__ENV.FORMAT}"`);
 
 const each = duration('DURATION', '1m', '1.5s');
 const gap = duration('GAP', '10s', '0.5s');

@@ -27,6 +27,9 @@ export function sloThresholds(
     thresholds[`http_req_failed{scenario:${name}}`] = [SLO.failedRate];
     thresholds[`http_req_duration{scenario:${name}}`] = [SLO.p95];
     thresholds[`checks{scenario:${name}}`] = [SLO.checks];
+    // A scenario that sent nothing met no SLO: empty Rates and Trends pass in k6 (SCALE=abc once ran no request,
+    // "3/3 passed", exit 0), a Counter's count>0 does not.
+    thresholds[`http_reqs{scenario:${name}}`] = ['count>0'];
   }
   return { ...thresholds, ...HEADLINE_THRESHOLDS, ...extra };
 }

@@ -114,11 +114,40 @@ function normalise(name: string, raw: RawScenario): Scenario {
     gracefulRampDownMs: parseDuration(raw.gracefulRampDown, 30_000),
   };
   if (executor === 'ramping-vus') return { ...scenario, vus: raw.startVUs ?? 1 };
+  checkAsK6(name, executor, raw, scenario);
   if (executor.endsWith('arrival-rate') && scenario.maxVUs < 1)
     throw new Error(`scenario "${name}": preAllocatedVUs must be at least 1`);
   if (executor.startsWith('ramping') && scenario.stages.length === 0)
     throw new Error(`scenario "${name}": ${executor} needs stages`);
   return scenario;
+}
+
+/** k6's shortest executor duration (lib/executor's minDuration). */
+const MIN_DURATION_MS = 1000;
+
+/**
+ * What k6's executor configs refuse before a run (their Validate): a constant-arrival-rate's rate must be a whole
+ * number above 0 (NaN reaches k6 as null, "isn't specified"; 2.5 does not unmarshal into its int64), its timeUnit
+ * above 0; a constant executor's duration at least 1s, a constant-vus' VUs above 0. Without this, SCALE=abc ran a
+ * scenario of rate NaN that sent nothing and passed its thresholds.
+ */
+function checkAsK6(name: string, executor: ExecutorName, raw: RawScenario, scenario: Scenario): void {
+  const problem = (text: string) => new Error(`scenario "${name}": ${text}`);
+  if (executor === 'constant-arrival-rate') {
+    if (typeof raw.rate !== 'number' || !Number.isFinite(raw.rate))
+      throw problem("the iteration rate isn't specified");
+    if (!Number.isInteger(raw.rate))
+      throw problem(`the iteration rate must be a whole number, got ${raw.rate}`);
+    if (raw.rate <= 0) throw problem('the iteration rate should be more than 0');
+    if (scenario.timeUnitMs <= 0) throw problem('the timeUnit should be more than 0');
+  }
+  if (executor === 'constant-vus' && scenario.vus <= 0)
+    throw problem('the number of VUs should be more than 0');
+  if (
+    (executor === 'constant-arrival-rate' || executor === 'constant-vus') &&
+    scenario.durationMs < MIN_DURATION_MS
+  )
+    throw problem(`the duration should be at least 1s, but is ${raw.duration ?? 'unspecified'}`);
 }
 
 export function scenariosFrom(options: RawOptions): Scenario[] {

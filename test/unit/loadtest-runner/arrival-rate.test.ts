@@ -24,6 +24,26 @@ describe('arrival-rate executors', () => {
     expect(starts[99]).toBeCloseTo(990);
   });
 
+  it.each([
+    [{ rate: NaN }, "the iteration rate isn't specified"],
+    [{ rate: 2.5 }, 'the iteration rate must be a whole number, got 2.5'],
+    [{ rate: 0 }, 'the iteration rate should be more than 0'],
+    [{ rate: 5, timeUnit: '0s' }, 'the timeUnit should be more than 0'],
+    [{ rate: 5, duration: '500ms' }, 'the duration should be at least 1s, but is 500ms'],
+  ])('refuses a constant-arrival-rate k6 refuses: %j', (fields, message) => {
+    const scenario = { executor: 'constant-arrival-rate', duration: '2s', preAllocatedVUs: 1, ...fields };
+    expect(() => scenariosFrom({ scenarios: { a: scenario } })).toThrow(`scenario "a": ${message}`);
+  });
+
+  it('refuses a constant-vus scenario of 0 VUs or under 1s, as k6 does', () => {
+    expect(() =>
+      scenariosFrom({ scenarios: { a: { executor: 'constant-vus', vus: 0, duration: '2s' } } }),
+    ).toThrow('scenario "a": the number of VUs should be more than 0');
+    expect(() => scenariosFrom({ vus: 1, duration: '0s' })).toThrow(
+      'the duration should be at least 1s, but is 0s',
+    );
+  });
+
   it('schedules ramping-arrival-rate starts by the integral of the rate', () => {
     const [s] = scenariosFrom({
       scenarios: {

@@ -25,12 +25,16 @@ function parsePairs(text: string, separator: string): Point[] {
 
 export interface ElevationStub {
   url: string;
+  /** Requests answered so far. */
+  requests: () => number;
   close: () => Promise<void>;
 }
 
 export async function startElevationStub(options: { nulls?: boolean } = {}): Promise<ElevationStub> {
   const height = options.nulls ? null : HEIGHT;
+  let requests = 0;
   const server = http.createServer((req, res) => {
+    requests++;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -74,6 +78,7 @@ export async function startElevationStub(options: { nulls?: boolean } = {}): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -81,6 +81,40 @@ describe('load profiles', () => {
     expect(r.summary.thresholds.find((t) => t.metric === 'checks{scenario:baseline}')?.ok).toBe(false);
   }, 90_000);
 
+  it.each([
+    ['SCALE=abc', { SCALE: 'abc' }, 'SCALE must be a number above 0, got "abc"'],
+    ['SCALE=0', { SCALE: '0' }, 'SCALE must be a number above 0, got "0"'],
+    [
+      'SMOKE=yes (not read as no: the full profile)',
+      { SMOKE: 'yes' },
+      'SMOKE must be 1 or true (or 0, false), got "yes"',
+    ],
+    ['RATE=0.2 (not raised to 1 unsaid)', { RATE: '0.2' }, 'RATE × SCALE is 0.2 requests/s'],
+    ['DURATION=15 (no unit)', { DURATION: '15' }, 'DURATION must be a duration like 30s or 2h, got "15"'],
+  ])(
+    'refuses %s before any request, with exit 107 naming it',
+    async (_, env, message) => {
+      const before = stub.requests();
+      const r = await runFile(BASELINE, [], {
+        ...smoke(stub, path.join(mkdtempSync(path.join(os.tmpdir(), 'p-')), 's.json')),
+        ...env,
+      });
+      expect(r.code).toBe(107);
+      expect(r.stderr).toContain(message);
+      expect(stub.requests()).toBe(before);
+    },
+    30_000,
+  );
+
+  it('refuses DURATION=0s as k6 does (at least 1s), before any request, rather than a run that judged nothing', async () => {
+    const before = stub.requests();
+    const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'p-')), 's.json');
+    const r = await runFile(BASELINE, [], { ...smoke(stub, summaryFile), DURATION: '0s' });
+    expect(r.code).toBe(104);
+    expect(r.stderr).toContain('scenario "baseline": the duration should be at least 1s, but is 0s');
+    expect(stub.requests()).toBe(before);
+  }, 30_000);
+
   it("refuses a k6 --summary-export file instead of reading it as 'passed' with empty figures", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'profile-'));
     const exportFile = path.join(dir, 'export.json');
