@@ -3,7 +3,7 @@
  * thread each), setup() in VU 0, the scenarios, teardown(), thresholds, handleSummary() or the
  * end-of-test summary, outputs. Exit codes as k6: 0 ok, 99 thresholds failed (also when abortOnFail
  * stopped the test), 100/101 setup()/teardown() timed out, 104 invalid config, 107 script error,
- * 108 test.abort(), 110 exec.test.fail().
+ * 105 stopped by Ctrl-C or SIGTERM, 108 test.abort(), 110 exec.test.fail().
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,6 +50,7 @@ const EXIT_SETUP_TIMEOUT = 100;
 const EXIT_TEARDOWN_TIMEOUT = 101;
 /** k6's exit code after exec.test.fail(). */
 const EXIT_MARKED_AS_FAILED = 110;
+const EXIT_EXTERNAL_ABORT = 105;
 
 /** vu.call() for setup()/teardown(), refused with k6's message and exit code after `ms`. */
 async function callWithin(
@@ -135,6 +136,18 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     abortReason = reason;
     exitCode = code;
   });
+  // As k6: the first Ctrl-C (or SIGTERM) ends the run as an abort does, so teardown() and handleSummary() still
+  // run and the figures so far are kept, exit 105 (ExternalAbort); a second one stops at once. (Node's default,
+  // exit 130 on the spot, lost a stopped soak's summary.)
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (++signals > 1) process.exit(EXIT_EXTERNAL_ABORT);
+    const name = signal === 'SIGINT' ? 'interrupt' : 'terminated';
+    process.stderr.write(`\nStopping k6 in response to signal ${signal} (again to stop at once)...\n`);
+    test.abort(`test run was aborted because k6 received a '${name}' signal`, EXIT_EXTERNAL_ABORT);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const testStartedAt = Date.now();
   const pools = new Pools({
     rps: settings.rps,
@@ -369,6 +382,8 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       });
     return { exitCode, abortReason };
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await Promise.all(handles.map((h) => h.stop()));
     await pools.close();
   }

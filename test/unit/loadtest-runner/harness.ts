@@ -75,14 +75,14 @@ export async function runScript(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
-  options: { fileName?: string; files?: Record<string, string> } = {},
+  options: { fileName?: string; files?: Record<string, string>; interruptAfterMs?: number } = {},
 ): Promise<CliResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'k6runner-'));
   const file = path.join(dir, options.fileName ?? 'script.ts');
   for (const [name, content] of Object.entries(options.files ?? {}))
     writeFileSync(path.join(dir, name), content);
   writeFileSync(file, script);
-  return runFile(file, args, env);
+  return runFile(file, args, env, options.interruptAfterMs);
 }
 
 /** Runs `cli.ts run` on a script file (e.g. one of loadtests/) with extra flags and env. */
@@ -90,6 +90,8 @@ export async function runFile(
   file: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  /** Sends SIGINT (Ctrl-C) this long after the start. */
+  interruptAfterMs?: number,
 ): Promise<CliResult> {
   const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'k6record-')), 'record.json');
   const started = Date.now();
@@ -101,6 +103,7 @@ export async function runFile(
       env: { ...process.env, ...env },
     },
   );
+  if (interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -87,3 +87,30 @@ describe('async lifecycle functions', () => {
     60_000,
   );
 });
+
+describe('Ctrl-C', () => {
+  let server: LocalServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('ends the run as k6 does: teardown() and handleSummary() still run with the figures so far, exit 105', async () => {
+    const r = await runScript(
+      `import http from 'k6/http';
+export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 10, duration: '60s', preAllocatedVUs: 2 } } };
+export default function () { http.get(__ENV.BASE_URL + '/'); }
+export function teardown() { console.log('teardown ran'); }
+export function handleSummary(data) { return { stdout: 'requests=' + data.metrics.http_reqs.values.count + '\\n' }; }
+`,
+      [],
+      { BASE_URL: server.url },
+      { fileName: 'script.js', interruptAfterMs: 4000 },
+    );
+    expect(r.code).toBe(105);
+    expect(r.elapsedMs).toBeLessThan(30_000); // not the 60 s planned
+    expect(r.stderr).toContain('teardown ran');
+    expect(r.stdout).toMatch(/requests=[1-9]\d*\n/);
+    expect(r.summary.abortReason).toBe("test run was aborted because k6 received a 'interrupt' signal");
+  }, 60_000);
+});
