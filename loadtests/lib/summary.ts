@@ -6,6 +6,7 @@
  * requests only (every scenario carries the tag measured:true; setup()'s warm-up does not).
  */
 import exec from 'k6/execution';
+import { seconds as secondsOf } from './settings.ts';
 
 /** The scenario tag that marks measured requests (see shapes.ts). */
 export const MEASURED = { measured: 'true' };
@@ -37,6 +38,31 @@ function observed(metric: MetricData, threshold: string): number | null {
   return metric.values[stat] ?? null;
 }
 
+interface PlannedScenario {
+  executor: string;
+  startTime?: string;
+  duration?: string;
+  stages?: { duration: string }[];
+}
+
+/**
+ * How long the scenarios were planned to run (the latest start plus duration; a ramping one's stages summed), or
+ * null when one runs by iterations. A run that ended well before it (abortOnFail, Ctrl-C, test.abort()) is marked:
+ * its headline describes only the part that ran.
+ */
+function plannedSeconds(): number | null {
+  const scenarios = (exec.test.options.scenarios ?? {}) as Record<string, PlannedScenario>;
+  let planned = 0;
+  for (const s of Object.values(scenarios)) {
+    const start = secondsOf(s.startTime ?? '0s');
+    if (s.executor.startsWith('ramping'))
+      planned = Math.max(planned, start + (s.stages ?? []).reduce((n, st) => n + secondsOf(st.duration), 0));
+    else if (s.duration !== undefined) planned = Math.max(planned, start + secondsOf(s.duration));
+    else return null;
+  }
+  return planned > 0 ? planned : null;
+}
+
 function headline(data: SummaryData) {
   const m = data.metrics;
   const end = Date.now();
@@ -50,10 +76,14 @@ function headline(data: SummaryData) {
       .filter(([source]) => !HEADLINE_THRESHOLDS[metric]?.includes(source))
       .map(([threshold, r]) => ({ metric, threshold, observed: observed(v, threshold), ok: r.ok })),
   );
+  const planned = plannedSeconds();
   return {
     format: SUMMARY_FORMAT,
     startedAt: new Date(from ?? end - data.state.testRunDurationMs).toISOString(),
     executionSeconds: seconds,
+    plannedSeconds: planned,
+    // A second of slack: the measured window starts after setup() and ends at handleSummary().
+    stoppedEarly: planned !== null && seconds < planned - Math.max(1, planned * 0.05),
     elevations,
     elevations_per_minute: seconds > 0 ? (elevations / seconds) * 60 : 0,
     requests,
@@ -84,6 +114,10 @@ export function summaryHandler(profile: string) {
       `    http_req_duration....: p(95)=${fixed(d['p(95)'])}ms p(99)=${fixed(d['p(99)'])}ms med=${fixed(d.med)}ms\n` +
       `    http_req_failed......: ${fixed(h.http_req_failed_rate * 100)}%\n` +
       `    dropped iterations...: ${h.dropped_iterations}\n` +
+      (h.stoppedEarly
+        ? `    STOPPED EARLY........: after ${fixed(h.executionSeconds, 1)} s of the planned ${fixed(h.plannedSeconds ?? 0, 1)} s ` +
+          '(an abortOnFail threshold, Ctrl-C or test.abort()): the figures cover only that part\n'
+        : '') +
       `    thresholds...........: ${h.thresholds.length - failedThresholds.length}/${h.thresholds.length} passed` +
       `${failedThresholds.map((t) => `\n      ✗ ${t.metric}: ${t.threshold}`).join('')}\n` +
       `    summary..............: ${file}\n\n`;

@@ -50,7 +50,10 @@ const loadSection = (data: ReportData): string => {
   const { load, file } = data.run;
   const verdict = load.passed
     ? '<span class="pass">thresholds passed</span>'
-    : '<span class="fail">thresholds FAILED</span>';
+    : load.stoppedEarly
+      ? `<span class="fail">STOPPED EARLY after ${load.stoppedEarly[0].toFixed(1)} s of the planned ` +
+        `${load.stoppedEarly[1].toFixed(1)} s: the figures cover only that part</span>`
+      : '<span class="fail">thresholds FAILED</span>';
   const boxes = load.headline
     .map(
       (h) =>

@@ -28,6 +28,8 @@ export interface LoadSummary {
   profile: string;
   exitCode: number | null;
   passed: boolean;
+  /** The run ended well before its planned length (abortOnFail, Ctrl-C, test.abort()): [ran, planned] seconds. */
+  stoppedEarly: [number, number] | null;
   headline: Headline[];
   thresholds: Table;
 }
@@ -40,11 +42,19 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
     : [];
   const duration = (summary.http_req_duration_ms ?? {}) as Record<string, unknown>;
   const ms = (v: unknown): number | null => (num(v) === null ? null : (v as number) / 1000);
+  const ran = num(summary.executionSeconds);
+  const planned = num(summary.plannedSeconds);
+  const stoppedEarly =
+    summary.stoppedEarly === true && ran !== null && planned !== null
+      ? ([ran, planned] as [number, number])
+      : null;
   return {
     testid: summary.testid ?? '',
     profile: typeof summary.profile === 'string' ? summary.profile : '',
     exitCode: num(summary.exitCode),
-    passed: thresholds.every((t) => t.ok === true) && (num(summary.exitCode) ?? 0) === 0,
+    passed:
+      thresholds.every((t) => t.ok === true) && (num(summary.exitCode) ?? 0) === 0 && stoppedEarly === null,
+    stoppedEarly,
     // What each measures: the scenarios' requests only (tag measured:true), over the scenarios' run time; setup()'s
     // warm-up requests are in the API's own charts but not here (loadtests/lib/summary.ts).
     headline: [

@@ -115,6 +115,22 @@ describe('load profiles', () => {
     expect(stub.requests()).toBe(before);
   }, 30_000);
 
+  it('marks a run stopped early (Ctrl-C) in its summary, and the report does not call it passed', async () => {
+    const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'p-')), 's.json');
+    const r = await runFile(BASELINE, [], { ...smoke(stub, summaryFile), DURATION: '30s' }, 4000);
+    expect(r.code).toBe(105);
+    expect(r.stdout).toMatch(/STOPPED EARLY\.+: after \d+\.\d s of the planned 30\.0 s/);
+    const summary = readSummary(summaryFile);
+    expect(summary).toMatchObject({ plannedSeconds: 30, stoppedEarly: true });
+    const report = loadSummaryOf(summary, summaryFile);
+    expect(report.passed).toBe(false);
+    expect(report.stoppedEarly?.[1]).toBe(30);
+    // A run that went its length is not marked.
+    const whole = path.join(mkdtempSync(path.join(os.tmpdir(), 'p-')), 's.json');
+    expect((await runFile(BASELINE, [], smoke(stub, whole))).code).toBe(0);
+    expect(readSummary(whole)).toMatchObject({ plannedSeconds: 3, stoppedEarly: false });
+  }, 60_000);
+
   it("refuses a k6 --summary-export file instead of reading it as 'passed' with empty figures", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'profile-'));
     const exportFile = path.join(dir, 'export.json');
