@@ -66,6 +66,13 @@ const loadSection = (data: ReportData): string => {
   );
 };
 
+/** A check's verdict: without a ratio (no chart points, a run shorter than the window) it was not made at all. */
+const verdictOf = (c: ReportData['checks'][number]): string => {
+  if (c.ok) return 'agree';
+  if (c.ratio === null) return c.decisive ? 'NOT CHECKED' : 'not checked (informative)';
+  return c.decisive ? 'DISAGREE' : 'differs (the profile changes its rate; informative)';
+};
+
 /** The report's own consistency check: charts restating a headline number agree with it (agreement.ts). */
 const checksHtml = (data: ReportData): string => {
   if (data.checks.length === 0) return '';
@@ -75,7 +82,7 @@ const checksHtml = (data: ReportData): string => {
         `<tr><td>${esc(c.chart)}</td><td>${esc(c.headline)}</td>` +
         `${valueCell(c.chartValue, 'suffix: elev/min')}${valueCell(c.headlineValue, 'suffix: elev/min')}` +
         `<td class="num">${c.ratio === null ? '–' : `${((c.ratio - 1) * 100).toFixed(1)}%`}</td>` +
-        `<td class="${c.ok ? 'pass' : c.decisive ? 'fail' : ''}">${c.ok ? 'agree' : c.decisive ? 'DISAGREE' : 'differs (the profile changes its rate; informative)'}</td><td>${esc(c.note)}</td></tr>`,
+        `<td class="${c.ok ? 'pass' : c.decisive ? 'fail' : ''}">${verdictOf(c)}</td><td>${esc(c.note)}</td></tr>`,
     )
     .join('');
   return (

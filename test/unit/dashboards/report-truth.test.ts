@@ -3,7 +3,8 @@
 import { runRateWindowSeconds } from '../../../dashboards/live/run-panels';
 import type { WaterfallSpan } from '../../../dashboards/live/jaeger';
 import { AGREEMENT_TOLERANCE, checkAgreement, plateauValue } from '../../../scripts/report/agreement';
-import { clipAfter } from '../../../scripts/report/collect';
+import { clipAfter, type ReportData } from '../../../scripts/report/collect';
+import { renderHtml } from '../../../scripts/report/html';
 import { tickStepMs, waterfallRows, waterfallSvg } from '../../../scripts/report/waterfall';
 
 const RUN = { from: 1000, to: 1015 }; // report:smoke's 15-s run
@@ -64,6 +65,45 @@ describe('charts against the headline', () => {
     });
     expect(check.ok).toBe(false);
     expect(Math.abs((check.ratio ?? 0) - 1)).toBeGreaterThan(AGREEMENT_TOLERANCE);
+  });
+
+  it('shows a check it could not make as NOT CHECKED with its reason, not as a disagreement', () => {
+    const base = {
+      chart: 'c',
+      headline: 'h',
+      headlineValue: HEADLINE,
+      run: RUN,
+      stepSeconds: 1,
+      profile: 'baseline',
+    };
+    const empty = checkAgreement({ ...base, series: [], rateWindowSeconds: 5 });
+    const off = checkAgreement({ ...base, series: chart(HEADLINE * 2, RUN.from), rateWindowSeconds: 5 });
+    const data = {
+      title: 't',
+      generatedAt: '',
+      window: { from: RUN.from, to: RUN.to },
+      rateWindow: { seconds: 5, reason: '' },
+      run: {
+        file: 's.json',
+        load: {
+          testid: 'x',
+          profile: 'baseline',
+          exitCode: 0,
+          passed: true,
+          stoppedEarly: null,
+          headline: [],
+          thresholds: { title: '', source: '', columns: [], rows: [] },
+        },
+      },
+      sections: [],
+      panels: {},
+      checks: [empty, off],
+      traces: { service: '', functions: [], slowest: [] },
+      tables: [],
+    } as unknown as ReportData;
+    const html = renderHtml(data);
+    expect(html).toContain('>NOT CHECKED</td><td>no chart points inside the run, or no headline value<');
+    expect(html.match(/>DISAGREE</g)).toHaveLength(1);
   });
 
   it('fails rather than guesses when the run is shorter than the window or the chart is empty', () => {
