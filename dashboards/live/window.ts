@@ -25,7 +25,16 @@ export const parseTime = (text: string, now = Date.now()): number => {
 
 /** A load profile's JSON summary (its handleSummary writes it); refuses files it cannot read, e.g. k6's --summary-export. */
 export const readSummary = (file: string): RunSummary => {
-  const summary = JSON.parse(fs.readFileSync(file, 'utf8')) as RunSummary;
+  if (!fs.existsSync(file))
+    throw new Error(
+      `${file} does not exist: give a summary a load profile wrote (results/load/<profile>-<time>.json)`,
+    );
+  let summary: RunSummary;
+  try {
+    summary = JSON.parse(fs.readFileSync(file, 'utf8')) as RunSummary;
+  } catch (error) {
+    throw new Error(`${file} is not JSON (${(error as Error).message}): give a summary a load profile wrote`);
+  }
   if (typeof summary.elevations_per_minute !== 'number')
     throw new Error(
       `${file} is not a load-profile summary (no elevations_per_minute; a k6 --summary-export or raw k6 ` +

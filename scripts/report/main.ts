@@ -85,6 +85,7 @@ const main = async (): Promise<void> => {
 };
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // A refusal's message is the whole story; a stack only for what no message foresaw.
+  console.error(err instanceof Error && !(err instanceof TypeError) ? `report: ${err.message}` : err);
   process.exit(1);
 });

@@ -3,7 +3,7 @@
  * summary the report reads, with the same headline figures as the runner's own record of the run;
  * a run that returns only nulls fails its checks; a k6 --summary-export file is refused by the report.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readSummary } from '../../../dashboards/live/window';
@@ -143,5 +143,9 @@ describe('load profiles', () => {
     const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { metrics: Record<string, unknown> };
     expect(exported.metrics.http_reqs).toBeDefined();
     expect(() => readSummary(exportFile)).toThrow(/not a load-profile summary.*--summary-export/);
+    // A missing or broken file is named so, not an ENOENT or SyntaxError stack.
+    expect(() => readSummary(path.join(dir, 'none.json'))).toThrow(/none\.json does not exist: give a summary/);
+    writeFileSync(path.join(dir, 'cut.json'), '{"elevations_per_minute": 1');
+    expect(() => readSummary(path.join(dir, 'cut.json'))).toThrow(/cut\.json is not JSON \(/);
   }, 90_000);
 });
