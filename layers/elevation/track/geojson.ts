@@ -174,8 +174,8 @@ function visitMembers(text: string, node: Node, type: unknown, reading: Reading,
  * do, a 3D one's heights (often the 0 of an export that knew none) are rewritten. One of another shape is left.
  */
 function addBboxExtent(text: string, bbox: Node, slots: [number, number], extents: HeightExtent[]): void {
-  const values = bbox.children ?? [];
-  if (bbox.type !== 'array' || values.some((v) => v.type !== 'number') || slots[0] === slots[1]) return;
+  const values = bbox.children; // an array's items, an object's members, none for a string or number
+  if (!values || values.some((v) => v.type !== 'number')) return;
   const end = (v: Node) => v.offset + v.length;
   const replace = (v: Node, height: number): TextEdit => ({
     start: v.offset,
@@ -234,7 +234,7 @@ function positionSlot(
     lon,
     () =>
       // The file's own numbers: JSON.stringify would write 1e400 (Infinity to JSON.parse) as null.
-      `the position ${excerpt(text.slice(node.offset, node.offset + node.length).replace(/\s+/g, ''))} (offset ${node.offset}${toWgs84 ? ', converted from its crs' : ''})`,
+      `the position ${excerpt(text.slice(node.offset, node.offset + node.length).replace(/\s/g, ''))} (offset ${node.offset}${toWgs84 ? ', converted from its crs' : ''})`,
   );
   const latEnd = latNode.offset + latNode.length;
   // An added height is separated as the file separates longitude and latitude (", " or ","): strict JSON has

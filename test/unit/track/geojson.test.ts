@@ -398,6 +398,10 @@ describe('a GeoJSON bbox gets the heights its positions end up with (RFC 7946 se
           ),
           line([[0, 0]], [0, 0, 0, 0]),
           line([[10.2, 49.8]], [1, 2, 3]), // not a bbox RFC 7946 knows: left
+          line([[10.2, 49.8]], [1, 2, '3', 4] as unknown as number[]),
+          { ...line([[10.2, 49.8]]), bbox: 'x' },
+          { ...line([[10.2, 49.8]]), bbox: { w: 1, s: 2, e: 3, n: 4 } },
+          { type: 'Feature', bbox: [1, 2, 3, 4], properties: {}, geometry: null },
         ],
       },
       false,
@@ -407,6 +411,10 @@ describe('a GeoJSON bbox gets the heights its positions end up with (RFC 7946 se
       [0, 0, 2000, 10.1, 49.9, 2000],
       [0, 0, 0, 0],
       [1, 2, 3],
+      [1, 2, '3', 4],
+      'x',
+      { w: 1, s: 2, e: 3, n: 4 },
+      [1, 2, 3, 4],
     ]);
     expect(text).toContain('"bbox":[0,0,2000,10.1,49.9,2000]'); // the file's own separator: none
   });
