@@ -144,7 +144,9 @@ describe('load profiles', () => {
     expect(exported.metrics.http_reqs).toBeDefined();
     expect(() => readSummary(exportFile)).toThrow(/not a load-profile summary.*--summary-export/);
     // A missing or broken file is named so, not an ENOENT or SyntaxError stack.
-    expect(() => readSummary(path.join(dir, 'none.json'))).toThrow(/none\.json does not exist: give a summary/);
+    expect(() => readSummary(path.join(dir, 'none.json'))).toThrow(
+      /none\.json does not exist: give a summary/,
+    );
     writeFileSync(path.join(dir, 'cut.json'), '{"elevations_per_minute": 1');
     expect(() => readSummary(path.join(dir, 'cut.json'))).toThrow(/cut\.json is not JSON \(/);
   }, 90_000);
