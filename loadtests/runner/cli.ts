@@ -36,6 +36,7 @@ export function parseArgs(argv: string[]): RunConfig {
     summaryMode: 'compact',
     overrides: {},
     warnings,
+    handleSignals: true,
     log: (text) => process.stdout.write(text),
   };
   // k6's tiers: K6_* variables over the script's options, flags over both.

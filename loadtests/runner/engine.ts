@@ -96,6 +96,11 @@ export interface RunConfig extends LoadOptions {
   noSummary?: boolean;
   /** Called when the scenarios start and when they have ended (benchmarks measure between). */
   onExecution?: (phase: 'start' | 'end') => void;
+  /**
+   * The CLI's: Ctrl-C or SIGTERM ends the run as in k6. A tool that runs many tests in one process (the capacity
+   * search) keeps Node's default, so that Ctrl-C stops it rather than one of its trials.
+   */
+  handleSignals?: boolean;
 }
 
 export interface RunOutcome {
@@ -146,8 +151,10 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     process.stderr.write(`\nStopping k6 in response to signal ${signal} (again to stop at once)...\n`);
     test.abort(`test run was aborted because k6 received a '${name}' signal`, EXIT_EXTERNAL_ABORT);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  if (config.handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
   const testStartedAt = Date.now();
   const pools = new Pools({
     rps: settings.rps,
