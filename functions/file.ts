@@ -2,12 +2,7 @@
  * `POST /v1/{dataset}/file`: a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file in, the same file out with every height
  * filled from the dataset (or chain); counts in `x-elevation-*` headers, or as JSON with `report=json`.
  */
-import {
-  fillFileHeights,
-  InvalidRequestError,
-  nothingFilledMessage,
-  parseFileOptions,
-} from '../layers/elevation';
+import { fillFileHeights, parseFileOptions } from '../layers/elevation';
 import { route } from './route';
 import { decodePathParameter, formContentType, jsonResponse, rejectRepeatedParameters } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
@@ -40,7 +35,8 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
   const filled = await fillFileHeights(
     bytes,
     dataset,
-    options,
+    // A download where nothing was filled would read as success; the counts (report=json) say it themselves.
+    { ...options, refuseNothingFilled: !options.reportOnly },
     { maxCoordinates: app.settings.maxFileCoordinates, maxUnzippedBytes: app.settings.maxKmzUnzippedBytes },
     ctx,
     heightConversion(app, options.datum, ctx),
@@ -55,8 +51,6 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
       reportHeaders(report),
     );
   }
-  const nothing = nothingFilledMessage(report, dataset.name);
-  if (nothing !== null) throw new InvalidRequestError(nothing);
   const response = fileResponse(filled, app.corsOrigin);
   if (upload?.filename)
     response.headers = { ...response.headers, 'content-disposition': attachmentHeader(upload.filename) };

@@ -3,6 +3,7 @@
  * (any of them gzip-compressed, too), samples the dataset at all of them in one call, and rewrites only the
  * heights' text (plus what an option asks for), so everything else comes back byte for byte.
  */
+import { InvalidRequestError } from '../errors';
 import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
 import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
@@ -23,6 +24,12 @@ export interface FillOptions {
   overwrite: boolean;
   /** KML/KMZ: set every geometry's altitudeMode to absolute. */
   absoluteAltitude: boolean;
+  /**
+   * Refuse a file where nothing would be filled (InvalidRequestError with `nothingFilledMessage`) as soon as the
+   * heights are sampled, before anything is written, encoded or compressed again; unset: fill it all the same and
+   * let the report say so.
+   */
+  refuseNothingFilled?: boolean;
 }
 
 export interface FillLimits {
@@ -71,7 +78,7 @@ export interface FilledFile {
  * ```
  */
 export function nothingFilledMessage(report: FillReport, dataset: string): string | null {
-  const name = report.format === 'fit' ? 'FIT' : FORMAT_NAMES[report.format];
+  const name = FORMAT_NAMES[report.format];
   if (report.coordinates === 0) {
     const needs =
       report.format === 'csv'
@@ -129,6 +136,7 @@ export async function fillFileHeights(
       options,
       ctx,
       convert,
+      format,
     );
     return { ...kml, format, bytes: writeKmz(archive, kml.bytes), report: { ...kml.report, format } };
   }
@@ -143,6 +151,8 @@ async function fillText(
   options: FillOptions,
   ctx: Partial<ReadContext>,
   convert: HeightConversion | undefined,
+  /** The file's format as its sender sees it, for a refusal: 'kmz' for the KML inside one. */
+  fileFormat: FileFormat = format,
 ): Promise<FilledFile> {
   const { encoding, bom, text, track } = readTrackText(bytes, format, readOptions);
   const groups = track.relativeGroups ?? [];
@@ -151,7 +161,7 @@ async function fillText(
   for (const { slots } of groups)
     for (let i = slots[0]; i < slots[1]; i++) offsets.set(i, track.slots[i].height ?? 0);
   const points = track.slots.map((slot, i) => (offsets.has(i) ? { ...slot, height: null } : slot));
-  const { decisions, counts } = await decideHeights(points, dataset, options, ctx, convert);
+  const { decisions, counts } = await decideHeights(points, fileFormat, dataset, options, ctx, convert);
   const { untouched, modeEdits } = settleRelativeGroups(groups, decisions, offsets, counts);
   const edits = track.slots.flatMap((slot, i) => {
     const decision = decisions[i];
@@ -231,7 +241,7 @@ async function fillFit(
   convert: HeightConversion | undefined,
 ): Promise<FilledFile> {
   const fit = readFitFile(bytes, limits.maxCoordinates);
-  const { decisions, counts } = await decideHeights(fit.points, dataset, options, ctx, convert);
+  const { decisions, counts } = await decideHeights(fit.points, 'fit', dataset, options, ctx, convert);
   return {
     format: 'fit',
     bytes: fit.write(
@@ -259,10 +269,12 @@ function endsWithoutHeight(decision: Decision, height: number | null): boolean {
 
 /**
  * Samples the points (heights converted when asked) and decides each; counts the decisions and names the datasets
- * that answered (for a chain "a,b"), in order of first use. Text files and FIT files share it.
+ * that answered (for a chain "a,b"), in order of first use; refuses a file where nothing would be filled when
+ * `refuseNothingFilled` asks. Text files and FIT files share it.
  */
 async function decideHeights(
   points: readonly { location: LatLon; height: number | null }[],
+  format: FileFormat,
   dataset: Dataset,
   options: FillOptions,
   ctx: Partial<ReadContext>,
@@ -290,6 +302,10 @@ async function decideHeights(
     return roundElevation(elevation);
   });
   const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
+  if (options.refuseNothingFilled) {
+    const nothing = nothingFilledMessage({ format, ...counts, datasets: answered }, dataset.name);
+    if (nothing !== null) throw new InvalidRequestError(nothing);
+  }
   return { decisions, counts: { ...counts, datasets: answered } };
 }
 

@@ -19,13 +19,14 @@ import { declaresEightBit, decodeText, type TextEncodingName } from './text-enco
 export type TextTrackFormat = Exclude<TrackFormat, 'kmz'>;
 
 /** Each format as its own documents write it, for messages ("GEOJSON" read oddly). */
-export const FORMAT_NAMES: Record<TrackFormat, string> = {
+export const FORMAT_NAMES: Record<FileFormat, string> = {
   kml: 'KML',
   kmz: 'KMZ',
   gpx: 'GPX',
   tcx: 'TCX',
   geojson: 'GeoJSON',
   csv: 'CSV',
+  fit: 'FIT',
 };
 
 const READERS: Record<TextTrackFormat, (text: string, o: TrackReadOptions) => ParsedTrack> = {

@@ -1,5 +1,13 @@
 /** The 400 a /file upload gets when filling it would change nothing a user wanted: no coordinates, or no data. */
-import { nothingFilledMessage, type FillReport } from '../../../layers/elevation';
+import { gzipSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
+import {
+  fillFileHeights,
+  InvalidRequestError,
+  loadDatasetRegistry,
+  nothingFilledMessage,
+  type FillReport,
+} from '../../../layers/elevation';
 
 const report = (fields: Partial<FillReport>): FillReport => ({
   format: 'gpx',
@@ -35,5 +43,51 @@ describe('nothingFilledMessage', () => {
     );
     expect(nothingFilledMessage(report({ filled: 1, nodata: 1 }), 'srtm')).toBeNull();
     expect(nothingFilledMessage(report({ kept: 1, nodata: 1 }), 'srtm')).toBeNull();
+  });
+});
+
+describe('fillFileHeights with refuseNothingFilled', () => {
+  const dataset = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' }).get('plane-point');
+  const limits = { maxCoordinates: 100, maxUnzippedBytes: 1e6 };
+  const options = { interpolation: 'nearest' as const, overwrite: true, absoluteAltitude: false };
+  // Latitude and longitude swapped: the dataset (around 49.7° N 10.3° E) has no data at 10.1° N 49.9° E.
+  const swappedGpx = strToU8('<gpx version="1.1"><wpt lat="10.1" lon="49.9"><ele>0</ele></wpt></gpx>');
+  const kml = (coordinates: string) =>
+    strToU8(`<kml><Placemark><Point><coordinates>${coordinates}</coordinates></Point></Placemark></kml>`);
+  const swappedKml = kml('49.9,10.1,0'); // KML writes longitude first
+  const noData = (name: string) =>
+    `No elevation data in dataset 'plane-point' at any of the ${name} file's 1 coordinates, so none was filled`;
+
+  it.each<[string, Uint8Array, string]>([
+    ['a GPX file', swappedGpx, 'GPX'],
+    ['a gzip-compressed GPX file by what is inside', gzipSync(swappedGpx), 'GPX'],
+    ['the KML inside a KMZ as the KMZ it came in', zipSync({ 'doc.kml': swappedKml }), 'KMZ'],
+  ])('refuses %s where nothing would be filled, naming its format', async (_, bytes, name) => {
+    const refused = fillFileHeights(bytes, dataset, { ...options, refuseNothingFilled: true }, limits);
+    await expect(refused).rejects.toThrow(InvalidRequestError);
+    await expect(refused).rejects.toThrow(noData(name));
+  });
+
+  it('refuses a file without coordinates, and fills one with data as before', async () => {
+    const empty = strToU8('<gpx version="1.1"><trk><trkseg/></trk></gpx>');
+    await expect(
+      fillFileHeights(empty, dataset, { ...options, refuseNothingFilled: true }, limits),
+    ).rejects.toThrow('The GPX file has no coordinates, so there is nothing to fill');
+    const filled = await fillFileHeights(
+      kml('10.1,49.9,0'),
+      dataset,
+      { ...options, refuseNothingFilled: true },
+      limits,
+    );
+    expect(filled.report).toMatchObject({ format: 'kml', coordinates: 1, filled: 1, nodata: 0 });
+    expect(new TextDecoder().decode(filled.bytes)).toContain('<coordinates>10.1,49.9,1036</coordinates>');
+  });
+
+  it('without it, answers the file and the counts that say so', async () => {
+    const filled = await fillFileHeights(swappedGpx, dataset, options, limits);
+    expect(filled.report).toMatchObject({ format: 'gpx', coordinates: 1, filled: 0, nodata: 1 });
+    expect(new TextDecoder().decode(filled.bytes)).toBe(
+      '<gpx version="1.1"><wpt lat="10.1" lon="49.9"></wpt></gpx>',
+    );
   });
 });
