@@ -140,11 +140,18 @@ export const EIGHT_BIT_ENCODING = /^(iso[-_]?8859-\d{1,2}|latin-?\d{1,2}|l\d|win
  * ```
  */
 export function declaresEightBit(bytes: Uint8Array): boolean {
-  // Spaces before the declaration: Strava's exports (xml-scan.ts reads them).
-  const head = Buffer.from(bytes.subarray(0, 256)).toString('latin1');
-  const name = /^[ \t\r\n]*<\?xml\s[^>]*?\bencoding\s*=\s*["']([\w.-]+)["']/.exec(head)?.[1];
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+  const declaration = LEADING_XML_DECLARATION.exec(head)?.[2] ?? '';
+  const name = /\bencoding[ \t\r\n]*=[ \t\r\n]*["']([\w.-]+)["']/.exec(declaration)?.[1];
   return name !== undefined && EIGHT_BIT_ENCODING.test(name);
 }
+
+/**
+ * An XML declaration at the start of a text (group 2), after any whitespace (group 1): Strava's exports (its bulk
+ * export's .tcx and .gpx too) start with spaces before it, which XML forbids ("an XML declaration must be at the
+ * start of the document"), as GoldenCheetah, GPSBabel and GPXSee found; xml-scan.ts reads it as if it came first.
+ */
+export const LEADING_XML_DECLARATION = /^([ \t\r\n]*)(<\?xml[ \t\r\n][^>]*\?>)/;
 
 /** Whether the bytes are UTF-8, but for a character their end may cut off (they are a file's first bytes). */
 function isUtf8Prefix(bytes: Uint8Array): boolean {

@@ -9,7 +9,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidRequestError } from '../errors';
 import { decimalNumber } from '../request/decimal';
 import type { TextEdit } from './text-edits';
-import { EIGHT_BIT_ENCODING } from './text-encoding';
+import { EIGHT_BIT_ENCODING, LEADING_XML_DECLARATION } from './text-encoding';
 
 /** Deeper than any real KML/GPX (folders in folders); bounds the parser's stack and ours. */
 export const MAX_XML_DEPTH = 100;
@@ -110,13 +110,12 @@ export function scanXml(document: string, visitor: XmlVisitor): void {
 }
 
 /**
- * Strava's exports (its bulk export's .tcx and .gpx too) start with spaces before the XML declaration, which XML
- * forbids ("an XML declaration must be at the start of the document"), as GoldenCheetah, GPSBabel and GPXSee found:
- * the declaration is read as if it came first. Whitespace after it is allowed, and the text is as long as before,
- * so every element's offsets are the document's own (the answer keeps the spaces: the file comes back as it came).
+ * Whitespace before the XML declaration (Strava's exports, LEADING_XML_DECLARATION): the declaration is read as if
+ * it came first. Whitespace after it is allowed, and the text is as long as before, so every element's offsets are
+ * the document's own (the answer keeps the spaces: the file comes back as it came).
  */
 function declarationFirst(text: string): string {
-  const match = /^([ \t\r\n]+)(<\?xml[ \t\r\n][^>]*\?>)/.exec(text);
+  const match = LEADING_XML_DECLARATION.exec(text);
   return match ? match[2] + match[1] + text.slice(match[0].length) : text;
 }
 

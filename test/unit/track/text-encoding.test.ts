@@ -146,6 +146,7 @@ describe('declaresEightBit', () => {
     ['  \r\n<?xml version="1.0" encoding="ISO-8859-1"?>', true], // spaces first, as Strava writes: read all the same
     ['x<?xml version="1.0" encoding="ISO-8859-1"?>', false], // not a declaration: it must come first
     ['<gpx encoding="ISO-8859-1"/>', false],
+    ['<?xml version="1.0"?><gpx encoding="ISO-8859-1"/>', false], // only the declaration's own counts
     ['\uFEFF<?xml version="1.0" encoding="ISO-8859-1"?>', false], // UTF-8's BOM says otherwise
   ])('%j: %s', (text, declared) => {
     expect(declaresEightBit(Buffer.from(text))).toBe(declared);
