@@ -2,7 +2,13 @@
  * `POST /v1/{dataset}/file`: a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file in, the same file out with every height
  * filled from the dataset (or chain); counts in `x-elevation-*` headers, or as JSON with `report=json`.
  */
-import { fillFileHeights, parseFileOptions } from '../layers/elevation';
+import {
+  fillFileHeights,
+  InvalidRequestError,
+  nothingFilledMessage,
+  parseFileOptions,
+  type FillReport,
+} from '../layers/elevation';
 import { route } from './route';
 import { decodePathParameter, formContentType, jsonResponse, rejectRepeatedParameters } from './http';
 import { fileBytes, fileResponse, reportHeaders } from './file-http';
@@ -32,17 +38,26 @@ export const handler = route('file', ['POST', 'OPTIONS'], async (event, t, app, 
     interpolation: options.interpolation,
     fileBytes: bytes.length,
   });
+  const decided = (report: FillReport) => {
+    t.set({
+      points: report.coordinates,
+      format: report.format,
+      filled: report.filled,
+      nodata: report.nodata,
+    });
+    // A download where nothing was filled would read as success; the counts (report=json) say it themselves.
+    const nothing = options.reportOnly ? null : nothingFilledMessage(report, dataset.name);
+    if (nothing !== null) throw new InvalidRequestError(nothing);
+  };
   const filled = await fillFileHeights(
     bytes,
     dataset,
-    // A download where nothing was filled would read as success; the counts (report=json) say it themselves.
-    { ...options, refuseNothingFilled: !options.reportOnly },
+    { ...options, decided },
     { maxCoordinates: app.settings.maxFileCoordinates, maxUnzippedBytes: app.settings.maxKmzUnzippedBytes },
     ctx,
     heightConversion(app, options.datum, ctx),
   );
   const { report } = filled;
-  t.set({ points: report.coordinates, format: report.format, filled: report.filled, nodata: report.nodata });
   if (options.reportOnly) {
     return jsonResponse(
       200,

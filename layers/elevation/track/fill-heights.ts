@@ -3,7 +3,6 @@
  * (any of them gzip-compressed, too), samples the dataset at all of them in one call, and rewrites only the
  * heights' text (plus what an option asks for), so everything else comes back byte for byte.
  */
-import { InvalidRequestError } from '../errors';
 import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
 import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
@@ -25,11 +24,11 @@ export interface FillOptions {
   /** KML/KMZ: set every geometry's altitudeMode to absolute. */
   absoluteAltitude: boolean;
   /**
-   * Refuse a file where nothing would be filled (InvalidRequestError with `nothingFilledMessage`) as soon as the
-   * heights are sampled, before anything is written, encoded or compressed again; unset: fill it all the same and
-   * let the report say so.
+   * Called with the counts once the heights are sampled and decided, before anything is written, encoded or
+   * compressed again: to record them, or to refuse the file by throwing (a file where nothing would be filled:
+   * `nothingFilledMessage`) without paying for the writing.
    */
-  refuseNothingFilled?: boolean;
+  decided?: (report: FillReport) => void;
 }
 
 export interface FillLimits {
@@ -151,7 +150,7 @@ async function fillText(
   options: FillOptions,
   ctx: Partial<ReadContext>,
   convert: HeightConversion | undefined,
-  /** The file's format as its sender sees it, for a refusal: 'kmz' for the KML inside one. */
+  /** The file's format as its sender sees it, for `decided`: 'kmz' for the KML inside one. */
   fileFormat: FileFormat = format,
 ): Promise<FilledFile> {
   const { encoding, bom, text, track } = readTrackText(bytes, format, readOptions);
@@ -161,8 +160,9 @@ async function fillText(
   for (const { slots } of groups)
     for (let i = slots[0]; i < slots[1]; i++) offsets.set(i, track.slots[i].height ?? 0);
   const points = track.slots.map((slot, i) => (offsets.has(i) ? { ...slot, height: null } : slot));
-  const { decisions, counts } = await decideHeights(points, fileFormat, dataset, options, ctx, convert);
+  const { decisions, counts } = await decideHeights(points, dataset, options, ctx, convert);
   const { untouched, modeEdits } = settleRelativeGroups(groups, decisions, offsets, counts);
+  options.decided?.({ format: fileFormat, ...counts });
   const edits = track.slots.flatMap((slot, i) => {
     const decision = decisions[i];
     const edit =
@@ -241,7 +241,8 @@ async function fillFit(
   convert: HeightConversion | undefined,
 ): Promise<FilledFile> {
   const fit = readFitFile(bytes, limits.maxCoordinates);
-  const { decisions, counts } = await decideHeights(fit.points, 'fit', dataset, options, ctx, convert);
+  const { decisions, counts } = await decideHeights(fit.points, dataset, options, ctx, convert);
+  options.decided?.({ format: 'fit', ...counts });
   return {
     format: 'fit',
     bytes: fit.write(
@@ -269,12 +270,10 @@ function endsWithoutHeight(decision: Decision, height: number | null): boolean {
 
 /**
  * Samples the points (heights converted when asked) and decides each; counts the decisions and names the datasets
- * that answered (for a chain "a,b"), in order of first use; refuses a file where nothing would be filled when
- * `refuseNothingFilled` asks. Text files and FIT files share it.
+ * that answered (for a chain "a,b"), in order of first use. Text files and FIT files share it.
  */
 async function decideHeights(
   points: readonly { location: LatLon; height: number | null }[],
-  format: FileFormat,
   dataset: Dataset,
   options: FillOptions,
   ctx: Partial<ReadContext>,
@@ -302,10 +301,6 @@ async function decideHeights(
     return roundElevation(elevation);
   });
   const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
-  if (options.refuseNothingFilled) {
-    const nothing = nothingFilledMessage({ format, ...counts, datasets: answered }, dataset.name);
-    if (nothing !== null) throw new InvalidRequestError(nothing);
-  }
   return { decisions, counts: { ...counts, datasets: answered } };
 }
 
