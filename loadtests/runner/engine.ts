@@ -13,6 +13,7 @@ import { delay, type ExecutorContext } from './executors/common.ts';
 import { runLoopingVUs } from './executors/looping-vus.ts';
 import { loadTest, ConfigError, type LoadOptions } from './load-test.ts';
 import { applyDeltas } from './metrics/delta.ts';
+import { LAG_WARNING_MS } from './metrics/builtin.ts';
 import { DEFAULT_TREND_STATS } from './metrics/sinks.ts';
 import { resolveToughCookie } from './modules/cookies.ts';
 import { resolveCheerio } from './modules/html.ts';
@@ -107,9 +108,6 @@ export interface RunOutcome {
   exitCode: number;
   abortReason?: string;
 }
-
-/** The event loop lag above which latencies include the runner's own delay (summary warns). */
-const LAG_WARNING_MS = 10;
 
 function header(config: RunConfig, scenarios: Scenario[]): string {
   const maxVUs = scenarios.reduce((n, s) => n + maxVUsOf(s), 0);

@@ -60,8 +60,14 @@ const loadSection = (data: ReportData): string => {
         `<div>${esc(h.label)}<b data-unit="${esc(h.unit)}" data-value="${h.value ?? ''}">${h.value ?? '–'}</b></div>`,
     )
     .join('');
+  const lag =
+    load.generatorLagMs === null
+      ? ''
+      : `<p class="fail">The load generator's event loop lagged up to ${load.generatorLagMs.toFixed(0)} ms ` +
+        '(runner_event_loop_lag): it was saturated, so the latencies include its own delay; give it more CPU or ' +
+        'less load.</p>';
   return (
-    `<h2>Load test summary</h2><p>${verdict} · exit code ${load.exitCode ?? '–'} · summary <code>${esc(file)}</code></p>` +
+    `<h2>Load test summary</h2><p>${verdict} · exit code ${load.exitCode ?? '–'} · summary <code>${esc(file)}</code></p>${lag}` +
     `<div class="headline">${boxes}</div>${checksHtml(data)}${tableHtml(load.thresholds)}`
   );
 };

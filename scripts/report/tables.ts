@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunSummary } from '../../dashboards/live/window';
+import { LAG_WARNING_MS } from '../../loadtests/runner/metrics/builtin.ts';
 
 export type Cell = string | number | boolean | null;
 
@@ -30,6 +31,11 @@ export interface LoadSummary {
   passed: boolean;
   /** The run ended well before its planned length (abortOnFail, Ctrl-C, test.abort()): [ran, planned] seconds. */
   stoppedEarly: [number, number] | null;
+  /**
+   * The runner's worst event loop lag (ms) when it was over LAG_WARNING_MS: the load generator was saturated, so
+   * its latencies include its own delay. null under it, and for k6, which has no such metric.
+   */
+  generatorLagMs: number | null;
   headline: Headline[];
   thresholds: Table;
 }
@@ -48,6 +54,8 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
     summary.stoppedEarly === true && ran !== null && planned !== null
       ? ([ran, planned] as [number, number])
       : null;
+  const metrics = (summary.metrics ?? {}) as Record<string, { values?: Record<string, unknown> } | undefined>;
+  const lag = num(metrics.runner_event_loop_lag?.values?.max);
   return {
     testid: summary.testid ?? '',
     profile: typeof summary.profile === 'string' ? summary.profile : '',
@@ -55,6 +63,7 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
     passed:
       thresholds.every((t) => t.ok === true) && (num(summary.exitCode) ?? 0) === 0 && stoppedEarly === null,
     stoppedEarly,
+    generatorLagMs: lag !== null && lag > LAG_WARNING_MS ? lag : null,
     // What each measures: the scenarios' requests only (tag measured:true), over the scenarios' run time; setup()'s
     // warm-up requests are in the API's own charts but not here (loadtests/lib/summary.ts).
     headline: [

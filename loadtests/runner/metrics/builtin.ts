@@ -25,6 +25,12 @@ const BUILTIN: [string, MetricType, ValueType][] = [
   ['http_req_receiving', 'trend', 'time'],
 ];
 
+/**
+ * The runner_event_loop_lag (ms, worst per second) above which the runner was saturated and its latencies include
+ * its own delay: its summary warns, and so does `npm run report` for a summary whose metrics show it.
+ */
+export const LAG_WARNING_MS = 10;
+
 export type BuiltinMetrics = Record<string, Metric>;
 
 export function defineBuiltins(registry: Registry): BuiltinMetrics {

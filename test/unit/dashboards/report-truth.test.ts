@@ -5,6 +5,7 @@ import type { WaterfallSpan } from '../../../dashboards/live/jaeger';
 import { AGREEMENT_TOLERANCE, checkAgreement, plateauValue } from '../../../scripts/report/agreement';
 import { clipAfter, type ReportData } from '../../../scripts/report/collect';
 import { renderHtml } from '../../../scripts/report/html';
+import { loadSummaryOf } from '../../../scripts/report/tables';
 import { tickStepMs, waterfallRows, waterfallSvg } from '../../../scripts/report/waterfall';
 
 const RUN = { from: 1000, to: 1015 }; // report:smoke's 15-s run
@@ -91,6 +92,7 @@ describe('charts against the headline', () => {
           exitCode: 0,
           passed: true,
           stoppedEarly: null,
+          generatorLagMs: null,
           headline: [],
           thresholds: { title: '', source: '', columns: [], rows: [] },
         },
@@ -163,6 +165,43 @@ describe('charts against the headline', () => {
     const [clipped] = clipAfter(chart(5, RUN.to), RUN.to + 11);
     expect(clipped.points.filter(([t, v]) => t > RUN.to + 11 && v !== null)).toEqual([]);
     expect(clipped.points.find(([t]) => t === RUN.to + 11)?.[1]).toBe(5);
+  });
+});
+
+describe('a saturated load generator', () => {
+  const summary = (lagMax?: number) => ({
+    elevations_per_minute: HEADLINE,
+    exitCode: 0,
+    thresholds: [{ ok: true }],
+    metrics:
+      lagMax === undefined
+        ? {} // k6 has no runner_event_loop_lag
+        : { runner_event_loop_lag: { type: 'gauge', values: { value: 1, min: 0.5, max: lagMax } } },
+  });
+  const page = (lagMax?: number) =>
+    renderHtml({
+      title: 't',
+      generatedAt: '',
+      window: RUN,
+      rateWindow: { seconds: 5, reason: '' },
+      run: { file: 's.json', load: loadSummaryOf(summary(lagMax), 's.json') },
+      sections: [],
+      panels: {},
+      checks: [],
+      traces: { service: '', functions: [], slowest: [] },
+      tables: [],
+    } as unknown as ReportData);
+
+  it('is named on the page when the runner’s event loop lagged over 10 ms: its latencies include its own delay', () => {
+    expect(loadSummaryOf(summary(41), 's.json').generatorLagMs).toBe(41);
+    expect(page(41)).toContain("The load generator's event loop lagged up to 41 ms (runner_event_loop_lag)");
+    expect(loadSummaryOf(summary(41), 's.json').passed).toBe(true); // the thresholds held all the same
+  });
+
+  it('is not, at 10 ms and under, nor for k6’s summaries, which have no such metric', () => {
+    expect(loadSummaryOf(summary(10), 's.json').generatorLagMs).toBeNull();
+    expect(loadSummaryOf(summary(), 's.json').generatorLagMs).toBeNull();
+    expect(page(10)).not.toContain('event loop lagged');
   });
 });
 
