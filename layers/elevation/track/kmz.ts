@@ -9,7 +9,7 @@
  * same order.
  */
 import { crc32, inflateRawSync } from 'node:zlib';
-import { zipSync, type Zippable } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { InvalidRequestError, PayloadTooLargeError } from '../errors';
 import { readZipDirectory, type ZipRecord } from './zip-directory';
 
@@ -32,7 +32,9 @@ export interface KmzArchive {
 
 export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive {
   let left = maxUnzippedBytes;
-  const entries = readZipDirectory(bytes, MAX_ENTRIES).map((record): KmzEntry => {
+  const records = readZipDirectory(bytes, MAX_ENTRIES);
+  refuseRepeatedNames(records);
+  const entries = records.map((record): KmzEntry => {
     if (record.method !== STORED && record.method !== DEFLATE) {
       throw new InvalidRequestError(`The KMZ entry '${record.name}' uses an unsupported compression method.`);
     }
@@ -47,6 +49,22 @@ export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive
     return { name: record.name, data, stored: record.method === STORED };
   });
   return { entries, mainIndex: mainDocumentIndex(entries) };
+}
+
+/**
+ * Two entries of one name: which is meant is unclear (Google Earth reads the first doc.kml, unzip tools leave the
+ * last on disk), and the answer could not hold both under that name for the tools that read it. Refused.
+ */
+function refuseRepeatedNames(records: readonly ZipRecord[]): void {
+  const seen = new Set<string>();
+  for (const { name } of records) {
+    if (seen.has(name)) {
+      throw new InvalidRequestError(
+        `The KMZ holds two entries named '${name.slice(0, 100)}': which one is meant is unclear. Zip the files again, each once.`,
+      );
+    }
+    seen.add(name);
+  }
 }
 
 /** The entry's bytes, never more than `left` of them (a larger output is a 413, whatever the header said). */
@@ -79,14 +97,23 @@ function mainDocumentIndex(entries: readonly KmzEntry[]): number {
   return index;
 }
 
-/** The archive again, with the main document replaced. */
+/**
+ * The archive again, with the main document replaced: its entries in their order, each under its own name (written
+ * one by one, never as keys of an object, where a name such as `__proto__` is not a key).
+ */
 export function writeKmz(archive: KmzArchive, mainDocument: Uint8Array): Uint8Array {
-  const files: Zippable = {};
-  archive.entries.forEach((entry, i) => {
-    const data = i === archive.mainIndex ? mainDocument : entry.data;
-    files[entry.name] = [data, { level: entry.stored ? 0 : 6 }];
+  const parts: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    parts.push(chunk);
   });
-  return zipSync(files);
+  archive.entries.forEach((entry, i) => {
+    const file = entry.stored ? new ZipPassThrough(entry.name) : new ZipDeflate(entry.name, { level: 6 });
+    zip.add(file);
+    file.push(i === archive.mainIndex ? mainDocument : entry.data, true);
+  });
+  zip.end();
+  return Buffer.concat(parts);
 }
 
 function tooLarge(limit: number): PayloadTooLargeError {

@@ -55,6 +55,42 @@ it('finds doc.kml, else the first .kml at the root, and keeps the other entries 
   ]);
 });
 
+it('writes every entry under its own name, in order, whatever the name (__proto__, constructor)', () => {
+  const entries = ['__proto__', 'doc.kml', 'constructor', 'files/toString.png', 'hasOwnProperty'];
+  const archive = readKmz(
+    streamedZip(
+      Object.fromEntries(entries.map((name, i) => [name, { data: strToU8(`${i}`), stored: i % 2 === 0 }])),
+    ),
+    MiB,
+  );
+  expect(archive.entries.map((e) => e.name)).toEqual(entries);
+  const again = readKmz(writeKmz(archive, strToU8('<kml/>')), MiB);
+  expect(again.entries.map((e) => [e.name, e.stored, new TextDecoder().decode(e.data)])).toEqual([
+    ['__proto__', true, '0'],
+    ['doc.kml', false, '<kml/>'],
+    ['constructor', true, '2'],
+    ['files/toString.png', false, '3'],
+    ['hasOwnProperty', true, '4'],
+  ]);
+});
+
+it('refuses two entries of one name, naming it: which one is meant is unclear', () => {
+  const parts: Uint8Array[] = [];
+  const twice = new Zip((error, chunk) => {
+    if (error) throw error;
+    parts.push(chunk);
+  });
+  for (const text of ['<kml/>', '<kml><Document/></kml>']) {
+    const entry = new ZipPassThrough('doc.kml'); // as Python's zipfile writes it, warning only
+    twice.add(entry);
+    entry.push(strToU8(text), true);
+  }
+  twice.end();
+  expect(() => readKmz(Buffer.concat(parts), MiB)).toThrow(
+    "The KMZ holds two entries named 'doc.kml': which one is meant is unclear. Zip the files again, each once.",
+  );
+});
+
 it('names the track file a zip holds instead of a KML, and says what to send', () => {
   const gpx = strToU8('<gpx version="1.1"/>');
   expect(() => readKmz(zip({ 'readme.txt': strToU8('hi'), 'rides/Route 1.GPX': gpx }), MiB)).toThrow(
@@ -227,7 +263,10 @@ describe('an entry whose bytes do not match what the archive recorded is refused
     const copies = 3;
     const bomb = new Uint8Array(record + copies * recordBytes.length + 22);
     bomb.set(one.subarray(0, record));
-    for (let i = 0; i < copies; i++) bomb.set(recordBytes, record + i * recordBytes.length);
+    for (let i = 0; i < copies; i++) {
+      bomb.set(recordBytes, record + i * recordBytes.length);
+      bomb[record + i * recordBytes.length + 46] = 0x61 + i; // names aoc.kml, boc.kml…: each once
+    }
     bomb.set(one.subarray(eocd, eocd + 22), record + copies * recordBytes.length);
     const end = view(bomb);
     const at = record + copies * recordBytes.length;
