@@ -120,9 +120,19 @@ function tooManyValues(maxValues: number, maxCoordinates: number): PayloadTooLar
   );
 }
 
+/**
+ * An object's member the reading depends on. Given twice (`"geometry"` twice in a Feature), it is a 400: JSON.parse
+ * and most readers keep the last, so filling the first would hand back heights where other tools do not look.
+ */
 function property(node: Node, key: string): Node | undefined {
-  const member = node.children?.find((p) => p.children?.[0]?.value === key);
-  return member?.children?.[1];
+  const members = node.children?.filter((p) => p.children?.[0]?.value === key) ?? [];
+  if (members.length > 1) {
+    throw new InvalidRequestError(
+      `The GeoJSON object at offset ${node.offset} has the member "${key}" twice, at offsets ` +
+        `${members.map((m) => m.offset).join(' and ')}: JSON readers keep only one of them, so which is meant is unclear.`,
+    );
+  }
+  return members[0]?.children?.[1];
 }
 
 /** Where slots (and bboxes) go, and how the positions of the object being read become WGS84 (null: they are). */

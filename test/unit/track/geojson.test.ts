@@ -244,6 +244,34 @@ describe('readGeoJson: only RFC 7946’s types', () => {
     );
   });
 
+  it.each([
+    [
+      '{"type":"Feature","geometry":{"type":"Point","coordinates":[9.1,48.7]},"geometry":{"type":"Point","coordinates":[9.2,48.8]}}',
+      '"geometry"',
+      '"geometry":{',
+    ],
+    ['{"type":"Point","coordinates":[9.1,48.7],"coordinates":[9.2,48.8]}', '"coordinates"', '"coordinates"'],
+    ['{"type":"FeatureCollection","features":[],"features":[]}', '"features"', '"features"'],
+    ['{"type":"Point","type":"LineString","coordinates":[9.1,48.7]}', '"type"', '"type"'],
+  ])(
+    'refuses %s: JSON readers keep the last of a repeated member, so which is meant is unclear',
+    (text, key, member) => {
+      const first = text.indexOf(member);
+      const second = text.indexOf(member, first + 1);
+      expect(() => readGeoJson(text, options)).toThrow(
+        new InvalidRequestError(
+          `The GeoJSON object at offset 0 has the member ${key} twice, at offsets ${first} and ${second}: JSON readers keep only one of them, so which is meant is unclear.`,
+        ),
+      );
+    },
+  );
+
+  it('reads a repeated member it does not read (in properties, a foreign member)', () => {
+    const text =
+      '{"type":"Feature","properties":{"a":1,"a":2},"x":1,"x":2,"geometry":{"type":"Point","coordinates":[9.1,48.7]}}';
+    expect(locations(text)).toHaveLength(1);
+  });
+
   it('reads a Feature without geometry (null) as no coordinates', () => {
     expect(readGeoJson('{"type":"Feature","geometry":null,"properties":{}}', options).slots).toEqual([]);
   });
