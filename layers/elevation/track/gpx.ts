@@ -10,6 +10,7 @@ import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import {
   lineAt,
+  moreThanOne,
   removeElement,
   scanXml,
   setContent,
@@ -52,7 +53,10 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
       if (isPoint(e)) point = { element: e, ele: null, firstChildStart: null };
     },
     close(e, end, content) {
-      if (point && content) point.ele = { element: e, content, end };
+      if (point && content) {
+        if (point.ele) throw moreThanOne(text, point.element, e);
+        point.ele = { element: e, content, end };
+      }
       if (point && e === point.element) {
         if (e.local === 'rtept') routePoints.add(slots.slots.length);
         hasTrack ||= e.local === 'trkpt';

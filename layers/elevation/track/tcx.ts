@@ -15,6 +15,7 @@ import type { ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import {
   lineAt,
+  moreThanOne,
   removeElement,
   scanXml,
   setContent,
@@ -87,9 +88,7 @@ export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
       ) {
         if (holder.positions.some((p) => p.element.local === e.local)) {
           // Two would share one height element, and their edits would overlap.
-          throw new InvalidRequestError(
-            `<${holder.element.name}> at line ${lineAt(text, holder.element.start)} has more than one <${e.name}>.`,
-          );
+          throw moreThanOne(text, holder.element, e);
         }
         const before = text.slice(0, e.start);
         holder.positions.push({
@@ -104,8 +103,13 @@ export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
     close(e, end, content) {
       if (!holder) return;
       const position = holder.positions[holder.positions.length - 1];
-      if (content && ownHeight(e, holder)) holder.heights.set(e.local, { element: e, content, end });
-      else if (content && position) position.degrees[e.local] = content;
+      if (content && ownHeight(e, holder)) {
+        if (holder.heights.has(e.local)) throw moreThanOne(text, holder.element, e);
+        holder.heights.set(e.local, { element: e, content, end });
+      } else if (content && position) {
+        if (position.degrees[e.local] !== undefined) throw moreThanOne(text, position.element, e);
+        position.degrees[e.local] = content;
+      }
       if (e === position?.element) position.end = end;
       if (e === holder.element) {
         for (const p of holder.positions) slots.add(heightSlot(text, holder, p));

@@ -135,6 +135,16 @@ function checkEncoding(encoding: string | undefined): void {
   );
 }
 
+/**
+ * A child given twice where its schema allows one (a GPX point's <ele>, a TCX point's <AltitudeMeters>): readers
+ * take the first, so filling another would leave them the old value; and two would share one edit.
+ */
+export function moreThanOne(text: string, parent: XmlElement, child: XmlElement): InvalidRequestError {
+  return new InvalidRequestError(
+    `<${parent.name}> at line ${lineAt(text, parent.start)} has more than one <${child.name}>.`,
+  );
+}
+
 /** 1-based line of an offset, for messages only (a linear scan, run once per error). */
 export function lineAt(text: string, offset: number): number {
   let line = 1;

@@ -135,6 +135,14 @@ describe('readGpx', () => {
     );
   });
 
+  it('refuses a point with two <ele> (the schema allows one; readers take the first, which filling the second left)', () => {
+    const text =
+      '<gpx version="1.1">\n<trk><trkseg><trkpt lat="49.9" lon="10.1"><ele>0</ele><ele>12</ele></trkpt></trkseg></trk></gpx>';
+    expect(() => readGpx(text, options)).toThrow(
+      new InvalidRequestError('<trkpt> at line 2 has more than one <ele>.'),
+    );
+  });
+
   it('takes no <ele> of another namespace for the point’s own', () => {
     const text = '<gpx><wpt lat="50" lon="10"><x:ele xmlns:x="urn:other">5</x:ele></wpt></gpx>';
     expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([null]);

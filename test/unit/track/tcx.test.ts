@@ -199,6 +199,21 @@ describe('readTcx', () => {
         .repeat(2)}</Lap></Course></Courses></TrainingCenterDatabase>`,
       '<Lap> at line 2 has more than one <BeginPosition>.',
     ],
+    [
+      'a point with two heights (readers take the first: filling the second would leave them the old one)',
+      TCX(
+        `<Trackpoint>${pos(50, 10)}<AltitudeMeters>0</AltitudeMeters><AltitudeMeters>9</AltitudeMeters></Trackpoint>`,
+      ),
+      '<Trackpoint> at line 1 has more than one <AltitudeMeters>.',
+    ],
+    [
+      'a position with two latitudes',
+      TCX(
+        '<Trackpoint><Position><LatitudeDegrees>50</LatitudeDegrees><LatitudeDegrees>51</LatitudeDegrees>' +
+          '<LongitudeDegrees>10</LongitudeDegrees></Position></Trackpoint>',
+      ),
+      '<Position> at line 1 has more than one <LatitudeDegrees>.',
+    ],
   ])('refuses %s, naming the element', (_, text, message) => {
     expect(() => readTcx(text, options)).toThrow(InvalidRequestError);
     expect(() => readTcx(text, options)).toThrow(message);
