@@ -120,14 +120,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       route && path.length > 1 && path.endsWith('/') && !route.path.endsWith('/')
         ? path.replace(/\/+$/, '') + (query === undefined ? '' : `?${query}`)
         : url;
-    if (!route) {
-      request.resume();
-      return sendJson(
+    const noRoute = () =>
+      sendJson(
         response,
         404,
         'INVALID_REQUEST',
         `No route for ${method} ${path.slice(0, 200)}. Routes: ${describeRoutes(options.routes)}.`,
       );
+    if (!route) {
+      request.resume();
+      return noRoute();
     }
     const limit = bodyLimit(request.headers['content-type']);
     const body = await readBody(request, limit);
@@ -180,6 +182,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (offlineError === 'timeout')
         return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
       if (offlineError === 'error') return sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
+      // Its router's own 404 (its route table, its name) for a path the gateway routed: ours instead.
+      if (offlineRouteNotFound(answer)) return noRoute();
       const refused = offlineRefusalOf(answer);
       if (refused !== null) {
         return answer.status >= 500
@@ -247,9 +251,10 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
  * `Access-Control-Allow-Credentials: true` (and turns a preflight's 204 into 200), where API Gateway adds nothing:
  * with CORS_ORIGIN unset, any site could read the local API with credentials, and a CORS setting that works under
  * `npm start` could fail in AWS. No handler reads Origin (their CORS header is the configured origin), so dropping
- * it changes nothing else they answer.
+ * it changes nothing else they answer. `range` and `if-range`: hapi served a byte range of a handler's answer (206 with
+ * part of a JSON body, 416 without Content-Range), where API Gateway passes a Lambda's answer whole.
  */
-const NOT_FORWARDED = new Set(['origin', TRAILING_SLASH_HEADER]);
+const NOT_FORWARDED = new Set(['origin', 'range', 'if-range', TRAILING_SLASH_HEADER]);
 
 /**
  * After the client's 504, how long a still-running invocation may hold its slot before its connection is cut:
@@ -361,6 +366,19 @@ export function offlineRefusalOf(answer: Answer): string | null {
   if (!record || typeof record.statusCode !== 'number' || typeof record.message !== 'string') return null;
   if ('status' in record) return null;
   return record.message.slice(0, 200);
+}
+
+const CURRENT_ROUTE_KEY = Buffer.from('"currentRoute"');
+
+/**
+ * Whether the answer is serverless-offline's router's 404 (`{"currentRoute":…,"error":"Serverless-offline: route
+ * not found.","existingRoutes":[…],"statusCode":404}`), which no handler gives: a path the gateway's matching let
+ * through that serverless-offline's does not (the gateway's should be the stricter; this is the net under it).
+ */
+export function offlineRouteNotFound(answer: Answer): boolean {
+  if (answer.status !== 404) return false;
+  const record = jsonAnswerWith(answer, CURRENT_ROUTE_KEY, 64 * 1024);
+  return record !== null && 'currentRoute' in record && 'existingRoutes' in record;
 }
 
 /** The first `%` escape in a URL path that is not two hex digits (`%ZZ`), or null. */

@@ -36,8 +36,13 @@ export function loadRoutes(serverlessYmlPath: string): ApiRoute[] {
   return routes;
 }
 
+/**
+ * A path's segments without its trailing slashes (`/v1/` is `/v1`, as API Gateway routes it). An empty segment
+ * inside (`/v1//sample`, `//health`) stays, and matches no literal or `{param}`: such a path has no route (it was
+ * matched, then forwarded as it came, and serverless-offline's own 404 listed its route table).
+ */
 function splitPath(path: string): string[] {
-  return path.split('/').filter((s) => s !== '');
+  return path.replace(/\/+$/, '').split('/').slice(1);
 }
 
 /** The route for `method path`, most specific first (literal beats `{param}`); null when none matches. */
@@ -63,7 +68,7 @@ function matchScore(pattern: readonly string[], segments: readonly string[]): nu
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i];
     if (/^\{.+\+\}$/.test(p)) return i < segments.length ? literal : -1;
-    if (i >= segments.length) return -1;
+    if (i >= segments.length || segments[i] === '') return -1;
     if (/^\{.+\}$/.test(p)) continue;
     if (p !== segments[i]) return -1;
     literal++;

@@ -28,6 +28,18 @@ describe('the local gateway and refusals made before a handler runs', () => {
       if (type.startsWith('multipart/form-data') && !type.includes('boundary='))
         return hapi(response, 400, 'Invalid content-type header: multipart missing boundary');
       if (request.url?.includes('hapi500')) return hapi(response, 500, 'An internal server error occurred');
+      if (request.url?.includes('offline404')) {
+        // serverless-offline's router, for a path its routes do not match (its shape, 14.x)
+        response.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+        return response.end(
+          JSON.stringify({
+            currentRoute: `get - ${request.url}`,
+            error: 'Serverless-offline: route not found.',
+            existingRoutes: ['get - /v1/{dataset}'],
+            statusCode: 404,
+          }),
+        );
+      }
       if (request.url?.includes('ours')) {
         response.writeHead(400, { 'content-type': 'application/json' });
         return response.end(JSON.stringify({ status: 'INVALID_REQUEST', error: 'ours', statusCode: 1 }));
@@ -50,6 +62,17 @@ describe('the local gateway and refusals made before a handler runs', () => {
       status: 'INVALID_REQUEST',
       error: 'The request could not be read: Invalid content-type header: multipart missing boundary.',
     });
+  });
+
+  it("answers serverless-offline's route-not-found 404 as its own, without serverless-offline's route table", async () => {
+    const answer = await fetch(`${gateway.url}/v1/offline404`);
+    expect(answer.status).toBe(404);
+    const body = await answer.text();
+    expect(JSON.parse(body)).toEqual({
+      status: 'INVALID_REQUEST',
+      error: 'No route for GET /v1/offline404. Routes: ANY /v1/{dataset}.',
+    });
+    expect(body).not.toMatch(/Serverless-offline|existingRoutes/);
   });
 
   it("answers hapi's 500 as the API's generic 500, and passes the API's own errors on unchanged", async () => {

@@ -17,6 +17,16 @@ describe('routes from serverless.yml', () => {
 
   it('finds no route for unknown paths or methods a route does not take', () => {
     expect(matchRoute(routes, 'GET', '/v1/a/b/c/d')).toBeNull();
+    // An empty segment is no dataset name or literal: serverless-offline's router would answer it with its own 404.
+    for (const empty of [
+      '/v1//sample',
+      '//v1/sample',
+      '/v1/sample//profile',
+      '//health',
+      '/maps//api/elevation/json',
+    ])
+      expect(matchRoute(routes, 'GET', empty)).toBeNull();
+    expect(matchRoute(routes, 'GET', '/v1/sample//')?.functionName).toBe('elevation'); // trailing slashes only
     expect(matchRoute(routes, 'DELETE', '/v1/datasets/x')).toBeNull();
   });
 
