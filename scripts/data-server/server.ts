@@ -88,7 +88,12 @@ async function serve(
   response: http.ServerResponse,
 ): Promise<void> {
   const method = request.method ?? 'GET';
-  const pathname = new URL(request.url ?? '/', 'http://data-layer').pathname;
+  const pathname = targetPath(request.url ?? '/');
+  if (pathname === null) {
+    stats.count('other');
+    sendStatus(response, 400, 'the request target is no path (origin form /a/b.tif, or an absolute URL)');
+    return;
+  }
 
   if (pathname === STATS_PATH) {
     response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
@@ -198,6 +203,18 @@ async function statFile(filePath: string): Promise<fs.Stats | null> {
   try {
     const fileStat = await fs.promises.stat(filePath);
     return fileStat.isFile() ? fileStat : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The path of a request target (RFC 9112 section 3.2): the origin form as it came (`//tiles/a.tif` is a path, not a
+ * host, which a URL base read it as, and `//[` an invalid URL: a 500), or an absolute URL's; null for anything else.
+ */
+function targetPath(target: string): string | null {
+  try {
+    return target.startsWith('/') ? new URL(`http://data-layer${target}`).pathname : new URL(target).pathname;
   } catch {
     return null;
   }

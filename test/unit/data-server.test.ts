@@ -157,6 +157,15 @@ describe('data layer server', () => {
     expect([403, 404]).toContain(await rawGet(rawPath));
   });
 
+  it('reads a target starting with // as a path, not a host, and answers 400 to one that is no path', async () => {
+    expect(await rawGet('//tiles/N48E009.tif')).toBe(200);
+    expect(await rawGet('//secret.txt')).toBe(404); // the data folder's, which has none
+    expect(await rawGet(`http://127.0.0.1:${server.port}/tiles/N48E009.tif`)).toBe(200); // absolute form
+    for (const target of ['//[', '//a:b@c:99999/x']) expect(await rawGet(target)).toBe(404); // paths (were 500)
+    for (const target of ['*', 'http://[x/a.tif', 'tiles/N48E009.tif'])
+      expect(await rawGet(target)).toBe(400);
+  });
+
   it('serves many concurrent range requests, each with its own bytes', async () => {
     const starts = Array.from({ length: 200 }, (_, i) => (i * 37) % (FILE_SIZE - 64));
     const bodies = await Promise.all(
