@@ -39,6 +39,8 @@ export const handler = route(
     const fields = datasetFields(app.registry.names(), dataset.name);
     t.set({ ...fields, points: locations.length });
     const answer = await answerGoogleQuery(app.registry, dataset, locations, ctx);
+    // A 200 as Google answers it, but no heights: not counted as elevations computed, and the log line says why.
+    if (answer.status !== 'OK') t.set({ answered: 0, googleStatus: answer.status });
     // Heights do not change: cacheable like /v1's answers (ETag, 304 on If-None-Match).
     return asksForXml(event)
       ? cacheableResponse(event, googleAnswerXml(answer), app.corsOrigin, XML_TYPE)

@@ -63,6 +63,15 @@ export function pointsOf(state: RequestState): number {
   return typeof points === 'number' && Number.isFinite(points) ? points : 0;
 }
 
+/**
+ * The points a successful answer holds heights (or nulls) for: `points`, unless the handler set `answered`
+ * (Google's DATA_NOT_AVAILABLE: a 200 whose results are empty, so none were answered).
+ */
+export function answeredOf(state: RequestState): number {
+  const answered = state.fields.answered;
+  return typeof answered === 'number' && Number.isFinite(answered) ? answered : pointsOf(state);
+}
+
 /** The one wide log line: everything needed to explain this request without the trace. */
 export function wideLogFields(r: FinishedRequest): Record<string, unknown> {
   const s = r.state.stats;
@@ -91,7 +100,7 @@ export interface MetricPoint {
 
 /**
  * The request's metrics (one EMF document). Counters are always present, so sums stay exact;
- * ElevationsComputed counts only answered points (2xx). Latency-like values are sent only when
+ * ElevationsComputed counts only answered points (2xx; answeredOf). Latency-like values are sent only when
  * something was measured, so histograms are not flooded with zeros from cache-only requests.
  */
 export function requestMetrics(r: FinishedRequest): MetricPoint[] {
@@ -100,7 +109,7 @@ export function requestMetrics(r: FinishedRequest): MetricPoint[] {
   const ok = r.status < 400;
   const list: MetricPoint[] = [
     { name: METRIC.requests, unit: 'Count', value: 1 },
-    { name: METRIC.elevationsComputed, unit: 'Count', value: ok ? points : 0 },
+    { name: METRIC.elevationsComputed, unit: 'Count', value: ok ? answeredOf(r.state) : 0 },
     { name: METRIC.requestLatency, unit: 'Milliseconds', value: roundMs(r.durationMs) },
     { name: METRIC.blockCacheHits, unit: 'Count', value: s.blockCacheHits },
     { name: METRIC.blockCacheMisses, unit: 'Count', value: s.blockCacheMisses },

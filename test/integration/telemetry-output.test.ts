@@ -191,6 +191,28 @@ describe('metric dimensions of the file, profile and Google routes', () => {
     expect(docs.map((d) => d.dataset)).toEqual(['chain:2']);
     expect(wideLines(lines)[0]).toMatchObject({ dataset: 'chain:2', chain: 'plane-point,plane-area' });
   });
+
+  it('counts no elevations for a Google answer without heights (DATA_NOT_AVAILABLE), and logs why', async () => {
+    const handlers = await loadTrackHandlers(LOUD, FIXTURE_CONFIG);
+    const lines = await captured(async () => {
+      for (const locations of ['49.9,10.1|0,0', '49.9,10.1']) {
+        const response = await invoke(handlers.google, {
+          path: '/maps/api/elevation/json',
+          query: { locations },
+        });
+        expect(response.status).toBe(200);
+      }
+    });
+    const docs = emfDocuments(lines).filter((d) => 'Requests' in d);
+    expect(docs.map((d) => [d.ElevationsComputed, d.PointsPerRequest])).toEqual([
+      [0, 2],
+      [1, 1],
+    ]);
+    expect(wideLines(lines).map((l) => [l.points, l.answered, l.googleStatus])).toEqual([
+      [2, 0, 'DATA_NOT_AVAILABLE'],
+      [1, undefined, undefined],
+    ]);
+  });
 });
 
 describe('the wide log line of a failed request', () => {

@@ -87,6 +87,12 @@ describe('request record', () => {
     });
   });
 
+  it('counts a 200 without heights (Google’s DATA_NOT_AVAILABLE: answered 0) as no elevations, but its points asked', () => {
+    const none = requestMetrics(finished(200, (s) => s.set({ points: 300, answered: 0 })));
+    expect(none.find((m) => m.name === 'ElevationsComputed')?.value).toBe(0);
+    expect(none.find((m) => m.name === 'PointsPerRequest')?.value).toBe(300);
+  });
+
   it('sends range latency and decode time only when something was read', () => {
     const cached = requestMetrics(finished(200)).map((m) => m.name);
     expect(cached).not.toContain('RangeLatency');
