@@ -241,6 +241,31 @@ it('records the error behind a mapped 5xx as an exception on the root and handle
   expect(exception.stack[0]).toMatchObject({ path: expect.stringContaining('instrument-handler.test') });
 });
 
+it('flags a span a client error (4xx) ended as an error, without an exception or fault; a 5xx one as a fault', async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '1');
+  const handler = instrument(telemetry)('elevation', async (_e, t) => {
+    const failing = (statusCode: number) =>
+      t.phase(`fails-${statusCode}`, () => {
+        throw Object.assign(new Error(`status ${statusCode}`), { statusCode });
+      });
+    await failing(400).catch(() => undefined);
+    await failing(503).catch(() => undefined);
+    return { statusCode: 400, body: '{"status":"INVALID_REQUEST"}' };
+  });
+  expect((await handler(event, context)).statusCode).toBe(400);
+  await until(() => daemon.messages.length >= 1);
+  const byName = Object.fromEntries(documents(daemon.messages).map((d) => [d.name as string, d]));
+  expect(byName['fails-400']).toMatchObject({ error: true });
+  expect(byName['fails-400']).not.toHaveProperty('fault');
+  expect(byName['fails-400']).not.toHaveProperty('cause');
+  expect(byName['fails-503']).toMatchObject({
+    fault: true,
+    cause: { exceptions: [{ message: 'status 503' }] },
+  });
+  expect(byName['## elevation']).toMatchObject({ error: true });
+  expect(byName['## elevation']).not.toHaveProperty('cause');
+});
+
 it("times every segment in microseconds, not the X-Ray SDK's whole milliseconds", async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '1');
   const busyMs = 1.5;
