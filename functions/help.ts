@@ -8,7 +8,7 @@ import { route } from './route';
 import { headerValue, jsonResponse } from './http';
 
 // POST too, as OpenTopoData's help route answers it (the same 404).
-export const handler = route('help', ['GET', 'POST'], async (event, _t, app) => {
+export const handler = route('help', ['GET', 'POST'], async (event, t, app) => {
   const asked = event.rawPath + (headerValue(event, 'x-elevation-trailing-slash') === '1' ? '/' : '');
   // `/v1`, or `/<stage>/v1` on a named API Gateway stage; the Location is always a path on this host.
   if (/^(\/[\w-]+)?\/v1$/.test(asked)) {
@@ -21,5 +21,6 @@ export const handler = route('help', ['GET', 'POST'], async (event, _t, app) => 
   }
   const example = `/v1/${app.registry.names()[0]}?locations=48.742275,9.101177`;
   const error = `No dataset name provided. Try a url like '${example}' to get started, and GET /v1/datasets for the datasets.`;
+  t.set({ errorCode: 'NoDatasetName', errorMessage: error }); // as every 4xx line has them (errorResponse)
   return jsonResponse(404, JSON.stringify({ status: 'INVALID_REQUEST', error }), app.corsOrigin);
 });

@@ -241,6 +241,23 @@ describe('the wide log line of a failed request', () => {
     expect(line).not.toHaveProperty('error'); // no internal cause for a 4xx
   });
 
+  it('gives the help route’s 404 line its error code and message too', async () => {
+    await loadHandlers(LOUD);
+    let help: Handler | undefined;
+    await jest.isolateModulesAsync(async () => {
+      help = (await import('../../functions/help')).handler;
+    });
+    const lines = await captured(async () => {
+      expect((await invoke(help as Handler, { path: '/' })).status).toBe(404);
+    });
+    expect(wideLines(lines)[0]).toMatchObject({
+      level: 'WARN',
+      status: 404,
+      errorCode: 'NoDatasetName',
+      errorMessage: expect.stringMatching(/^No dataset name provided\. Try a url like/) as string,
+    });
+  });
+
   it('has exactly one cold-start key', async () => {
     const lines = await captured(async () => {
       await invoke(elevation, v1('plane-point', { locations: '49.9,10.1' }));
