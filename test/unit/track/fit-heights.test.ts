@@ -457,7 +457,14 @@ describe('through fillFileHeights', () => {
   );
 
   it('fills the points with data, leaves the others as the device wrote them, and names who answered', async () => {
-    const filled = await fillFileHeights(file, registry.get('plane-point'), options, limits);
+    const decided: unknown[] = [];
+    const filled = await fillFileHeights(
+      file,
+      registry.get('plane-point'),
+      { ...options, decided: (report) => decided.push(report) },
+      limits,
+    );
+    expect(decided).toEqual([filled.report]); // the counts before the file is written
     expect(filled).toMatchObject({ format: 'fit', gzip: false, encoding: 'utf-8', bom: false });
     expect(filled.report).toEqual({
       format: 'fit',
