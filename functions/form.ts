@@ -110,7 +110,8 @@ function parseForm(body: Buffer, contentType: string, limits: FormLimits): Promi
       reject(new InvalidRequestError(`Invalid multipart/form-data request: ${(error as Error).message}.`));
       return;
     }
-    const form: ParsedForm = { files: [], fields: {} };
+    // No prototype: a field named __proto__ is a field like any other (and refused as an unknown option).
+    const form: ParsedForm = { files: [], fields: Object.create(null) as Record<string, string> };
     let failure: Error | null = null;
     const fail = (error: Error) => {
       failure ??= error;
@@ -167,7 +168,7 @@ export function formOptions(
   query: Readonly<Record<string, string | undefined>>,
   fields: Readonly<Record<string, string>>,
 ): Record<string, string | undefined> {
-  const both = Object.keys(fields).find((name) => query[name] !== undefined);
+  const both = Object.keys(fields).find((name) => Object.hasOwn(query, name) && query[name] !== undefined);
   if (both !== undefined) {
     throw new InvalidRequestError(
       `Parameter '${both}' is given both in the query string and as a form field; give it once.`,

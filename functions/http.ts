@@ -62,8 +62,8 @@ export async function requestParams(
         `Form field '${repeated.slice(0, 64)}' is given more than once; give it once${locationsHint(repeated, '|')}.`,
       );
     }
-    for (const [key, value] of fields) params[key] = value;
-    return params;
+    // Own keys, as the query's are: `params[key] = value` let a field named __proto__ slip past the name check.
+    return { ...params, ...Object.fromEntries(fields) };
   }
   const parsed = parseJson(text);
   if (Array.isArray(parsed)) return { ...params, locations: parsed };

@@ -227,6 +227,17 @@ describe('POST /v1/{dataset}', () => {
     expect(elevations(response.json)).toEqual([1036]);
   });
 
+  it.each(['__proto__', 'constructor', 'toString'])(
+    'refuses a form field named %s as any unknown one (it slipped past the check as an object key)',
+    async (name) => {
+      const response = await post('plane-point', `locations=${encodeURIComponent(INTERIOR)}&${name}=x`, {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
+      expect(response.status).toBe(400);
+      expect((response.json as { error: string }).error).toMatch(new RegExp(`^Unknown parameter '${name}'`));
+    },
+  );
+
   it.each(['{"locations": "49.9,10.1"}', '  [{"lat": 49.9, "lng": 10.1}]'])(
     "says a JSON body sent as a form (curl -d's default) is JSON with the wrong content-type: %s",
     async (text) => {

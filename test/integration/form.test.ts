@@ -260,13 +260,20 @@ describe('a form that cannot be answered is a 4xx saying why', () => {
       ...gpxPart(),
     ]);
     const unknown = await form([{ name: 'colour', value: 'red' }, ...gpxPart()]);
+    const proto = await form([
+      { name: '__proto__', value: 'x' },
+      { name: 'toString', value: 'x' },
+      ...gpxPart(),
+    ]);
     const bad = await form([{ name: 'interpolation', value: 'spline' }, ...gpxPart()]);
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, d] = await Promise.all([
       postForm(handlers, twice.body, twice.contentType),
       postForm(handlers, unknown.body, unknown.contentType),
       postForm(handlers, bad.body, bad.contentType),
+      postForm(handlers, proto.body, proto.contentType),
     ]);
-    expect([a.status, b.status, c.status]).toEqual([400, 400, 400]);
+    expect([a.status, b.status, c.status, d.status]).toEqual([400, 400, 400, 400]);
+    expect(errorOf(d)).toMatch(/Unknown parameter '__proto__'/);
     expect(errorOf(a)).toMatch(/'report' is given more than once/);
     expect(errorOf(b)).toMatch(/Unknown parameter 'colour'/);
     expect(errorOf(c)).toMatch(/spline/);
