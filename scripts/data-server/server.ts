@@ -117,7 +117,8 @@ async function serve(
     sendStatus(response, 403, 'path outside the data folder');
     return;
   }
-  const fileStat = await statFile(filePath);
+  // A path ending in '/' names a folder: never a file (`config.yaml/` was served as the file, where S3 has no key).
+  const fileStat = pathname.endsWith('/') ? null : await statFile(filePath);
   if (!fileStat) {
     stats.count('not-found');
     sendStatus(response, 404, `not found: ${pathname}`);

@@ -111,7 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         response,
         400,
         'INVALID_REQUEST',
-        `The URL path has an invalid percent-encoding ('${badEscape}'): write a '%' in a dataset name as %25.`,
+        `The URL path has an invalid percent-encoding ('${badEscape}'): escapes must spell UTF-8, and a '%' in a dataset name is written %25.`,
       );
     }
     const route = matchRoute(options.routes, method, path);
@@ -381,10 +381,21 @@ export function offlineRouteNotFound(answer: Answer): boolean {
   return record !== null && 'currentRoute' in record && 'existingRoutes' in record;
 }
 
-/** The first `%` escape in a URL path that is not two hex digits (`%ZZ`), or null. */
+/**
+ * The first `%` escape in a URL path that is not two hex digits (`%ZZ`), or the first run of escapes that is not
+ * UTF-8 (`%FF`, `%C3` alone: hapi answered those "Bad Request" and no more), or null.
+ */
 export function invalidPercentEscape(path: string): string | null {
   const match = /%(?![0-9a-fA-F]{2}).{0,2}/s.exec(path);
-  return match ? match[0] : null;
+  if (match) return match[0];
+  for (const run of path.match(/(?:%[0-9a-fA-F]{2})+/g) ?? []) {
+    try {
+      decodeURIComponent(run);
+    } catch {
+      return run.slice(0, 24);
+    }
+  }
+  return null;
 }
 
 function headerBytes(request: http.IncomingMessage): number {

@@ -126,6 +126,7 @@ describe('data layer server', () => {
   it('answers 404 for a missing file and for a folder', async () => {
     expect((await fetch(`${server.url}tiles/N00E000.tif`)).status).toBe(404);
     expect((await fetch(`${server.url}tiles/`)).status).toBe(404);
+    expect((await fetch(`${server.url}tiles/N48E009.tif/`)).status).toBe(404); // a file is no folder
   });
 
   it('lists a folder recursively at /_list/<folder>/ and answers 404 for a missing one', async () => {

@@ -84,7 +84,7 @@ describe('the local gateway and refusals made before a handler runs', () => {
     expect(await ours.json()).toEqual({ status: 'INVALID_REQUEST', error: 'ours', statusCode: 1 });
   });
 
-  it.each(['%ZZ', '%', '%4'])(
+  it.each(['%ZZ', '%', '%4', '%FF', '%C3', '%E2%82'])(
     'refuses a path with the escape %p itself, without invoking',
     async (escape) => {
       const before = upstreamRequests;
@@ -92,10 +92,11 @@ describe('the local gateway and refusals made before a handler runs', () => {
       expect(answer.status).toBe(400);
       expect(await answer.json()).toEqual({
         status: 'INVALID_REQUEST',
-        error: `The URL path has an invalid percent-encoding ('${escape}'): write a '%' in a dataset name as %25.`,
+        error: `The URL path has an invalid percent-encoding ('${escape}'): escapes must spell UTF-8, and a '%' in a dataset name is written %25.`,
       });
       expect(upstreamRequests).toBe(before);
       expect((await fetch(`${gateway.url}/v1/a%25b`)).status).toBe(200);
+      expect((await fetch(`${gateway.url}/v1/a%C3%A9`)).status).toBe(200); // é
     },
   );
 });
