@@ -20,6 +20,14 @@ export interface EmfRegistryLimits {
   maxSeries: number;
 }
 
+const DROP_REASONS = [
+  'label_set_changed',
+  'too_many_series',
+  'negative_counter',
+  'too_many_metrics',
+] as const;
+type DropReason = (typeof DROP_REASONS)[number];
+
 export class EmfRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly dropped: Counter<'reason'>;
@@ -34,6 +42,9 @@ export class EmfRegistry {
       labelNames: ['reason'],
       registers: [registry],
     });
+    // Each reason at 0 from the start, so the series exists before the first drop (a rate or alert over it works,
+    // and its absence means the bridge is down, not that nothing was dropped).
+    for (const reason of DROP_REASONS) this.dropped.inc({ reason }, 0);
   }
 
   record(sample: EmfSample): void {
@@ -89,7 +100,7 @@ export class EmfRegistry {
     return entry;
   }
 
-  private drop(reason: string): void {
+  private drop(reason: DropReason): void {
     this.dropped.inc({ reason });
   }
 }

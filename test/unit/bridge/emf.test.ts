@@ -118,4 +118,18 @@ describe('EMF ingest into the registry', () => {
       await valueOf(registry, 'telemetry_bridge_emf_samples_dropped_total', { reason: 'too_many_series' }),
     ).toBe(2);
   });
+
+  it('shows every drop reason at 0 before the first drop, so the series exists to watch', async () => {
+    const registry = new Registry();
+    new EmfRegistry(registry);
+    const dropped = (await registry.getMetricsAsJSON()).find(
+      (m) => m.name === 'telemetry_bridge_emf_samples_dropped_total',
+    );
+    expect(dropped?.values.map((v) => [v.labels.reason, v.value])).toEqual([
+      ['label_set_changed', 0],
+      ['too_many_series', 0],
+      ['negative_counter', 0],
+      ['too_many_metrics', 0],
+    ]);
+  });
 });
