@@ -110,7 +110,8 @@ export function instrumentHandler(
     if (header) process.env._X_AMZN_TRACE_ID = header.value;
 
     logger.addContext(context);
-    logger.setCorrelationId(correlationId(event, context));
+    const requestId = correlationId(event, context);
+    logger.setCorrelationId(requestId);
     logger.refreshSampleRateCalculation();
     if (!emfAgent) metrics.captureColdStartMetric(context.functionName);
     else if (wasColdStart)
@@ -149,9 +150,13 @@ export function instrumentHandler(
     if (header?.sampled)
       sendRootSegment(header, event, context, traceStartMs, status, wasColdStart, subtree, failure);
     else for (const document of subtree) daemon?.sendJson(document);
-    return result;
+    // The log line's correlation_id, so a client's failure (a 5xx says no more than "unavailable") can be found.
+    return requestId ? { ...result, headers: { ...result.headers, [REQUEST_ID_HEADER]: requestId } } : result;
   };
 }
+
+/** The response header carrying the request's correlation id (API Gateway's request id; the function's offline). */
+export const REQUEST_ID_HEADER = 'x-request-id';
 
 function openHandlerSegment(root: XraySegment, route: string): Subsegment {
   const segment = root.addNewSubsegment(`## ${route}`);

@@ -119,7 +119,12 @@ it('sends one complete trace tree per sampled invocation and logs its trace id',
     await t.trace.span('sample', () => t.trace.span('read-block', async (annotate) => annotate('block', 3)));
     return { statusCode: 200, body: '{}' };
   });
-  await expect(handler(event, context)).resolves.toEqual({ statusCode: 200, body: '{}' });
+  // The answer carries the log line's correlation id (checked below), so a client can name its request.
+  await expect(handler(event, context)).resolves.toEqual({
+    statusCode: 200,
+    body: '{}',
+    headers: { 'x-request-id': 'apigw-1' },
+  });
   await until(() => daemon.messages.length >= 1);
   // One datagram: the function's root segment with the handler subsegment and its children embedded, so the
   // collector sees the whole trace at once (or none of it).
@@ -191,6 +196,8 @@ it('turns a thrown error into a generic 500, an error log line and a faulted tra
   });
   const result = await handler(event, context);
   expect(result.statusCode).toBe(500);
+  expect(result.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'apigw-1' });
+  expect((await handler(event, context)).headers).toEqual(result.headers); // the shared 500 was not changed
   expect(JSON.parse(result.body as string)).toEqual({
     status: 'SERVER_ERROR',
     error: 'Internal server error',
