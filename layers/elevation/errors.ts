@@ -225,6 +225,28 @@ export class ObjectChangedError extends DataSourceUnavailableError {
 }
 
 /**
+ * A block whose bytes arrived as asked (verified range, same object version) but do not decode: its compressed
+ * stream fails (a checksum, a length), or the header read earlier points at the wrong bytes (a byte of its offsets
+ * damaged on the way). The dataset reads the file's header again once and retries; a second failure is the 502.
+ *
+ * @example
+ * ```ts
+ * const error = new UndecodableBlockError('http://data/tile.tif', 'Cannot decode block 3');
+ * assert.equal(error.url, 'http://data/tile.tif');
+ * assert.equal(error.statusCode, 502);
+ * ```
+ */
+export class UndecodableBlockError extends DataSourceUnavailableError {
+  constructor(
+    readonly url: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/**
  * A file or object that does not exist: for tiled datasets this means "no data here", never an error.
  *
  * @example

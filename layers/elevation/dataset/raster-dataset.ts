@@ -5,7 +5,12 @@
  */
 import { listFolder } from '../data/folder-listing';
 import { ReadLimiter } from '../data/read-limiter';
-import { DatasetConfigError, DatasetUnavailableError, ObjectChangedError } from '../errors';
+import {
+  DatasetConfigError,
+  DatasetUnavailableError,
+  ObjectChangedError,
+  UndecodableBlockError,
+} from '../errors';
 import { crsFromEpsg, wgs84Converter, type Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import {
@@ -137,12 +142,14 @@ export class RasterDataset extends DatasetBase {
       try {
         return await this.sampleOnce(points, interpolation, context);
       } catch (error) {
-        // A file replaced while we held its header: drop what we know of it and read it again, once per file
-        // (a request over several replaced tiles meets them one by one). A file that changes again is a 502.
-        if (!(error instanceof ObjectChangedError) || reopened.has(error.url) || reopened.size >= MAX_REOPENS)
-          throw error;
+        // A file replaced while we held its header, or a block its header points at that does not decode (a
+        // header damaged on the way would otherwise be kept, and fail, for the environment's life): drop what we
+        // know of the file and read it again, once per file (a request over several tiles meets them one by one).
+        // A file that changes or fails again is a 502.
+        const reopenable = error instanceof ObjectChangedError || error instanceof UndecodableBlockError;
+        if (!reopenable || reopened.has(error.url) || reopened.size >= MAX_REOPENS) throw error;
         reopened.add(error.url);
-        this.options.opener.forget(error.url);
+        this.options.opener.forget(error.url, error instanceof UndecodableBlockError);
         this.mosaic = null;
         this.opened = null;
         this.info = null;

@@ -38,6 +38,8 @@ interface Entry {
 
 export class RasterOpener {
   private readonly rasters = new Map<string, Entry>();
+  /** Locations whose header was dropped as suspect (`forget(location, true)`), with how often. */
+  private readonly generations = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly options: RasterOpenerOptions) {
@@ -75,6 +77,7 @@ export class RasterOpener {
       ? openHgtRaster(source, io)
       : openCogRaster(source, this.options.headerPrefetchBytes, io, {
           partialDecode: this.options.partialDecode ?? false,
+          generation: this.generations.get(location),
         });
     const entry: Entry = {
       promise: Promise.resolve(null),
@@ -103,9 +106,19 @@ export class RasterOpener {
     return entry.promise;
   }
 
-  /** Drops the cached header of `location` (it changed under us), so the next open reads it again. */
-  forget(location: string): void {
+  /**
+   * Drops the cached header of `location`, so the next open reads it again: it changed under us (its blocks are
+   * keyed by version, so none of the old ones is served), or one of its blocks did not decode (`suspect`: the
+   * blocks decoded with it are keyed apart from those of the header read next).
+   */
+  forget(location: string, suspect = false): void {
     this.rasters.delete(location);
+    if (!suspect) return;
+    const generation = (this.generations.get(location) ?? 0) + 1;
+    this.generations.delete(location); // re-insert: most recent last, the oldest dropped past the bound
+    this.generations.set(location, generation);
+    if (this.generations.size > MAX_OPEN_RASTERS)
+      this.generations.delete(this.generations.keys().next().value as string);
   }
 
   /** Only the entry that failed: a newer open of the same location (its successor) stays. */

@@ -17,6 +17,7 @@ import {
   DataSourceUnavailableError,
   ElevationError,
   SourceNotFoundError,
+  UndecodableBlockError,
 } from '../errors';
 import { crsFromGeoKeys } from '../geo/crs';
 import type { ReadContext } from '../types';
@@ -69,6 +70,11 @@ interface Decoder {
 export interface CogOptions {
   /** Serve rows as soon as they are inflated; false: inflate (and checksum) the whole block first. */
   partialDecode: boolean;
+  /**
+   * How often this location's header was read again after one of its blocks did not decode: part of the blocks'
+   * cache key, so blocks decoded with a header since found suspect are never served again.
+   */
+  generation?: number;
 }
 
 export async function openCogRaster(
@@ -179,7 +185,7 @@ export async function openCogRaster(
   return {
     url: source.url,
     // The version read with the header: blocks of a replaced file never mix with blocks of its successor.
-    cacheKey: `${source.url}@${source.version}`,
+    cacheKey: `${source.url}@${source.version}${options.generation ? `~${options.generation}` : ''}`,
     grid,
     crs: crsFromGeoKeys(geoKeys),
     nodata,
@@ -202,7 +208,9 @@ export async function openCogRaster(
         return completeBlock(sparseBlock(sampleFormat, bits[0], grid, samplesPerPixel, sparseFill), rowCount);
       const compressed = await source.read(offsets[index], length, ctx);
       if (compressed.byteLength < length) {
-        throw new DataSourceUnavailableError(
+        // The object ends before the block the header points at: the header is suspect (UndecodableBlockError).
+        throw new UndecodableBlockError(
+          source.url,
           `Short read of block ${index} of ${source.url}: ${compressed.byteLength}/${length} bytes`,
         );
       }
@@ -215,7 +223,7 @@ export async function openCogRaster(
           decoder: partial,
           prepareRows,
           wholeFirst: !options.partialDecode,
-          failure: (error) => unreadable(source.url, `block ${index}`, error),
+          failure: (error) => undecodable(source.url, index, error),
         });
       }
       return ctx.trace.span('decode', async (annotate) => {
@@ -223,7 +231,7 @@ export async function openCogRaster(
         try {
           return completeBlock(await decodeWhole(compressed, index), rowCount);
         } catch (error) {
-          throw unreadable(source.url, `block ${index}`, error);
+          throw undecodable(source.url, index, error);
         } finally {
           const ms = performance.now() - started;
           ctx.stats.decodeMs += ms;
@@ -376,6 +384,14 @@ function refuseNotMetres(
 function unreadable(url: string, what: string, error: unknown): Error {
   if (error instanceof ElevationError || error instanceof SourceNotFoundError) return error;
   return new DataSourceUnavailableError(`Cannot decode the ${what} of ${url}: ${String(error)}`, {
+    cause: error,
+  });
+}
+
+/** A block that cannot be decoded: the dataset reads the header again once (UndecodableBlockError). */
+function undecodable(url: string, index: number, error: unknown): Error {
+  if (error instanceof ElevationError || error instanceof SourceNotFoundError) return error;
+  return new UndecodableBlockError(url, `Cannot decode the block ${index} of ${url}: ${String(error)}`, {
     cause: error,
   });
 }

@@ -5,12 +5,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import {
   configureBlockCache,
   DatasetConfigError,
   DatasetUnavailableError,
   DataSourceUnavailableError,
   loadDatasetRegistry,
+  UndecodableBlockError,
 } from '../../../layers/elevation';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
@@ -18,15 +20,17 @@ const TILE = 16;
 const RES = 1 / 16;
 
 /** A 16 x 16 UInt16 GeoTIFF of one tile, north-west corner (west, north), pixel (r, c) = base + 100 r + c. */
-function tiff(base: number, west = 8, north = 50): Uint8Array {
+function tiff(base: number, west = 8, north = 50, deflate = false): Uint8Array {
   const pixels = new Uint16Array(TILE * TILE);
   for (let r = 0; r < TILE; r++) for (let c = 0; c < TILE; c++) pixels[r * TILE + c] = base + 100 * r + c;
+  const raw = new Uint8Array(pixels.buffer);
   return writeTiff({
     width: TILE,
     height: TILE,
     tile: TILE,
-    tiles: [new Uint8Array(pixels.buffer)],
+    tiles: [deflate ? deflateSync(raw) : raw],
     tags: {
+      259: short(deflate ? 8 : 1), // DEFLATE or none
       258: short(16),
       34735: WGS84_KEYS,
       33550: double(RES, RES, 0),
@@ -100,6 +104,7 @@ beforeAll(() => {
   // Tiles named at the antimeridian: 180 is a degree, not a metre.
   folder('antimeridian', { 'N49W180.tif': tiff(300, -180, 50), 'N49E179.tif': tiff(400, 179, 50) });
   fs.writeFileSync(path.join(dir, 'replaced.tif'), tiff(1000));
+  fs.writeFileSync(path.join(dir, 'damaged-header.tif'), tiff(700, 8, 50, true));
   fs.writeFileSync(path.join(dir, 'fixed.tif'), Buffer.from('II*\u0000garbage, not yet a GeoTIFF'));
   fs.writeFileSync(
     path.join(dir, 'config.yaml'),
@@ -130,6 +135,8 @@ beforeAll(() => {
     path: utm-named-by-degrees/
   - name: replaced
     path: replaced.tif
+  - name: damaged-header
+    path: damaged-header.tif
   - name: fixed
     path: fixed.tif
 `,
@@ -206,6 +213,28 @@ describe('files that change while the service runs', () => {
     await expect(registry.get('replaced').sample([at(3, 4), at(15, 15)], 'nearest')).resolves.toEqual([
       2304, 3515,
     ]);
+  });
+
+  it('a header whose block does not decode is read again, not kept: once fixed, the file answers', async () => {
+    const file = path.join(dir, 'damaged-header.tif');
+    const good = fs.readFileSync(file);
+    // The header as a byte damaged on the way would leave it: its one TileOffsets entry a byte too far.
+    const damaged = Buffer.from(good);
+    const entries = damaged.readUInt16LE(8);
+    for (let i = 0; i < entries; i++) {
+      const entry = 10 + i * 12;
+      if (damaged.readUInt16LE(entry) === 324)
+        damaged.writeUInt32LE(damaged.readUInt32LE(entry + 8) + 1, entry + 8);
+    }
+    const sameVersion = new Date('2026-03-01T00:00:00Z'); // size and time as before: nothing says it changed
+    fs.writeFileSync(file, damaged);
+    fs.utimesSync(file, sameVersion, sameVersion);
+    await expect(registry.get('damaged-header').sample([at(3, 4)], 'nearest')).rejects.toThrow(
+      UndecodableBlockError,
+    );
+    fs.writeFileSync(file, good);
+    fs.utimesSync(file, sameVersion, sameVersion);
+    await expect(registry.get('damaged-header').sample([at(3, 4)], 'nearest')).resolves.toEqual([1004]);
   });
 
   it('a file that could not be read is tried again after it is fixed', async () => {
