@@ -77,6 +77,19 @@ const behaviours: Record<string, Behaviour> = {
     r.writeHead(200, { 'content-length': String(object.length) }).end(object);
   },
   '/redirect-without-location': (_q, r) => r.writeHead(302).end(),
+  // A 206 far longer than the asked range, declared or streamed: refused, not read whole and then compared.
+  '/long-206-declared': (_q, r) => {
+    const body = Buffer.alloc(8 * 1024 * 1024, 7);
+    r.writeHead(206, {
+      'content-range': `bytes 0-${body.length - 1}/${body.length}`,
+      'content-length': String(body.length),
+    }).end(body);
+  },
+  '/long-206-chunked': (_q, r) => {
+    r.writeHead(206, { 'content-range': 'bytes 0-9/1000' });
+    r.write(Buffer.alloc(64 * 1024, 7));
+    r.end(Buffer.alloc(64 * 1024, 7));
+  },
 };
 
 let server: http.Server;
@@ -110,6 +123,8 @@ describe('an HTTP range read', () => {
     ['/no-content-range', /without a valid Content-Range/],
     ['/wrong-length', /Content-Range bytes 0-19\/1000 but 10 bytes/],
     ['/busy', /HTTP 429/],
+    ['/long-206-declared', /HTTP 206 from .*: 8388608 bytes for a 10-byte range/],
+    ['/long-206-chunked', /HTTP 206 body without Content-Length longer than the 10-byte range/],
   ])('retries %s (a transient answer, never data)', async (where, message) => {
     const answer = read(where);
     await expect(answer).rejects.toBeInstanceOf(TransientSourceError);

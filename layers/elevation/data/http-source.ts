@@ -39,10 +39,10 @@ export class HttpSource implements RangeReader {
   async readRange(offset: number, length: number, signal: AbortSignal): Promise<RangeAnswer> {
     const range = `bytes=${offset}-${offset + length - 1}`;
     let target = new URL(this.url);
-    let response = await get(target, range, signal);
+    let response = await get(target, range, length, signal);
     for (let hops = 0; isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
       target = new URL(response.location ?? '', target);
-      response = await get(target, range, signal);
+      response = await get(target, range, length, signal);
     }
     return answerOf(this.url, offset, length, response);
   }
@@ -91,7 +91,7 @@ function isRedirect(response: RangeResponse): boolean {
 }
 
 /** One GET; resolves with the whole body, rejects on a network error, a cut-short body or the signal. */
-function get(url: URL, range: string, signal: AbortSignal): Promise<RangeResponse> {
+function get(url: URL, range: string, length: number, signal: AbortSignal): Promise<RangeResponse> {
   // HttpSource is made only for http(s):// locations (byte-source.ts).
   const { request: send, agent } = transports[url.protocol as keyof typeof transports];
   return new Promise((resolve, reject) => {
@@ -117,13 +117,25 @@ function get(url: URL, range: string, signal: AbortSignal): Promise<RangeRespons
           ),
         );
       }
-      readBody(response, declared).then((body) => resolve({ status, headers: response.headers, body }), fail);
+      // A 206 carries the asked range: one longer (a 256 MiB body to a 64 KiB ask) is refused before it is read,
+      // or as soon as it passes the asked length when it declares none, not read whole and then found wrong.
+      if (status === 206 && declared > length) {
+        response.destroy();
+        return reject(
+          new TransientSourceError(`HTTP 206 from ${url.href}: ${declared} bytes for a ${length}-byte range`),
+        );
+      }
+      const cap = status === 206 ? length : WHOLE_OBJECT_CAP_BYTES;
+      readBody(response, declared, cap).then(
+        (body) => resolve({ status, headers: response.headers, body }),
+        fail,
+      );
     });
     request.once('error', fail);
   });
 }
 
-function readBody(response: http.IncomingMessage, declared: number): Promise<Uint8Array> {
+function readBody(response: http.IncomingMessage, declared: number, cap: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const sized = Number.isSafeInteger(declared) && declared >= 0;
     let body = new Uint8Array(sized ? declared : 64 * 1024);
@@ -134,9 +146,15 @@ function readBody(response: http.IncomingMessage, declared: number): Promise<Uin
           response.destroy();
           return reject(new TransientSourceError('HTTP body longer than its Content-Length'));
         }
-        if (received + chunk.length > WHOLE_OBJECT_CAP_BYTES) {
+        if (received + chunk.length > cap) {
           response.destroy();
-          return reject(new DataSourceUnavailableError('HTTP body without Content-Length over the size cap'));
+          return reject(
+            cap === WHOLE_OBJECT_CAP_BYTES
+              ? new DataSourceUnavailableError('HTTP body without Content-Length over the size cap')
+              : new TransientSourceError(
+                  `HTTP 206 body without Content-Length longer than the ${cap}-byte range`,
+                ),
+          );
         }
         const grown = new Uint8Array(Math.max(body.length * 2, received + chunk.length));
         grown.set(body.subarray(0, received));

@@ -30,6 +30,9 @@ export async function startFlakyServer(root: string): Promise<FlakyServer> {
   const state = { mode: 'ok' as FlakyMode, failNext: 0, resetNext: 0, requests: 0, failures: 0 };
   const server = http.createServer((request, response) => {
     state.requests++;
+    // A cut-short or stalled body declares the asked range's length (the client refuses a longer one at once).
+    const [, first, last] = /bytes=(\d+)-(\d+)/.exec(request.headers.range ?? '') ?? [];
+    const asked = first === undefined ? '4096' : String(Number(last) - Number(first) + 1);
     if (state.failNext > 0) {
       state.failNext--;
       state.failures++;
@@ -39,13 +42,13 @@ export async function startFlakyServer(root: string): Promise<FlakyServer> {
     if (state.resetNext > 0) {
       state.resetNext--;
       state.failures++;
-      response.writeHead(206, { 'content-length': '4096' }).write(Buffer.alloc(16));
+      response.writeHead(206, { 'content-length': asked }).write(Buffer.alloc(16));
       setTimeout(() => request.socket.destroy(), 10);
       return;
     }
     if (state.mode === 'hang') return; // never answers; the client's timeout must fire
     if (state.mode === 'stall-body') {
-      response.writeHead(206, { 'content-length': '4096' }).write(Buffer.alloc(16));
+      response.writeHead(206, { 'content-length': asked }).write(Buffer.alloc(16));
       return;
     }
     if (state.mode === 'forbidden') {
