@@ -74,22 +74,26 @@ it('writes every entry under its own name, in order, whatever the name (__proto_
   ]);
 });
 
-it('refuses two entries of one name, naming it: which one is meant is unclear', () => {
-  const parts: Uint8Array[] = [];
-  const twice = new Zip((error, chunk) => {
-    if (error) throw error;
-    parts.push(chunk);
-  });
-  for (const text of ['<kml/>', '<kml><Document/></kml>']) {
-    const entry = new ZipPassThrough('doc.kml'); // as Python's zipfile writes it, warning only
-    twice.add(entry);
-    entry.push(strToU8(text), true);
-  }
-  twice.end();
-  expect(() => readKmz(Buffer.concat(parts), MiB)).toThrow(
-    "The KMZ holds two entries named 'doc.kml': which one is meant is unclear. Zip the files again, each once.",
-  );
-});
+it.each(['doc.kml', `files/${'x'.repeat(150)}.png`])(
+  'refuses two entries named %s, naming it (at most 100 characters): which one is meant is unclear',
+  (name) => {
+    const parts: Uint8Array[] = [];
+    const twice = new Zip((error, chunk) => {
+      if (error) throw error;
+      parts.push(chunk);
+    });
+    const entries = name === 'doc.kml' ? [name, name] : ['doc.kml', name, name];
+    for (const entryName of entries) {
+      const entry = new ZipPassThrough(entryName); // as Python's zipfile writes it, warning only
+      twice.add(entry);
+      entry.push(strToU8('<kml/>'), true);
+    }
+    twice.end();
+    expect(() => readKmz(Buffer.concat(parts), MiB)).toThrow(
+      `The KMZ holds two entries named '${name.slice(0, 100)}': which one is meant is unclear. Zip the files again, each once.`,
+    );
+  },
+);
 
 it('names the track file a zip holds instead of a KML, and says what to send', () => {
   const gpx = strToU8('<gpx version="1.1"/>');
