@@ -138,7 +138,8 @@ function get(url: URL, range: string, length: number, signal: AbortSignal): Prom
 function readBody(response: http.IncomingMessage, declared: number, cap: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const sized = Number.isSafeInteger(declared) && declared >= 0;
-    let body = new Uint8Array(sized ? declared : 64 * 1024);
+    // Without a length, the buffer grows from at most the cap: a 206's cap (its range) is checked from the start.
+    let body = new Uint8Array(sized ? declared : Math.min(64 * 1024, cap));
     let received = 0;
     response.on('data', (chunk: Buffer) => {
       if (received + chunk.length > body.length) {
