@@ -39,6 +39,46 @@ function tiff(base: number, west = 8, north = 50, deflate = false): Uint8Array {
   });
 }
 
+/**
+ * Two 16 x 16 DEFLATE tiles side by side (west 8, north 50), UInt16 with horizontal differencing (predictor 2),
+ * pixel (r, c) = 100 r + c; `damage` as a byte damaged on the way would leave the header: no predictor, and the
+ * second tile's offset a byte too far.
+ */
+function twoTiles(damage: boolean): Uint8Array {
+  const tiles = [0, 1].map((t) => {
+    const deltas = new Uint16Array(TILE * TILE);
+    for (let r = 0; r < TILE; r++)
+      for (let c = 0; c < TILE; c++) deltas[r * TILE + c] = c === 0 ? 100 * r + 16 * t : 1;
+    return deflateSync(new Uint8Array(deltas.buffer));
+  });
+  const bytes = Buffer.from(
+    writeTiff({
+      width: 2 * TILE,
+      height: TILE,
+      tile: TILE,
+      tiles,
+      tags: {
+        258: short(16),
+        259: short(8),
+        317: short(damage ? 1 : 2),
+        34735: WGS84_KEYS,
+        33550: double(RES, RES, 0),
+        33922: double(0, 0, 0, 8, 50, 0),
+      },
+    }),
+  );
+  if (damage) {
+    const entries = bytes.readUInt16LE(8);
+    for (let i = 0; i < entries; i++) {
+      const entry = 10 + i * 12;
+      if (bytes.readUInt16LE(entry) !== 324) continue;
+      const second = bytes.readUInt32LE(entry + 8) + 4; // TileOffsets' values, out of line: the second one
+      bytes.writeUInt32LE(bytes.readUInt32LE(second) + 1, second);
+    }
+  }
+  return bytes;
+}
+
 const VRT_MISSING_SOURCE = `<VRTDataset rasterXSize="16" rasterYSize="16">
   <SRS>GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],AUTHORITY["EPSG","4326"]]</SRS>
   <GeoTransform> 8.0, 0.0625, 0.0, 50.0, 0.0, -0.0625</GeoTransform>
@@ -105,6 +145,7 @@ beforeAll(() => {
   folder('antimeridian', { 'N49W180.tif': tiff(300, -180, 50), 'N49E179.tif': tiff(400, 179, 50) });
   fs.writeFileSync(path.join(dir, 'replaced.tif'), tiff(1000));
   fs.writeFileSync(path.join(dir, 'damaged-header.tif'), tiff(700, 8, 50, true));
+  fs.writeFileSync(path.join(dir, 'suspect-blocks.tif'), twoTiles(true));
   fs.writeFileSync(path.join(dir, 'fixed.tif'), Buffer.from('II*\u0000garbage, not yet a GeoTIFF'));
   fs.writeFileSync(
     path.join(dir, 'config.yaml'),
@@ -137,6 +178,8 @@ beforeAll(() => {
     path: replaced.tif
   - name: damaged-header
     path: damaged-header.tif
+  - name: suspect-blocks
+    path: suspect-blocks.tif
   - name: fixed
     path: fixed.tif
 `,
@@ -235,6 +278,20 @@ describe('files that change while the service runs', () => {
     fs.writeFileSync(file, good);
     fs.utimesSync(file, sameVersion, sameVersion);
     await expect(registry.get('damaged-header').sample([at(3, 4)], 'nearest')).resolves.toEqual([1004]);
+  });
+
+  it('blocks decoded with a header found suspect are not served after it is read again', async () => {
+    const file = path.join(dir, 'suspect-blocks.tif');
+    const sameVersion = new Date('2026-03-02T00:00:00Z');
+    fs.utimesSync(file, sameVersion, sameVersion);
+    // The damaged header reads the first tile without its predictor: the differences (1), not the heights (304).
+    await expect(registry.get('suspect-blocks').sample([at(3, 4)], 'nearest')).resolves.toEqual([1]);
+    fs.writeFileSync(file, twoTiles(false)); // the same size: only the header's bytes differ
+    fs.utimesSync(file, sameVersion, sameVersion);
+    // The second tile does not decode at the damaged offset: the header is read again (now sound), and retried.
+    await expect(registry.get('suspect-blocks').sample([at(3, 20)], 'nearest')).resolves.toEqual([320]);
+    // The first tile's cached block came from the suspect header: decoded again, not served.
+    await expect(registry.get('suspect-blocks').sample([at(3, 4)], 'nearest')).resolves.toEqual([304]);
   });
 
   it('a file that could not be read is tried again after it is fixed', async () => {
