@@ -151,12 +151,34 @@ export function instrumentHandler(
       sendRootSegment(header, event, context, traceStartMs, status, wasColdStart, subtree, failure);
     else for (const document of subtree) daemon?.sendJson(document);
     // The log line's correlation_id, so a client's failure (a 5xx says no more than "unavailable") can be found.
-    return requestId ? { ...result, headers: { ...result.headers, [REQUEST_ID_HEADER]: requestId } } : result;
+    return requestId ? withRequestId(result, requestId) : result;
   };
 }
 
 /** The response header carrying the request's correlation id (API Gateway's request id; the function's offline). */
 export const REQUEST_ID_HEADER = 'x-request-id';
+
+/**
+ * The answer with its correlation id, which a browser's script may read too where the answer allows its origin
+ * (CORS hides every header it does not list in `access-control-expose-headers`).
+ */
+export function withRequestId(
+  result: APIGatewayProxyStructuredResultV2,
+  requestId: string,
+): APIGatewayProxyStructuredResultV2 {
+  const headers: Record<string, string | number | boolean> = {
+    ...result.headers,
+    [REQUEST_ID_HEADER]: requestId,
+  };
+  if (headers['access-control-allow-origin'] !== undefined) {
+    const exposed = headers['access-control-expose-headers'];
+    headers['access-control-expose-headers'] =
+      exposed === undefined || exposed === ''
+        ? REQUEST_ID_HEADER
+        : `${String(exposed)}, ${REQUEST_ID_HEADER}`;
+  }
+  return { ...result, headers };
+}
 
 function openHandlerSegment(root: XraySegment, route: string): Subsegment {
   const segment = root.addNewSubsegment(`## ${route}`);

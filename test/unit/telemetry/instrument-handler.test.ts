@@ -123,7 +123,7 @@ it('sends one complete trace tree per sampled invocation and logs its trace id',
   await expect(handler(event, context)).resolves.toEqual({
     statusCode: 200,
     body: '{}',
-    headers: { 'x-request-id': 'apigw-1' },
+    headers: { [telemetry.REQUEST_ID_HEADER]: 'apigw-1' },
   });
   await until(() => daemon.messages.length >= 1);
   // One datagram: the function's root segment with the handler subsegment and its children embedded, so the
@@ -166,6 +166,35 @@ it('sends one complete trace tree per sampled invocation and logs its trace id',
   });
 });
 
+it('exposes the correlation id to browsers wherever the answer allows their origin', async () => {
+  const telemetry = loadOffline(daemon.port, agent.port, '0');
+  const { REQUEST_ID_HEADER, withRequestId } = telemetry;
+  const cors = { 'access-control-allow-origin': '*' };
+  const handler = instrument(telemetry)('elevation', async () => ({
+    statusCode: 200,
+    headers: cors,
+    body: '{}',
+  }));
+  expect((await handler(event, context)).headers).toEqual({
+    ...cors,
+    [REQUEST_ID_HEADER]: 'apigw-1',
+    'access-control-expose-headers': REQUEST_ID_HEADER,
+  });
+  // Headers the answer already exposes stay exposed.
+  const counted = { ...cors, 'access-control-expose-headers': 'x-elevation-filled' };
+  expect(withRequestId({ statusCode: 200, headers: counted }, 'r').headers).toEqual({
+    ...counted,
+    [REQUEST_ID_HEADER]: 'r',
+    'access-control-expose-headers': `x-elevation-filled, ${REQUEST_ID_HEADER}`,
+  });
+  // Without CORS (same-origin and non-browser clients read every header) nothing is added but the id.
+  expect(withRequestId({ statusCode: 200, headers: { 'content-type': 'text/csv' } }, 'r').headers).toEqual({
+    'content-type': 'text/csv',
+    [REQUEST_ID_HEADER]: 'r',
+  });
+  expect(withRequestId({ statusCode: 204 }, 'r').headers).toEqual({ [REQUEST_ID_HEADER]: 'r' });
+});
+
 it('ships one EMF document per request to the agent endpoint instead of stdout', async () => {
   const telemetry = loadOffline(daemon.port, agent.port, '1');
   const handler = instrument(telemetry)('elevation', async (_e, t) => {
@@ -196,7 +225,10 @@ it('turns a thrown error into a generic 500, an error log line and a faulted tra
   });
   const result = await handler(event, context);
   expect(result.statusCode).toBe(500);
-  expect(result.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'apigw-1' });
+  expect(result.headers).toEqual({
+    'content-type': 'application/json',
+    [telemetry.REQUEST_ID_HEADER]: 'apigw-1',
+  });
   expect((await handler(event, context)).headers).toEqual(result.headers); // the shared 500 was not changed
   expect(JSON.parse(result.body as string)).toEqual({
     status: 'SERVER_ERROR',
