@@ -91,7 +91,7 @@ export async function openCogRaster(
       throw new DatasetConfigError(`${source.url} is not a GeoTIFF: ${error.message}`, { cause: error });
     }
     // A directory past the file's end, a tag table cut short: geotiff throws RangeError and the like.
-    throw unreadable(source.url, 'header', error);
+    throw unreadableHeader(source.url, error);
   }
   const { tiff, image, tiled, offsets, byteCounts, bits, sampleFormat, planar, predictor, compression } =
     header;
@@ -380,10 +380,10 @@ function refuseNotMetres(
   );
 }
 
-/** Bytes that arrived verified but cannot be decoded: the data layer holds a corrupt file (502, never data). */
-function unreadable(url: string, what: string, error: unknown): Error {
+/** A header that arrived verified but cannot be decoded: the data layer holds a corrupt file (502, never data). */
+function unreadableHeader(url: string, error: unknown): Error {
   if (error instanceof ElevationError || error instanceof SourceNotFoundError) return error;
-  return new DataSourceUnavailableError(`Cannot decode the ${what} of ${url}: ${String(error)}`, {
+  return new DataSourceUnavailableError(`Cannot decode the header of ${url}: ${String(error)}`, {
     cause: error,
   });
 }
