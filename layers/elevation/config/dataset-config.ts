@@ -80,8 +80,11 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
     names.add(d.name);
   }
   for (const d of datasets) {
-    for (const child of d.childDatasets ?? []) {
+    const children = d.childDatasets ?? [];
+    for (const child of children) {
       if (!names.has(child)) fail(`dataset '${d.name}' lists unknown child dataset '${child}'`);
+      if (children.indexOf(child) !== children.lastIndexOf(child))
+        fail(`dataset '${d.name}' lists child dataset '${child}' twice`);
       if (datasets.find((c) => c.name === child)?.childDatasets)
         fail(`dataset '${d.name}': child '${child}' may not itself have children`);
     }

@@ -1,7 +1,9 @@
 /**
  * `/v1/a,b` and config `child_datasets`: each point answered by the first dataset that has a value there (as
  * OpenTopoData's documentation states it: "the first non-null dataset elevation"). A point that is null in every
- * child counts as a nodata pixel when any child had a nodata pixel there, so `nodata_value` still applies to it.
+ * child counts as a nodata pixel when any child had a nodata pixel there, so `nodata_value` still applies to it,
+ * and is labelled by the last child that had one (OpenTopoData labels it by the last child whose `wgs84_bounds`
+ * hold it, else by the last child).
  */
 import {
   DatasetBase,
@@ -41,7 +43,10 @@ export class FallbackDataset extends DatasetBase {
       const stillMissing: number[] = [];
       pending.forEach((pointIndex, k) => {
         elevations[pointIndex] = answer.elevations[k];
-        datasets[pointIndex] = answer.datasets[k];
+        // A point without a value is labelled by the last child with a nodata pixel there (what `nodata_value`
+        // stands for), not by a later one that does not cover it; with none, by the last child.
+        const uncovered = answer.elevations[k] === null && !answer.nodataPixels[k];
+        if (!(uncovered && nodataPixels[pointIndex])) datasets[pointIndex] = answer.datasets[k];
         if (answer.nodataPixels[k]) nodataPixels[pointIndex] = true;
         if (answer.elevations[k] === null) stillMissing.push(pointIndex);
       });

@@ -100,9 +100,28 @@ export class DatasetRegistry {
     const unknown = names.filter((n) => !this.datasets.has(n));
     if (unknown.length > 0) this.notFound(unknown);
     if (names.length === 1) return this.get(names[0]);
+    this.refuseRepeatedChildren(names);
     return new FallbackDataset(
       names.join(','),
       names.map((n) => this.get(n)),
+    );
+  }
+
+  /**
+   * A chain naming a dataset twice once config `child_datasets` are expanded (`/v1/multi,srtm` where `multi`
+   * holds `srtm`): the same 400 as one naming it twice outright (OpenTopoData answers a 500 config error).
+   */
+  private refuseRepeatedChildren(names: readonly string[]): void {
+    const members = (name: string) =>
+      this.config.datasets.find((d) => d.name === name)?.childDatasets ?? [name];
+    const expanded = names.flatMap(members);
+    const repeated = expanded.find((n, i) => expanded.indexOf(n) !== i);
+    if (repeated === undefined) return;
+    const sources = names
+      .filter((n) => members(n).includes(repeated))
+      .map((n) => (n === repeated ? `'${n}'` : `a child of '${n}'`));
+    throw new InvalidDatasetChainError(
+      `Duplicate dataset names provided. '${repeated}' is named twice, as ${sources.join(' and ')}.`,
     );
   }
 }

@@ -170,6 +170,10 @@ datasets:
     ],
     ['datasets: [{name: a, child_datasets: [b]}]', "dataset 'a' lists unknown child dataset 'b'"],
     [
+      'datasets: [{name: b, path: x}, {name: c, path: x}, {name: a, child_datasets: [b, c, b]}]',
+      "dataset 'a' lists child dataset 'b' twice",
+    ],
+    [
       'datasets: [{name: c, path: x}, {name: b, child_datasets: [c]}, {name: a, child_datasets: [b]}]',
       "dataset 'a': child 'b' may not itself have children",
     ],

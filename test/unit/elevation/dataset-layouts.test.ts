@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   DatasetConfigError,
   DatasetUnavailableError,
+  InvalidRequestError,
   loadDatasetRegistry,
   newReadStats,
 } from '../../../layers/elevation';
@@ -172,6 +173,19 @@ describe('dataset layouts', () => {
     expect(await chain.describe()).toMatchObject({ name: 'area-then-point', children: ['area', 'point'] });
   });
 
+  it('refuses a chain that names a dataset twice once child_datasets are expanded (400), naming how', () => {
+    expect(() => registry().resolve('area-then-point,point')).toThrow(InvalidRequestError);
+    expect(() => registry().resolve('area-then-point,point')).toThrow(
+      new Error(
+        "Duplicate dataset names provided. 'point' is named twice, as a child of 'area-then-point' and 'point'.",
+      ),
+    );
+    expect(() => registry().resolve('nodata-pixels,area-then-point,nodata-then-point')).toThrow(
+      "'nodata-pixels' is named twice, as 'nodata-pixels' and a child of 'nodata-then-point'.",
+    );
+    expect(registry().resolve('area-then-point,nodata-pixels').name).toBe('area-then-point,nodata-pixels');
+  });
+
   it('answers null outside wgs84_bounds without reading, and as usual inside', async () => {
     const stats = newReadStats();
     const bounded = registry().get('bounded');
@@ -259,6 +273,9 @@ describe('dataset layouts', () => {
         'nearest',
       );
     expect(voids).toMatchObject({ elevations: [null, null, null], nodataPixels: [true, true, false] });
+    // Labelled by the last child with a nodata pixel there (a `nodata_value` fills it for that one), never by a
+    // child whose bounds leave the point out; with none, by the last child.
+    expect(voids.datasets).toEqual(['bounded-nodata', 'nodata-pixels', 'bounded-nodata']);
   });
 
   it('describes a tiled dataset with bounds that include its last tile (north-east corner)', async () => {
