@@ -57,7 +57,15 @@ beforeAll(async () => {
         .end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
       return;
     }
-    if (!file || !fs.existsSync(file)) {
+    if (!file) {
+      response
+        .writeHead(404, { 'content-type': 'application/xml' })
+        .end(
+          '<Error><Code>NoSuchBucket</Code><Message>The specified bucket does not exist</Message></Error>',
+        );
+      return;
+    }
+    if (!fs.existsSync(file)) {
       response
         .writeHead(404, { 'content-type': 'application/xml' })
         .end('<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
@@ -98,6 +106,11 @@ beforeAll(async () => {
     tile_template: "Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif"
   - name: copernicus-listed
     path: s3://${BUCKET}/copernicus-2x2/
+  - name: bucket-gone
+    path: s3://no-such-bucket/copernicus-2x2/
+    filename_epsg: 4326
+    filename_tile_size: 1
+    tile_template: "Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif"
   - name: private-folder
     path: s3://${BUCKET}/private/
   - name: slowdown
@@ -199,6 +212,13 @@ describe('s3:// datasets', () => {
         'bilinear',
       ),
     ).resolves.toEqual([1000 + 64 * -0.5 + 32 * 0.5, null]);
+  });
+
+  it('refuses to answer from a bucket that does not exist (502): its tiles are not missing, the store is', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(workDir, 'config.yaml') });
+    const answer = registry.get('bucket-gone').sample([{ lat: 34.5, lon: -118.5 }], 'bilinear');
+    await expect(answer).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(answer).rejects.toThrow('NoSuchBucket');
   });
 });
 
@@ -347,6 +367,14 @@ describe('what an S3 answer means (S3Source, one GetObject each)', () => {
     ['answer-404-NoSuchKey', 'NoSuchKey'],
   ])('%s is a missing tile (%s): no data, not an error', async (kind) => {
     await expect(read(kind)).rejects.toBeInstanceOf(SourceNotFoundError);
+  });
+
+  it('answer-404-NoSuchBucket is a data store gone (502), never a missing tile answered as no data', async () => {
+    const answer = read('answer-404-NoSuchBucket');
+    await expect(answer).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(answer).rejects.toThrow(
+      /^S3 404 NoSuchBucket: the bucket of s3:\/\/dem-bucket\/faults\/answer-404-NoSuchBucket\/plane-point\.tif does not exist$/,
+    );
   });
 
   it.each([

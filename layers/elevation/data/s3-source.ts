@@ -2,8 +2,8 @@
  * S3 objects by `s3://bucket/key`, through the AWS SDK v3 that the Lambda Node.js runtime ships. Credentials,
  * region and endpoint (`AWS_ENDPOINT_URL_S3`, for S3-compatible stores) come from the SDK's usual chain;
  * `S3_FORCE_PATH_STYLE` is ours. The answer's Content-Range, ETag and Last-Modified are passed up for
- * verification (`range-answer.ts`). 404 is "no such tile" (needs s3:ListBucket, or S3 says 403); 401/403 is
- * access denied: a 502 that says so, never retried.
+ * verification (`range-answer.ts`). 404 is "no such tile" (needs s3:ListBucket, or S3 says 403), except
+ * NoSuchBucket, a 502; 401/403 is access denied: a 502 that says so, never retried.
  */
 import type { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { loadS3Settings, type S3Settings } from '../config/settings';
@@ -110,6 +110,16 @@ export class S3Source implements RangeReader {
     } catch (error) {
       const name = (error as { name?: string }).name;
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      // A bucket that is gone (deleted, a typo in DATA_ROOT) answers 404 too: every tile "missing" would answer
+      // null for points that have data, as success.
+      if (name === 'NoSuchBucket') {
+        throw new DataSourceUnavailableError(
+          `S3 ${status ?? ''} NoSuchBucket: the bucket of ${this.url} does not exist`,
+          {
+            cause: error,
+          },
+        );
+      }
       if (name === 'NoSuchKey' || status === 404) throw new SourceNotFoundError(this.url);
       if (isAccessDenied(name, status)) {
         throw new DataSourceAccessDeniedError(`S3 ${status ?? ''} ${name ?? ''} for ${this.url}`, {
