@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadDatasetRegistry } from '../../layers/elevation';
 import { RasterOpener } from '../../layers/elevation/dataset/raster-opener';
 import { invoke } from './support/api-gateway';
 import { loadHandlers } from './support/handlers';
@@ -31,6 +32,62 @@ describe('missing files are remembered for a bounded time', () => {
     expect(await opener.open(tile)).toBeNull(); // still within the TTL: no new read
     now = 60_001;
     expect((await opener.open(tile))?.grid.width).toBeGreaterThan(0);
+  });
+});
+
+describe('cached heights never outlive their file by more than MISSING_TTL_S', () => {
+  // MISSING_TTL_S=0: every request checks the files it uses (one byte each), so no clock is needed here.
+  const setUp = (name: string) => {
+    const root = path.join(workDir, name);
+    fs.mkdirSync(root);
+    fs.copyFileSync(path.join(FIXTURES, 'plane-point.tif'), path.join(root, 'one.tif'));
+    fs.cpSync(path.join(FIXTURES, 'copernicus-2x2'), path.join(root, 'tiles'), { recursive: true });
+    const config = path.join(root, 'config.yaml');
+    fs.writeFileSync(
+      config,
+      `datasets:
+  - name: one
+    path: one.tif
+  - name: tiles
+    path: tiles/
+    filename_epsg: 4326
+    filename_tile_size: 1
+    tile_template: "Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif"
+`,
+    );
+    return { root, registry: loadDatasetRegistry({ configPath: config, missingTtlMs: 0 }) };
+  };
+  const point = [{ lat: 49.9, lon: 10.1 }];
+
+  it('answers a replaced single file from its new grid and CRS, and a deleted one with a 502, never its cached heights', async () => {
+    const { root, registry } = setUp('single');
+    const one = registry.get('one');
+    const fixtures = loadDatasetRegistry({ configPath: 'test/fixtures/config.yaml' });
+    const stuttgart = [{ lat: 48.82, lon: 9.16 }]; // in utm32.tif (EPSG:25832) only
+    const before = await one.sample([...point, ...stuttgart], 'bilinear');
+    const float64 = await fixtures.get('float64-plane').sample(point, 'bilinear');
+    const utm = await fixtures.get('utm32').sample(stuttgart, 'bilinear');
+    expect(before).toEqual([expect.any(Number), null]);
+    expect(float64).not.toEqual([before[0]]);
+    expect(utm).toEqual([expect.any(Number)]);
+
+    fs.copyFileSync(path.join(FIXTURES, 'float64-plane.tif'), path.join(root, 'one.tif'));
+    expect(await one.sample(point, 'bilinear')).toEqual(float64);
+    fs.copyFileSync(path.join(FIXTURES, 'utm32.tif'), path.join(root, 'one.tif'));
+    expect(await one.sample(stuttgart, 'bilinear')).toEqual(utm);
+    fs.rmSync(path.join(root, 'one.tif'));
+    await expect(one.sample(stuttgart, 'bilinear')).rejects.toThrow(
+      "Dataset 'one' is unavailable: its file was not found in the data store.",
+    );
+  });
+
+  it('answers null for a tile deleted while its blocks were cached (names computed, nothing listed)', async () => {
+    const { root, registry } = setUp('tiled');
+    const tiles = registry.get('tiles');
+    const inTile = [{ lat: 34.5, lon: -118.5 }];
+    expect(await tiles.sample(inTile, 'nearest')).toEqual([expect.any(Number)]);
+    fs.rmSync(path.join(root, 'tiles/Copernicus_DSM_COG_10_N34_00_W119_00_DEM.tif'));
+    expect(await tiles.sample(inTile, 'nearest')).toEqual([null]);
   });
 });
 

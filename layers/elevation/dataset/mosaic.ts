@@ -7,6 +7,7 @@
  * tiles), Copernicus (pixel centres on whole degrees, south row and east column dropped, so lat 34.0 lives in
  * N33) and EU-DEM (pixel-is-area tiles that do not overlap).
  */
+import { ObjectChangedError } from '../errors';
 import type { Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import type { ReadIo } from '../data/byte-source';
@@ -25,17 +26,33 @@ export interface Mosaic {
 const SINGLE = ['single'] as const;
 
 export class SingleRasterMosaic implements Mosaic {
+  readonly crs: Crs;
+
   constructor(
-    readonly crs: Crs,
     private readonly raster: Raster,
-  ) {}
+    private readonly location: string,
+    private readonly opener: RasterOpener,
+  ) {
+    this.crs = raster.crs;
+  }
 
   candidates(): readonly string[] {
     return SINGLE;
   }
 
-  open(): Promise<Raster> {
-    return Promise.resolve(this.raster);
+  /**
+   * The file as the opener has it now (checked again after MISSING_TTL_S). One replaced since may hold another
+   * grid or CRS, and one deleted since leaves a dataset that cannot answer: the dataset opens its mosaic again.
+   */
+  async open(_id?: string, io?: ReadIo): Promise<Raster> {
+    const raster = await this.opener.open(this.location, io);
+    if (raster !== this.raster) {
+      throw new ObjectChangedError(
+        this.location,
+        `${this.location} was ${raster ? 'replaced' : 'deleted'} since the dataset opened it`,
+      );
+    }
+    return raster;
   }
 }
 

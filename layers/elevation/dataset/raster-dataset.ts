@@ -251,7 +251,7 @@ export class RasterDataset extends DatasetBase {
     // One missing file is not "no data here" but a dataset that cannot answer at all.
     if (!raster)
       throw new DatasetUnavailableError(this.options.name, 'its file was not found in the data store.');
-    return new SingleRasterMosaic(raster.crs, raster);
+    return new SingleRasterMosaic(raster, file, this.options.opener);
   }
 
   private tiledMosaic(tiling: TilingOptions, files: readonly string[] | null): Mosaic {

@@ -6,9 +6,21 @@
  * As for blocks (dataset/block-store.ts), a request that joined another request's open (another deadline) opens
  * once more under its own when that open fails, instead of answering with the other request's timeout.
  * Least recently used first out, bounded by count: 4,096 headers of a few KB to ~100 KB each stay under 100 MB.
+ *
+ * An opened file is checked again `missingTtlMs` after its header was read or last checked: the first request past
+ * that time reads one byte of it, which fails where the object was replaced or deleted since (its version is pinned,
+ * see byte-source.ts). Otherwise cached heights of a file that changed without a cache miss noticing it (a block
+ * served from the cache, a single-file dataset) would be answered for the environment's life. A replaced file is
+ * opened again at once; a deleted one is missing. A check the data layer fails to answer (an outage) leaves the
+ * cached header in use (the bytes were verified when read) and is tried again after `missingTtlMs`.
  */
-import { openByteSource, type ReadIo, type RetryPolicy } from '../data/byte-source';
-import { DataSourceAccessDeniedError, SourceNotFoundError } from '../errors';
+import { openByteSource, type ByteSource, type ReadIo, type RetryPolicy } from '../data/byte-source';
+import {
+  DataSourceAccessDeniedError,
+  DeadlineExceededError,
+  ObjectChangedError,
+  SourceNotFoundError,
+} from '../errors';
 import { openCogRaster } from '../raster/cog-raster';
 import { isHgtLocation, openHgtRaster } from '../raster/hgt-raster';
 import type { Raster } from '../raster/raster';
@@ -34,6 +46,10 @@ interface Entry {
    * an opened raster's entry holds no request's signal and a hit on it is the cached promise itself.
    */
   pending: { signal: AbortSignal | undefined } | null;
+  /** The file's source, pinned to the version its header was read from: read again to check the file. */
+  source: ByteSource;
+  /** When an opened raster's file is next checked; Infinity while pending or for a missing file. */
+  checkAt: number;
 }
 
 export class RasterOpener {
@@ -60,6 +76,7 @@ export class RasterOpener {
     if (cached && cached.expires > this.now()) {
       this.rasters.delete(location); // re-insert: most recently used last
       this.rasters.set(location, cached);
+      if (cached.checkAt <= this.now()) return this.check(location, cached, io);
       if (!mayReopen || !cached.pending || cached.pending.signal === io?.signal) return cached.promise;
       // Another request's open: its failure (its deadline, a fault since cleared) is not this request's answer.
       // The failed entry is forgotten before this handler runs, so the second open starts afresh.
@@ -83,10 +100,13 @@ export class RasterOpener {
       promise: Promise.resolve(null),
       expires: Infinity,
       pending: { signal: io?.signal },
+      source,
+      checkAt: Infinity,
     };
     entry.promise = opening.then(
       (raster) => {
         entry.pending = null;
+        entry.checkAt = this.now() + this.options.missingTtlMs;
         return raster;
       },
       (error: unknown) => {
@@ -104,6 +124,31 @@ export class RasterOpener {
       this.rasters.delete(this.rasters.keys().next().value as string);
     this.rasters.set(location, entry);
     return entry.promise;
+  }
+
+  /**
+   * The request past an opened file's check time reads one byte of it (the others meanwhile use the cached
+   * header, as before the check was due). Replaced or deleted since: its header is read again now (or it is
+   * missing). The request's own deadline or a refusal (401/403) fails the request, and the next request checks;
+   * any other failure keeps the cached header until the next check, `missingTtlMs` later.
+   */
+  private async check(location: string, entry: Entry, io: ReadIo | undefined): Promise<Raster | null> {
+    entry.checkAt = this.now() + this.options.missingTtlMs;
+    const raster = await entry.promise;
+    try {
+      await entry.source.read(0, 1, io);
+      return raster;
+    } catch (error) {
+      if (error instanceof ObjectChangedError) {
+        this.forgetEntry(location, entry);
+        return this.lookup(location, io, false); // joins a newer open if one started meanwhile
+      }
+      if (error instanceof DeadlineExceededError || error instanceof DataSourceAccessDeniedError) {
+        entry.checkAt = this.now(); // not checked: the next request checks
+        throw error;
+      }
+      return raster;
+    }
   }
 
   /**

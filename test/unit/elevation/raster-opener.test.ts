@@ -10,6 +10,7 @@ import {
   DataSourceAccessDeniedError,
   DataSourceUnavailableError,
   DeadlineExceededError,
+  newReadStats,
 } from '../../../layers/elevation';
 import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
 import { startFlakyServer, type FlakyServer } from '../../integration/support/flaky-data-server';
@@ -49,8 +50,98 @@ it('reads a header once: every open of the file answers the same raster', async 
   const [first, second] = await Promise.all([open.open(file), open.open(file)]);
   expect(first).not.toBeNull();
   expect(second).toBe(first);
-  clock = 1e12; // an opened raster does not expire
+  clock = 1e12; // an opened raster does not expire: past its check time, the unchanged file is kept
   expect(await open.open(file)).toBe(first);
+});
+
+describe('an opened file checked again missingTtlMs after it was read or last checked', () => {
+  const write = (file: string, tag: number) => {
+    fs.writeFileSync(file, tiff());
+    fs.utimesSync(file, tag, tag); // the file's version is its size and mtime
+  };
+
+  it('is read again once replaced, from the first open past its check time on', async () => {
+    const file = path.join(dir, 'a.tif');
+    write(file, 1000);
+    const open = opener(1000);
+    const first = await open.open(file);
+    write(file, 2000);
+    clock = 999;
+    expect(await open.open(file)).toBe(first); // not yet checked
+    clock = 1000;
+    const second = await open.open(file);
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    expect(await open.open(file)).toBe(second);
+    clock = 1999;
+    write(file, 3000);
+    expect(await open.open(file)).toBe(second); // the new header's check is due 1,000 ms after it was read
+    clock = 2000;
+    expect(await open.open(file)).not.toBe(second);
+  });
+
+  it('is missing once deleted (and found again once back, after missingTtlMs)', async () => {
+    const file = path.join(dir, 'a.tif');
+    write(file, 1000);
+    const open = opener(1000);
+    expect(await open.open(file)).not.toBeNull();
+    fs.rmSync(file);
+    clock = 1000;
+    expect(await open.open(file)).toBeNull();
+    write(file, 1000);
+    clock = 1999;
+    expect(await open.open(file)).toBeNull();
+    clock = 2000;
+    expect(await open.open(file)).not.toBeNull();
+  });
+
+  it('is checked once per missingTtlMs, by one byte; a failed check keeps the header until the next', async () => {
+    fs.writeFileSync(path.join(dir, 'a.tif'), tiff());
+    const server = await startFlakyServer(dir);
+    try {
+      const url = `${server.url}a.tif`;
+      const open = opener(1000);
+      const first = await open.open(url);
+      const opened = server.requests;
+      expect(await Promise.all([open.open(url), open.open(url)])).toEqual([first, first]);
+      expect(server.requests).toBe(opened);
+      clock = 1000;
+      const stats = newReadStats();
+      expect(await Promise.all([open.open(url, { stats }), open.open(url)])).toEqual([first, first]);
+      expect(server.requests).toBe(opened + 1);
+      expect([stats.rangeRequests, stats.rangeBytes]).toEqual([1, 1]);
+
+      server.failNext = 1; // the data layer fails the check: the verified header stays in use
+      clock = 2000;
+      expect(await open.open(url)).toBe(first);
+      expect(server.requests).toBe(opened + 2);
+      expect(await open.open(url)).toBe(first); // not checked again before 3000
+      expect(server.requests).toBe(opened + 2);
+
+      server.mode = 'forbidden'; // refused: the request fails, as a read would, and so does the next
+      clock = 3000;
+      await expect(open.open(url)).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+      await expect(open.open(url)).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+      server.mode = 'ok';
+      expect(await open.open(url)).toBe(first);
+      expect(server.requests).toBe(opened + 5);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails a check past the request's own deadline, and checks again on the next request", async () => {
+    const file = path.join(dir, 'a.tif');
+    write(file, 1000);
+    const open = opener(1000);
+    const first = await open.open(file);
+    clock = 1000;
+    const passed = new AbortController();
+    passed.abort(new DeadlineExceededError('Request deadline of 0 ms passed'));
+    await expect(open.open(file, { signal: passed.signal })).rejects.toBeInstanceOf(DeadlineExceededError);
+    write(file, 2000);
+    expect(await open.open(file)).not.toBe(first);
+  });
 });
 
 it('remembers a missing file for exactly missingTtlMs, then looks again', async () => {
