@@ -87,8 +87,12 @@ export async function openCogRaster(
   try {
     header = await readHeader(source, prefetchBytes, io);
   } catch (error) {
+    // Bytes that are no TIFF at all where a raster is named (an HTML error page, a text file): the data store
+    // holds a wrong file, a 502 as for any other file it holds that cannot be read (one cut short, one empty).
     if (error instanceof Error && /byte order|magic number/i.test(error.message)) {
-      throw new DatasetConfigError(`${source.url} is not a GeoTIFF: ${error.message}`, { cause: error });
+      throw new DataSourceUnavailableError(`${source.url} is not a GeoTIFF: ${error.message}`, {
+        cause: error,
+      });
     }
     // A directory past the file's end, a tag table cut short: geotiff throws RangeError and the like.
     throw unreadableHeader(source.url, error);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   DatasetConfigError,
   DatasetUnavailableError,
+  DataSourceUnavailableError,
   InvalidRequestError,
   loadDatasetRegistry,
   newReadStats,
@@ -138,12 +139,23 @@ describe('dataset layouts', () => {
     expect((await tiles.describe()).tileCount).toBeNull(); // not listed, so not counted
   });
 
-  it('reports a file that is not a GeoTIFF as a config error naming the file', async () => {
-    await expect(
-      registry()
+  it('reports a file that is not a GeoTIFF as the data store failing (502) naming the file, as an empty one', async () => {
+    const answer = registry()
+      .get('text-file')
+      .sample([{ lat: 0, lon: 0 }], 'nearest');
+    await expect(answer).rejects.toThrow(/not-a-tiff\.tif is not a GeoTIFF/);
+    await expect(answer).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    const file = path.join(workDir, 'not-a-tiff.tif');
+    const text = fs.readFileSync(file);
+    fs.writeFileSync(file, '');
+    try {
+      const empty = registry()
         .get('text-file')
-        .sample([{ lat: 0, lon: 0 }], 'nearest'),
-    ).rejects.toThrow(/not-a-tiff\.tif is not a GeoTIFF/);
+        .sample([{ lat: 0, lon: 0 }], 'nearest');
+      await expect(empty).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    } finally {
+      fs.writeFileSync(file, text);
+    }
   });
 
   it('reports a missing single file as a 502 naming the dataset, not as nulls', async () => {
