@@ -48,7 +48,7 @@ function targetDistances(length: number, spacing: Spacing, maxSamples: number): 
     return Array.from({ length: n }, (_, k) => (k === n - 1 ? length : (length * k) / (n - 1)));
   }
   const count = Math.floor(length / spacing.distance) + 1;
-  const withEnd = count + (length - (count - 1) * spacing.distance > 1e-6 ? 1 : 0);
+  const withEnd = count + (length - (count - 1) * spacing.distance > END_TOLERANCE_M ? 1 : 0);
   if (withEnd > maxSamples) {
     throw new InvalidRequestError(
       `distance=${spacing.distance} m along this ${Math.round(length)} m path gives ${withEnd} points; the limit is ${maxSamples} (MAX_SAMPLES). Use a larger distance or samples=${maxSamples}.`,
@@ -56,8 +56,16 @@ function targetDistances(length: number, spacing: Spacing, maxSamples: number): 
   }
   const distances = Array.from({ length: count }, (_, k) => k * spacing.distance);
   if (withEnd > count) distances.push(length);
+  else distances[count - 1] = length; // the last multiple is the end
   return distances;
 }
+
+/**
+ * A last multiple of `distance` this close to the path's end is the end: a `distance` the client computed as a
+ * fraction of the length (with another geodesic library, or in floating point) must not add a second end point
+ * micrometres after it, whose grade over that step would be noise. Distances are answered to the centimetre.
+ */
+const END_TOLERANCE_M = 0.001;
 
 function normalizeLon(lon: number): number {
   return ((((lon + 180) % 360) + 360) % 360) - 180;

@@ -81,6 +81,19 @@ describe('resamplePath', () => {
     expect(exact.points).toEqual(leg);
     expect(resamplePath(leg, { distance: length / 2 }, 512).distances).toEqual([0, length / 2, length]);
     expect(resamplePath(leg, { distance: 2000 }, 512).distances).toEqual([0, 2000, 4000, length]);
+    // Within a millimetre of the end (another library's length, floating point) the last multiple is the end.
+    expect(resamplePath(leg, { distance: length / 2 + 0.0004 }, 512).distances).toEqual([
+      0,
+      length / 2 + 0.0004,
+      length,
+    ]);
+    expect(resamplePath(leg, { distance: length / 2 - 0.0004 }, 512).distances).toEqual([
+      0,
+      length / 2 - 0.0004,
+      length,
+    ]);
+    const beyond = resamplePath(leg, { distance: length / 2 - 0.002 }, 512).distances;
+    expect(beyond).toEqual([0, length / 2 - 0.002, length - 0.004, length]);
   });
 
   it('allows a spacing that needs exactly the limit', () => {
