@@ -14,14 +14,23 @@ import { freePort } from '../../scripts/start/free-port';
 import { REPO_ROOT, startStack, type Stack } from './support/stack';
 
 const OTD = path.resolve(REPO_ROOT, '../shared/dem/opentopodata');
-/** OpenTopoData's test-config.yaml, byte for byte. */
+/**
+ * OpenTopoData's test-config.yaml byte for byte, as its current tests/test_api.py reads it (commit bc9b5bf: with
+ * access_control_allow_origin, wgs84_bounds and the child_datasets of multi_eudem_etopo1).
+ */
 const TEST_CONFIG = `max_locations_per_request: 100 
+access_control_allow_origin: null
 datasets:
 - name: etopo1deg
   path: tests/data/datasets/test-etopo1-resampled-1deg/
 
 - name: srtm90subset
   path: tests/data/datasets/test-srtm90m-subset/
+  wgs84_bounds:
+    left: 10
+    right: 12
+    bottom: 0
+    top: 1
 
   # Made with gdalwarp -t_srs '+proj=utm +zone=32 +datum=WGS84 +units=m +no_defs'  
 - name: srtm90utm
@@ -38,7 +47,14 @@ datasets:
 - name: eudemnoepsg
   path: tests/data/datasets/test-eu-dem-subset-no-epsg/
   filename_epsg: 3035
-  filename_tile_size: 1000000`;
+  filename_tile_size: 1000000
+
+- name: multi_eudem_etopo1
+  child_datasets:
+  - nodata
+  - eudemsubset
+  - etopo1deg
+`;
 
 /** OpenTopoData's folder -> the shared copy's files (the no-epsg variant: the same tiles, lower-case names). */
 const LAYOUT: Record<string, [string, string][]> = {
@@ -278,15 +294,28 @@ describeIfAvailable(
         ]);
       });
 
-      test('test_multi_dataset: nodata, eudemsubset, etopo1deg name the dataset that answered', async () => {
-        // test-config.yaml has no multi_eudem_etopo1 (test_api.py patches it in); the same chain as a URL.
+      test('test_multi_dataset: multi_eudem_etopo1 names the child that answered', async () => {
         const { status, json } = await get(
-          '/v1/nodata,eudemsubset,etopo1deg?locations=47.625765,9.418759|-70,-170|0,1',
+          '/v1/multi_eudem_etopo1?locations=47.625765,9.418759|-70,-170|0,1',
         );
         expect(status).toBe(200);
         const { results } = json as unknown as Results;
         expect(results.map((r) => r.dataset)).toEqual(['eudemsubset', 'etopo1deg', 'etopo1deg']);
         expect(results.every((r) => typeof r.elevation === 'number')).toBe(true);
+      });
+
+      test('a chain naming a child of multi_eudem_etopo1 again is a 400 (OpenTopoData: a 500 config error)', async () => {
+        const { status, json } = await get('/v1/multi_eudem_etopo1,etopo1deg?locations=1,1');
+        expect(status).toBe(400);
+        expect(json.error).toBe(
+          "Duplicate dataset names provided. 'etopo1deg' is named twice, as a child of 'multi_eudem_etopo1' and 'etopo1deg'.",
+        );
+      });
+
+      test('a filled nodata point is labelled by the dataset whose nodata pixel it is, not one whose wgs84_bounds leave it out', async () => {
+        const { status, json } = await get('/v1/nodata,srtm90subset?locations=0,1&nodata_value=-9999');
+        expect(status).toBe(200);
+        expect((json as unknown as Results).results).toMatchObject([{ elevation: -9999, dataset: 'nodata' }]);
       });
 
       test('TestCORS.test_no_cors: test-config.yaml sets no access_control_allow_origin, so no header', async () => {
