@@ -96,8 +96,22 @@ describe('serverless.yml for production', () => {
     expect(config.provider.logs?.httpApi).toBeDefined();
   });
 
-  it('passes S3_FORCE_PATH_STYLE through to the functions', () => {
+  it('passes S3_FORCE_PATH_STYLE and the S3 endpoint through to the functions (an S3-compatible store)', () => {
     expect(config.provider.environment.S3_FORCE_PATH_STYLE).toBe("${env:S3_FORCE_PATH_STYLE, ''}");
+    // Offline, serverless-offline passes AWS_* shell variables on; a deployed function gets only this.
+    expect(config.provider.environment.AWS_ENDPOINT_URL_S3).toBe("${env:AWS_ENDPOINT_URL_S3, ''}");
+  });
+
+  it('takes CONFIG_PATH and DATA_ROOT from the shell on the local stage only: a deploy from its params', () => {
+    expect(config.provider.environment.CONFIG_PATH).toBe('${param:configPath}');
+    expect(config.provider.environment.DATA_ROOT).toBe('${param:dataRoot}');
+    expect(config.params.default).toMatchObject({ configPath: '/opt/config.yaml', dataRoot: '' });
+    expect(config.params.local).toMatchObject({
+      configPath: "${env:CONFIG_PATH, 'layers/dem-sample/config.yaml'}",
+      dataRoot: "${env:DATA_ROOT, ''}",
+    });
+    const stages = Object.entries(config.params).filter(([stage]) => stage !== 'local');
+    expect(JSON.stringify(stages)).not.toMatch(/\$\{env:(CONFIG_PATH|DATA_ROOT)/);
   });
 
   it('passes every setting the handlers read to the functions (serverless-offline gives them nothing else)', () => {
