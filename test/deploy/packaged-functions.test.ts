@@ -27,6 +27,10 @@ describeIfAvailable(
         fns[name] = new PackagedFunction(name, `functions/${name}.handler`, env);
       }
       fns.openelevation = new PackagedFunction('openelevation', 'functions/open-elevation.handler', env);
+      for (const name of ['file', 'profile', 'help']) {
+        fns[name] = new PackagedFunction(name, `functions/${name}.handler`, env);
+      }
+      fns.app = new PackagedFunction('app', 'functions/web-app.handler', env);
       await Promise.all(Object.values(fns).map((fn) => fn.start(workDir)));
     }, 60_000);
 
@@ -144,6 +148,45 @@ describeIfAvailable(
       expect(lookup.json).toEqual({
         results: [{ latitude: STUTTGART.lat, longitude: STUTTGART.lon, elevation: STUTTGART.bilinear }],
       });
+    });
+
+    it('fills a track file, draws a profile, serves the page and the help from their own zips', async () => {
+      const gpx = `<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+<trkpt lat="${STUTTGART.lat}" lon="${STUTTGART.lon}"><ele>0</ele></trkpt>
+</trkseg></trk></gpx>
+`;
+      const filled = await fns.file.invoke(
+        httpEvent({
+          method: 'POST',
+          path: '/v1/sample/file',
+          pathParameters: { dataset: 'sample' },
+          headers: { 'content-type': 'application/gpx+xml' },
+          body: gpx,
+        }),
+      );
+      expect(filled.statusCode).toBe(200);
+      expect(filled.headers['x-elevation-filled']).toBe('1');
+      expect(filled.body).toBe(gpx.replace('<ele>0</ele>', `<ele>${STUTTGART.bilinear}</ele>`));
+
+      const profile = await fns.profile.invoke(
+        httpEvent({
+          path: '/v1/sample/profile',
+          pathParameters: { dataset: 'sample' },
+          query: { locations: '48.65,9.05|48.85,9.25', samples: '5' },
+        }),
+      );
+      expect(profile.statusCode).toBe(200);
+      expect(profile.json).toMatchObject({ status: 'OK', summary: { samples: 5, nodata: 0 } });
+
+      const page = await fns.app.invoke(httpEvent({ path: '/app' }));
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toMatch(/^<!doctype html>/);
+
+      const help = await fns.help.invoke(httpEvent({ path: '/' }));
+      expect(help.statusCode).toBe(404);
+      expect(help.json).toMatchObject({ status: 'INVALID_REQUEST' });
     });
 
     it('runs on Node 24 without --enable-source-maps (the production environment)', async () => {

@@ -13,6 +13,8 @@ import {
   loadDatasetRegistry,
   newReadStats,
   noTracing,
+  ObjectChangedError,
+  UndecodableBlockError,
 } from '../../../layers/elevation';
 import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
 import { recordingTrace, type RecordedSpan } from '../../support/recording-trace';
@@ -399,6 +401,27 @@ describe('the raster a file opens as', () => {
     const ctx = { stats: newReadStats(), trace: noTracing };
     await expect(raster?.readBlock(4, ctx)).rejects.toThrow(/^Block 4 outside .*type-UInt16\.tif$/);
     await expect(raster?.readBlock(-1, ctx)).rejects.toThrow(RangeError);
+  });
+
+  it('reads no block of a file replaced since its header was read: it changed (opened again), not undecodable', async () => {
+    const file = path.join(workDir, 'replaced-under-us.tif');
+    fs.copyFileSync(path.join(workDir, 'type-UInt16.tif'), file);
+    const raster = await opener().open(file);
+    fs.appendFileSync(file, Buffer.alloc(16)); // another size: another version
+    const read = raster?.readBlock(0, { stats: newReadStats(), trace: noTracing });
+    await expect(read).rejects.toBeInstanceOf(ObjectChangedError);
+    await expect(read).rejects.not.toBeInstanceOf(UndecodableBlockError);
+  });
+
+  it('keeps why a file is not a GeoTIFF as the cause of its 502', async () => {
+    const file = path.join(workDir, 'html-page.tif');
+    fs.writeFileSync(file, '<html><body>Not Found</body></html>');
+    const error = await opener()
+      .open(file)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataSourceUnavailableError);
+    expect((error as Error).message).toMatch(/html-page\.tif is not a GeoTIFF: /);
+    expect((error as Error).cause).toBeInstanceOf(Error);
   });
 
   it('charges an uncompressed block its pixels, a DEFLATE or LZW block its compressed bytes too', async () => {
