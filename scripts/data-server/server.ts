@@ -118,19 +118,41 @@ async function serve(
     return;
   }
   // A path ending in '/' names a folder: never a file (`config.yaml/` was served as the file, where S3 has no key).
-  const fileStat = pathname.endsWith('/') ? null : await statFile(filePath);
-  if (!fileStat) {
+  // The file is opened once, and its version (the ETag) read from what was opened: a file replaced between a
+  // stat and an open by path would pair the old version with the new bytes.
+  const opened = pathname.endsWith('/') ? null : await openFile(filePath);
+  if (!opened) {
     stats.count('not-found');
     sendStatus(response, 404, `not found: ${pathname}`);
     return;
   }
+  const { handle, stat: fileStat } = opened;
+  let streaming = false;
+  try {
+    streaming = answerFile(request, response, pathname, handle, fileStat, stats);
+  } finally {
+    if (!streaming) await handle.close();
+  }
+}
 
-  const etag = `"${fileStat.size.toString(16)}-${Math.floor(fileStat.mtimeMs).toString(16)}"`;
+/** Answers from an opened file; true when its bytes are being streamed (the stream closes the handle). */
+function answerFile(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  pathname: string,
+  handle: fs.promises.FileHandle,
+  fileStat: fs.Stats,
+  stats: RequestStats,
+): boolean {
+  const method = request.method ?? 'GET';
+  // Size and mtime, and the inode and its change time: a tile copied over another with the same size and its
+  // mtime kept (`cp -p`, `rsync -t`, as every SRTM tile has one size) is another version, as S3's content hash says.
+  const etag = `"${[fileStat.size, fileStat.mtimeMs, fileStat.ino, fileStat.ctimeMs].map((n) => Math.floor(n).toString(16)).join('-')}"`;
   const lastModified = fileStat.mtime.toUTCString();
   response.setHeader('Accept-Ranges', 'bytes');
   response.setHeader('ETag', etag);
   response.setHeader('Last-Modified', lastModified);
-  response.setHeader('Content-Type', contentTypeOf(filePath));
+  response.setHeader('Content-Type', contentTypeOf(pathname));
 
   const ifRange = request.headers['if-range'];
   const rangeStillValid = ifRange === undefined || ifRange === etag || ifRange === lastModified;
@@ -138,12 +160,11 @@ async function serve(
     ? decideRange(request.headers.range, fileStat.size)
     : { kind: 'full' };
   const file = pathname;
-
   if (decision.kind === 'unsatisfiable') {
     stats.count('unsatisfiable', file);
     response.setHeader('Content-Range', unsatisfiedContentRange(fileStat.size));
     sendStatus(response, 416, `range not satisfiable for ${fileStat.size} bytes`);
-    return;
+    return false;
   }
 
   const range = decision.kind === 'partial' ? decision.range : { start: 0, end: fileStat.size - 1 };
@@ -156,9 +177,10 @@ async function serve(
   stats.count(kind, file);
   if (method === 'HEAD' || length === 0) {
     response.end();
-    return;
+    return false;
   }
-  streamFile(filePath, range, response, (bytes) => stats.addBytes(file, bytes));
+  streamFile(handle, range, response, (bytes) => stats.addBytes(file, bytes));
+  return true;
 }
 
 async function serveListing(root: string, folderPath: string, response: http.ServerResponse): Promise<void> {
@@ -184,12 +206,13 @@ async function serveListing(root: string, folderPath: string, response: http.Ser
 }
 
 function streamFile(
-  filePath: string,
+  handle: fs.promises.FileHandle,
   range: { start: number; end: number },
   response: http.ServerResponse,
   onBytes: (bytes: number) => void,
 ): void {
-  const stream = fs.createReadStream(filePath, {
+  // autoClose (the default): the handle is closed when the stream ends, fails or is destroyed.
+  const stream = handle.createReadStream({
     start: range.start,
     end: range.end,
     highWaterMark: 1 << 20,
@@ -200,13 +223,20 @@ function streamFile(
   stream.pipe(response);
 }
 
-async function statFile(filePath: string): Promise<fs.Stats | null> {
+/** The file opened for reading with what it is, or null when it is missing or not a file. */
+async function openFile(
+  filePath: string,
+): Promise<{ handle: fs.promises.FileHandle; stat: fs.Stats } | null> {
+  let handle: fs.promises.FileHandle;
   try {
-    const fileStat = await fs.promises.stat(filePath);
-    return fileStat.isFile() ? fileStat : null;
+    handle = await fs.promises.open(filePath, 'r');
   } catch {
     return null;
   }
+  const stat = await handle.stat().catch(() => null);
+  if (stat?.isFile()) return { handle, stat };
+  await handle.close();
+  return null;
 }
 
 /**

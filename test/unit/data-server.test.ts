@@ -63,6 +63,22 @@ describe('data layer server', () => {
     expect(Buffer.from(await response.arrayBuffer()).equals(content)).toBe(true);
   });
 
+  it('gives a file copied over another of the same size, its modification time kept, another ETag', async () => {
+    fs.mkdirSync(path.join(workDir, 'root', 'replaced'), { recursive: true });
+    const file = path.join(workDir, 'root', 'replaced', 'N48E010.tif');
+    const then = new Date('2026-01-01T00:00:00Z');
+    fs.writeFileSync(file, content);
+    fs.utimesSync(file, then, then);
+    const url = `${server.url}replaced/N48E010.tif`;
+    const before = (await fetch(url, { method: 'HEAD' })).headers.get('etag');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    fs.writeFileSync(file, Buffer.from(content).reverse()); // cp -p: same size, the time set back
+    fs.utimesSync(file, then, then);
+    const after = await fetch(url, { method: 'HEAD' });
+    expect(after.headers.get('last-modified')).toBe(then.toUTCString());
+    expect(after.headers.get('etag')).not.toBe(before);
+  });
+
   it('answers bytes=a-b with 206, Content-Range and exactly those bytes', async () => {
     const response = await getRange('bytes=100-199');
     expect(response.status).toBe(206);

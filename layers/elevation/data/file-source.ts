@@ -16,7 +16,9 @@ export class FileSource implements RangeReader {
       throw error;
     }
     try {
-      // The file's size and mtime identify its version, as ETag does over HTTP (a replaced tile is noticed).
+      // The file's size and mtime identify its version, as ETag does over HTTP (a replaced tile is noticed), and
+      // its inode and change time: a tile copied over another with the same size and its mtime kept (`cp -p`,
+      // `rsync -t`; every SRTM tile has one size) is another version too. Read from the opened file, not the path.
       const info = await handle.stat();
       const wanted = Math.max(0, Math.min(length, info.size - offset));
       const buffer = new Uint8Array(wanted);
@@ -25,7 +27,7 @@ export class FileSource implements RangeReader {
         bytes: bytesRead === wanted ? buffer : buffer.subarray(0, bytesRead),
         start: offset,
         total: info.size,
-        identity: { etag: null, lastModified: String(info.mtimeMs) },
+        identity: { etag: `${info.ino}-${info.ctimeMs}`, lastModified: String(info.mtimeMs) },
       };
     } finally {
       await handle.close();

@@ -44,9 +44,35 @@ describe('FileSource', () => {
     fs.utimesSync(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
     const source = openByteSource(file, policy);
     await source.read(0, 8);
-    expect(source.version).toBe(`|${new Date('2026-01-01T00:00:00Z').getTime()}|64`);
+    const info = fs.statSync(file);
+    expect(source.version).toBe(
+      `${info.ino}-${info.ctimeMs}|${new Date('2026-01-01T00:00:00Z').getTime()}|64`,
+    );
     fs.writeFileSync(file, Buffer.alloc(64, 2)); // same size, new content and time
     fs.utimesSync(file, new Date('2026-02-01T00:00:00Z'), new Date('2026-02-01T00:00:00Z'));
     await expect(source.read(8, 8)).rejects.toBeInstanceOf(ObjectChangedError);
+  });
+
+  it('notices a file replaced by one of the same size whose modification time was kept (cp -p, rsync -t)', async () => {
+    const file = path.join(dir, 'kept-time.tif');
+    const then = new Date('2026-01-01T00:00:00Z');
+    fs.writeFileSync(file, Buffer.alloc(64, 1));
+    fs.utimesSync(file, then, then);
+    const source = openByteSource(file, policy);
+    await source.read(0, 8);
+    // Copied over in place (same inode), its time set back: only the change time tells.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    fs.writeFileSync(file, Buffer.alloc(64, 2));
+    fs.utimesSync(file, then, then);
+    expect(fs.statSync(file).mtimeMs).toBe(then.getTime());
+    await expect(source.read(8, 8)).rejects.toBeInstanceOf(ObjectChangedError);
+    // Replaced by renaming another file over it (a new inode), its time set back too.
+    const fresh = openByteSource(file, policy);
+    await fresh.read(0, 8);
+    const other = path.join(dir, 'kept-time.tmp');
+    fs.writeFileSync(other, Buffer.alloc(64, 3));
+    fs.utimesSync(other, then, then);
+    fs.renameSync(other, file);
+    await expect(fresh.read(8, 8)).rejects.toBeInstanceOf(ObjectChangedError);
   });
 });
