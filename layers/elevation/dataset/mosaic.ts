@@ -59,8 +59,8 @@ export class SingleRasterMosaic implements Mosaic {
 /**
  * Points closer than this fraction of a tile to its edge also try the neighbouring tile. It must exceed half a
  * pixel (Copernicus tiles own up to half a pixel beyond their whole-degree edge), which 5% does for tiles of 10
- * or more pixels across; real tiles have 1,200-3,600. A wider band only means that points near an edge also
- * open the neighbour's header once (cached).
+ * or more pixels across; real tiles have 1,200-3,600. The sampler opens a neighbour only for points their
+ * first candidate does not hold (window-sampler.ts), so a wider band costs nothing.
  */
 const EDGE_FRACTION = 0.05;
 

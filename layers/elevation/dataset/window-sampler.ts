@@ -1,6 +1,7 @@
 /**
  * Samples many points from a mosaic in three phases, so the per-point work is synchronous arithmetic:
- *  1. owners: the tiles that may hold each point are opened (concurrently, cached) and the owner chosen;
+ *  1. owners: each point's most likely tile is opened (concurrently, cached), then the others that may hold
+ *     the points it does not, and the owner chosen;
  *  2. blocks: every block the points' windows touch is fetched once (cached, concurrently); only the rows the
  *     windows read are decoded (the decompression stops after the deepest one);
  *  3. values: windows are read from the fetched blocks and interpolated.
@@ -47,18 +48,28 @@ export async function sampleMosaic(
   const result = new Float64Array(count).fill(NaN);
   const states = new Map<string, RasterState | null>();
   await ctx.trace.span('resolve-tiles', async (annotate) => {
+    // Each point's most likely tile first; the others only for points it does not hold (near an edge it may
+    // not): a neighbour no point needs is not opened, so one that cannot be opened fails no request that does
+    // not need it, and costs no header read.
     const ids = new Set<string>();
     let previous: readonly string[] | null = null;
     for (let i = 0; i < count; i++) {
       const candidates = mosaic.candidates(xs[i], ys[i]);
-      if (nearAntimeridian(mosaic, xs[i]))
-        for (const id of mosaic.candidates(acrossAntimeridian(xs[i]), ys[i])) ids.add(id);
       if (candidates === previous) continue; // one raster: the same array every time
       previous = candidates;
-      for (let k = 0; k < candidates.length; k++) ids.add(candidates[k]);
+      if (candidates.length > 0) ids.add(candidates[0]);
     }
     await openAll(mosaic, ids, states, ctx);
-    annotate('tiles', ids.size);
+    const more = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      if (ownerOf(mosaic, states, xs[i], ys[i])) continue;
+      for (const id of mosaic.candidates(xs[i], ys[i])) if (!states.has(id)) more.add(id);
+      if (nearAntimeridian(mosaic, xs[i]))
+        for (const id of mosaic.candidates(acrossAntimeridian(xs[i]), ys[i]))
+          if (!states.has(id)) more.add(id);
+    }
+    await openAll(mosaic, more, states, ctx);
+    annotate('tiles', ids.size + more.size);
   });
 
   const owners: (RasterState | null)[] = new Array(count);

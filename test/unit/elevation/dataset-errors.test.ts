@@ -143,6 +143,8 @@ beforeAll(() => {
   folder('utm-named-by-degrees', { 'N49E008.tif': utm, 'N49E009.tif': utm });
   // Tiles named at the antimeridian: 180 is a degree, not a metre.
   folder('antimeridian', { 'N49W180.tif': tiff(300, -180, 50), 'N49E179.tif': tiff(400, 179, 50) });
+  // A tile beside one that cannot be read (not a GeoTIFF).
+  folder('broken-neighbour', { 'N49E008.tif': tiff(500, 8, 50), 'N49E009.tif': '<html>Not Found</html>' });
   fs.writeFileSync(path.join(dir, 'replaced.tif'), tiff(1000));
   fs.writeFileSync(path.join(dir, 'damaged-header.tif'), tiff(700, 8, 50, true));
   fs.writeFileSync(path.join(dir, 'suspect-blocks.tif'), twoTiles(true));
@@ -172,6 +174,8 @@ beforeAll(() => {
     path: tiles-and-vrt/
   - name: antimeridian
     path: antimeridian/
+  - name: broken-neighbour
+    path: broken-neighbour/
   - name: utm-named-by-degrees
     path: utm-named-by-degrees/
   - name: replaced
@@ -213,6 +217,22 @@ describe('a folder that is not a dataset says why', () => {
     const answer = registry.get('vrt').sample([at(0, 0)], 'nearest');
     await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
     await expect(answer).rejects.toThrow(/its VRT names .*absent\.tif, which was not found\./);
+  });
+});
+
+describe('a tile that cannot be read', () => {
+  it('fails only the points that need it: not those near its edge whose own tile holds them', async () => {
+    const tiles = registry.get('broken-neighbour');
+    // Column 15, the last of N49E008, 3% of a degree from N49E009: in the band where the neighbour is a candidate.
+    const nearEdge = { lat: 49.5, lon: 8.97 };
+    await expect(tiles.sample([nearEdge], 'nearest')).resolves.toEqual([500 + 100 * 8 + 15]);
+    // A bilinear window there reaches into the neighbour's first column: that needs the broken tile.
+    await expect(tiles.sample([{ lat: 49.5, lon: 8.99 }], 'bilinear')).rejects.toBeInstanceOf(
+      DataSourceUnavailableError,
+    );
+    await expect(tiles.sample([{ lat: 49.5, lon: 9.5 }], 'nearest')).rejects.toBeInstanceOf(
+      DataSourceUnavailableError,
+    );
   });
 });
 
