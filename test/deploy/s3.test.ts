@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import YAML from 'yaml';
 import { describeIfAvailable } from '../support/requirements';
 import { httpEvent } from '../integration/support/api-gateway';
 import { makeWorkDir, PackagedFunction } from './support/lambda';
@@ -23,16 +24,30 @@ const SAMPLE_POINTS = '48.742275,9.101177|48.8,9.2|48.65,9.05';
 const TILE_POINTS = '34.5,-118.5|33.99,-117.99|34.0,-118.0|33.5,-118.51|64.5,-147.5';
 const SEA = '-40.5,170.5';
 
-/** The role the functions get in serverless.yml: GetObject under the prefix, ListBucket with an s3:prefix condition. */
-const functionPolicy = [
-  { Effect: 'Allow', Action: 's3:GetObject', Resource: `arn:aws:s3:::${BUCKET}/${PREFIX}*` },
-  {
-    Effect: 'Allow',
-    Action: 's3:ListBucket',
-    Resource: `arn:aws:s3:::${BUCKET}`,
-    Condition: { StringLike: { 's3:prefix': `${PREFIX}*` } },
-  },
-];
+/**
+ * The role the functions get: serverless.yml's own statements (GetObject under the prefix, ListBucket with an
+ * s3:prefix condition), its params and the partition filled in as CloudFormation would, not a copy of them.
+ */
+function functionPolicy(): unknown[] {
+  const config = YAML.parse(fs.readFileSync('serverless.yml', 'utf8')) as {
+    provider: { iam: { role: { statements: unknown[] } } };
+  };
+  const text = JSON.stringify(config.provider.iam.role.statements)
+    .replaceAll('${param:dataBucket}', BUCKET)
+    .replaceAll('${param:dataPrefix}', PREFIX)
+    .replaceAll('${AWS::Partition}', 'aws');
+  const subs = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(subs)
+      : value !== null && typeof value === 'object'
+        ? 'Fn::Sub' in value
+          ? (value as { 'Fn::Sub': string })['Fn::Sub']
+          : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, subs(v)]))
+        : value;
+  const statements = subs(JSON.parse(text)) as unknown[];
+  expect(JSON.stringify(statements)).not.toMatch(/\$\{|Fn::/); // everything filled in
+  return statements;
+}
 
 function config(root: 's3' | 'local'): string {
   const outside =
@@ -68,7 +83,7 @@ describeIfAvailable(
       // Setup calls are served unauthenticated; every request after them is checked against IAM.
       await moto.start(1 + Object.keys(files).length + 3);
       await moto.upload(BUCKET, files);
-      const key = await moto.userWithPolicy('elevation-function', functionPolicy);
+      const key = await moto.userWithPolicy('elevation-function', functionPolicy());
 
       fs.writeFileSync(path.join(workDir, 's3.yaml'), config('s3'));
       const local = path.join(workDir, 'local');
