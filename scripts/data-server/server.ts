@@ -147,7 +147,8 @@ function answerFile(
   const method = request.method ?? 'GET';
   // Size and mtime, and the inode and its change time: a tile copied over another with the same size and its
   // mtime kept (`cp -p`, `rsync -t`, as every SRTM tile has one size) is another version, as S3's content hash says.
-  const etag = `"${[fileStat.size, fileStat.mtimeMs, fileStat.ino, fileStat.ctimeMs].map((n) => Math.floor(n).toString(16)).join('-')}"`;
+  const version = [fileStat.size, fileStat.mtimeMs, fileStat.ino, fileStat.ctimeMs];
+  const etag = `"${version.map((n) => Math.floor(n).toString(16)).join('-')}"`;
   const lastModified = fileStat.mtime.toUTCString();
   response.setHeader('Accept-Ranges', 'bytes');
   response.setHeader('ETag', etag);
