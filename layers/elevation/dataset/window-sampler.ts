@@ -63,13 +63,12 @@ export async function sampleMosaic(
     const more = new Set<string>();
     for (let i = 0; i < count; i++) {
       if (ownerOf(mosaic, states, xs[i], ys[i])) continue;
-      for (const id of mosaic.candidates(xs[i], ys[i])) if (!states.has(id)) more.add(id);
+      for (const id of mosaic.candidates(xs[i], ys[i])) more.add(id);
       if (nearAntimeridian(mosaic, xs[i]))
-        for (const id of mosaic.candidates(acrossAntimeridian(xs[i]), ys[i]))
-          if (!states.has(id)) more.add(id);
+        for (const id of mosaic.candidates(acrossAntimeridian(xs[i]), ys[i])) more.add(id);
     }
-    await openAll(mosaic, more, states, ctx);
-    annotate('tiles', ids.size + more.size);
+    await openAll(mosaic, more, states, ctx); // opens only those not opened above
+    annotate('tiles', states.size);
   });
 
   const owners: (RasterState | null)[] = new Array(count);
