@@ -10,6 +10,7 @@ export function undoHorizontalPredictor(
   bytesPerSample: number,
   samplesPerPixel: number,
 ): void {
+  if (bytesPerSample === 8) return undoHorizontalPredictor64(bytes, width, samplesPerPixel);
   const count = bytes.byteLength / bytesPerSample;
   const view =
     bytesPerSample === 1
@@ -29,6 +30,25 @@ export function undoHorizontalPredictor(
 
 /** The word-wise fast path reads bytes through Uint32 views, which follow the host's byte order. */
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * PREDICTOR=2 on 64-bit samples (GDAL writes it for Float64 bands: libtiff differences their bit patterns as 64-bit
+ * integers), added modulo 2^64 as two 32-bit halves with a carry; no BigInt on the way.
+ */
+function undoHorizontalPredictor64(bytes: Uint8Array, width: number, samplesPerPixel: number): void {
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  const [low, high] = LITTLE_ENDIAN_HOST ? [0, 1] : [1, 0];
+  const rowWords = width * samplesPerPixel * 2;
+  const stride = samplesPerPixel * 2;
+  for (let rowStart = 0; rowStart < words.length; rowStart += rowWords) {
+    const rowEnd = Math.min(rowStart + rowWords, words.length);
+    for (let i = rowStart + stride; i < rowEnd; i += 2) {
+      const sum = words[i + low] + words[i - stride + low];
+      words[i + low] = sum; // modulo 2^32
+      words[i + high] = words[i + high] + words[i - stride + high] + (sum > 0xffffffff ? 1 : 0);
+    }
+  }
+}
 
 /**
  * PREDICTOR=3 (floating point): per row, bytes were differenced with stride `spp`, then stored as byte planes

@@ -71,6 +71,32 @@ describe('PREDICTOR=2 (horizontal differencing)', () => {
     );
   });
 
+  it.each([1, 2])('restores 64-bit samples (Float64 bit patterns) with %i samples per pixel', (spp) => {
+    // The forward predictor in BigInt (modulo 2^64, as libtiff's uint64 differences): carries across the halves.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.double(), { minLength: 8, maxLength: 8 }),
+        (width, height, pool) => {
+          const original = Float64Array.from({ length: width * height * spp }, (_, i) => pool[i % 8]);
+          const encoded = new BigUint64Array(original.buffer.slice(0));
+          const rowLength = width * spp;
+          for (let rowStart = 0; rowStart < encoded.length; rowStart += rowLength)
+            for (let i = rowStart + rowLength - 1; i >= rowStart + spp; i--) encoded[i] -= encoded[i - spp];
+          undoHorizontalPredictor(asBytes(encoded), width, 8, spp);
+          expect(Array.from(new Float64Array(encoded.buffer))).toEqual(Array.from(original));
+        },
+      ),
+    );
+  });
+
+  it('carries from the low half into the high half of a 64-bit sample', () => {
+    const words = new Uint32Array([0xffffffff, 0, 1, 0]); // 2^32 - 1, then a difference of 1
+    undoHorizontalPredictor(asBytes(words), 2, 8, 1);
+    expect(Array.from(words)).toEqual([0xffffffff, 0, 0, 1]); // 2^32
+  });
+
   it('restores Int16 heights with negative values (wrap-around arithmetic)', () => {
     const heights = Int16Array.from([-32768, 459, 460, -12, 32767, 0, 1, -1]);
     const encoded = new Uint16Array(heights.buffer.slice(0));
