@@ -33,6 +33,8 @@ export interface TiffSpec {
   byteCounts?: readonly number[];
   /** Every other tag (BitsPerSample, SampleFormat, ModelPixelScale, …) by number. */
   tags: Record<number, TagValue>;
+  /** A second directory after the tiles (a mask's, an overview's), of tags whose values fit in 4 bytes. */
+  next?: Record<number, TagValue>;
 }
 
 export function writeTiff(spec: TiffSpec): Uint8Array {
@@ -70,28 +72,48 @@ export function writeTiff(spec: TiffSpec): Uint8Array {
     at += tile.length;
   }
   tags[324] = long(...offsets);
-  const out = new Uint8Array(tileStart + tileBytes);
+  const nextIds = Object.keys(spec.next ?? {})
+    .map(Number)
+    .sort((a, b) => a - b);
+  const nextOffset = tileStart + tileBytes + ((tileStart + tileBytes) % 2);
+  const out = new Uint8Array(spec.next ? nextOffset + 2 + nextIds.length * 12 + 4 : tileStart + tileBytes);
   const view = new DataView(out.buffer);
   out.set([0x49, 0x49, 42, 0]);
   view.setUint32(4, ifdOffset, true);
-  view.setUint16(ifdOffset, ids.length, true);
-  ids.forEach((id, i) => {
-    const entry = ifdOffset + 2 + i * 12;
-    const { type, values } = tags[id];
-    view.setUint16(entry, id, true);
-    view.setUint16(entry + 2, TYPE[type].code, true);
-    view.setUint32(entry + 4, values.length, true);
-    const target = extraAt.get(id) ?? entry + 8;
-    if (extraAt.has(id)) view.setUint32(entry + 8, target, true);
-    values.forEach((v, k) => {
-      const p = target + k * TYPE[type].size;
-      if (type === 'ascii') view.setUint8(p, v);
-      else if (type === 'short') view.setUint16(p, v, true);
-      else if (type === 'long') view.setUint32(p, v, true);
-      else view.setFloat64(p, v, true);
+  const writeEntries = (
+    at: number,
+    entries: Record<number, TagValue>,
+    order: number[],
+    extras: Map<number, number>,
+  ) => {
+    view.setUint16(at, order.length, true);
+    order.forEach((id, i) => {
+      const entry = at + 2 + i * 12;
+      const { type, values } = entries[id];
+      view.setUint16(entry, id, true);
+      view.setUint16(entry + 2, TYPE[type].code, true);
+      view.setUint32(entry + 4, values.length, true);
+      const target = extras.get(id) ?? entry + 8;
+      if (extras.has(id)) view.setUint32(entry + 8, target, true);
+      values.forEach((v, k) => {
+        const p = target + k * TYPE[type].size;
+        if (type === 'ascii') view.setUint8(p, v);
+        else if (type === 'short') view.setUint16(p, v, true);
+        else if (type === 'long') view.setUint32(p, v, true);
+        else view.setFloat64(p, v, true);
+      });
     });
-  });
-  view.setUint32(ifdOffset + 2 + ids.length * 12, 0, true);
+  };
+  writeEntries(ifdOffset, tags, ids, extraAt);
+  view.setUint32(ifdOffset + 2 + ids.length * 12, spec.next ? nextOffset : 0, true);
   spec.tiles.forEach((tile, i) => out.set(tile, offsets[i]));
+  if (spec.next) {
+    for (const id of nextIds) {
+      const { type, values } = spec.next[id];
+      if (TYPE[type].size * values.length > 4)
+        throw new Error(`tag ${id} of the second directory is over 4 bytes`);
+    }
+    writeEntries(nextOffset, spec.next, nextIds, new Map());
+  }
   return out;
 }

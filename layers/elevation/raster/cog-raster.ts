@@ -103,6 +103,7 @@ export async function openCogRaster(
   refuseCodec(header, image.getSamplesPerPixel(), source.url);
   const { scale, offset } = readScale(header.bandMetadata, source.url);
   refuseNotMetres(header.bandMetadata, header.geoKeys, source.url);
+  refuseMasks(header, source.url);
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
   const bytesPerSample = bits[0] / 8;
   const pixelType = pixelTypeName(sampleFormat, bits[0]);
@@ -262,6 +263,10 @@ interface Header {
   geoKeys: Record<string, unknown>;
   /** Band 1's GDAL_METADATA items (SCALE, OFFSET, ...). */
   bandMetadata: Record<string, unknown>;
+  /** ExtraSamples: what each sample after the colour ones is (1 associated, 2 unassociated alpha). */
+  extraSamples: number[];
+  /** Whether a later directory is a full-resolution transparency mask (GDAL's internal mask). */
+  internalMask: boolean;
 }
 
 /** The first image's directory: every tag the reader needs, with TIFF's defaults for the optional ones. */
@@ -286,7 +291,61 @@ async function readHeader(source: ByteSource, prefetchBytes: number, io?: ReadIo
     ),
     geoKeys: (image.getGeoKeys() ?? {}) as Record<string, unknown>,
     bandMetadata: ((await image.getGDALMetadata(0)) ?? {}) as Record<string, unknown>,
+    extraSamples: toNumbers(
+      directory.hasTag('ExtraSamples') ? await directory.loadValue('ExtraSamples') : undefined,
+    ),
+    internalMask: await hasInternalMask(tiff, image),
   };
+}
+
+/** Directories looked at for a mask: GDAL writes one right after its image's, before or among the overviews'. */
+const MAX_DIRECTORIES = 64;
+/** NewSubfileType bits: a reduced-resolution image (an overview), a transparency mask. */
+const REDUCED = 1;
+const MASK = 4;
+
+/**
+ * Whether the file holds a full-resolution mask (NewSubfileType with the mask bit and not the overview bit, as
+ * `GDAL_TIFF_INTERNAL_MASK` and the COG driver write it), which GDAL applies as the band's valid pixels. Reads the
+ * directories after the first (in the header's prefetched bytes for a COG), at most MAX_DIRECTORIES: a chain that
+ * loops back stops there.
+ */
+async function hasInternalMask(tiff: GeoTIFF, first: Image): Promise<boolean> {
+  let previous = first;
+  for (let index = 1; index < MAX_DIRECTORIES; index++) {
+    if (previous.fileDirectory.nextIFDByteOffset === 0) return false; // the last directory
+    const directory = (previous = await tiff.getImage(index)).fileDirectory;
+    if (!directory.hasTag('NewSubfileType')) continue;
+    const type = Number(await directory.loadValue('NewSubfileType'));
+    if ((type & MASK) !== 0 && (type & REDUCED) === 0) return true;
+  }
+  return false;
+}
+
+/** Alpha samples in ExtraSamples (1 associated, 2 unassociated). */
+const ALPHA = new Set([1, 2]);
+
+/**
+ * Pixels GDAL reads as invalid through a mask the reader does not apply, refused at open rather than answered as
+ * heights: an internal mask (GDAL's -mask, GDAL_TIFF_INTERNAL_MASK), and an alpha band of a Byte or UInt16 file
+ * (GDAL takes those as the mask of the other bands; it ignores an alpha band of other types, and so does the reader).
+ * Before, a masked-out void answered its stored value (-32768 m) as a height.
+ */
+function refuseMasks(header: Header, url: string): void {
+  const fix =
+    'write nodata where it is invalid instead: gdalwarp -dstnodata <value> IN OUT applies the mask (then gdal_translate -b 1 OUT OUT2 drops an alpha band).';
+  if (header.internalMask) {
+    throw new DatasetConfigError(
+      `${url} has an internal mask of valid pixels, which the reader does not apply; ${fix}`,
+    );
+  }
+  const bits = header.bits[0];
+  const alphaTyped = header.sampleFormat === 1 && (bits === 8 || bits === 16);
+  if (alphaTyped && header.extraSamples.some((kind) => ALPHA.has(kind))) {
+    throw new DatasetConfigError(
+      `${url} has an alpha band, which GDAL reads as the mask of valid pixels and the reader does not apply; ${fix}`,
+    );
+  }
 }
 
 /** Bits per sample the reader reads, by TIFF SampleFormat (1 unsigned, 2 signed, 3 IEEE float). */
@@ -454,10 +513,28 @@ function georeference(
   );
 }
 
+/** The values each integer pixel type holds, for GDAL's range check on a nodata value. */
+const INTEGER_RANGES: Record<string, readonly [number, number]> = {
+  UInt8: [0, 255],
+  Int8: [-128, 127],
+  UInt16: [0, 65535],
+  Int16: [-32768, 32767],
+  UInt32: [0, 4294967295],
+  Int32: [-2147483648, 2147483647],
+};
+
+/**
+ * The stored value that marks nodata, as GDAL's nodata mask compares it (GDALNoDataMaskBand): on an integer band a
+ * value inside the type's range is truncated toward zero (1.5 marks the pixels holding 1; GDAL writes such values
+ * with gdal_edit.py or its API), one outside marks no pixel; a Float32 band compares the value rounded to Float32.
+ */
 function readNodata(value: number | null, pixelType: string): number | null {
   if (value === null || value === undefined || Number.isNaN(value)) return null; // NaN is always treated as nodata
   // GDAL writes the Float32 nodata as a decimal string; compare against the value as stored in the file.
-  return pixelType === 'Float32' ? Math.fround(value) : value;
+  if (pixelType === 'Float32') return Math.fround(value);
+  const range = INTEGER_RANGES[pixelType];
+  if (!range) return value;
+  return value >= range[0] && value <= range[1] ? Math.trunc(value) + 0 : null; // + 0: -0 becomes 0
 }
 
 function pixelTypeName(sampleFormat: number, bits: number): string {

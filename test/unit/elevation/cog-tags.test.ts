@@ -11,7 +11,7 @@ import {
   DataSourceUnavailableError,
   loadDatasetRegistry,
 } from '../../../layers/elevation';
-import { double, short, WGS84_KEYS, writeTiff, type TiffSpec } from '../../support/tiff-writer';
+import { ascii, double, long, short, WGS84_KEYS, writeTiff, type TiffSpec } from '../../support/tiff-writer';
 
 const TILE = 16;
 /** A 32 x 32 raster of 1/16 degree pixels, north-west corner at (lon 8, lat 50): four 16-px tiles. */
@@ -87,6 +87,28 @@ beforeAll(() => {
       tiles: uint16Tiles().map((t) => new Uint8Array(t.length * 4)),
       tags: { 258: short(64), 339: short(2), 34735: WGS84_KEYS, ...NORTH_UP },
     }),
+    // GDAL's nodata mask truncates a fractional nodata value of an integer band (101.5 marks the pixels holding
+    // 101) and ignores one outside the type's range (-0.5 on UInt16 marks none: pixel (0, 0) holds 0).
+    write('nodata-fraction', {
+      tags: { 258: short(16), 34735: WGS84_KEYS, 42113: ascii('101.5'), ...NORTH_UP },
+    }),
+    write('nodata-below-range', {
+      tags: { 258: short(16), 34735: WGS84_KEYS, 42113: ascii('-0.5'), ...NORTH_UP },
+    }),
+    // A full-resolution transparency mask after the image (NewSubfileType 4), as GDAL_TIFF_INTERNAL_MASK writes.
+    write('internal-mask', {
+      tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP },
+      next: { 254: long(4), 256: long(SIZE), 257: long(SIZE), 258: short(1), 262: short(4) },
+    }),
+    // An overview's mask (NewSubfileType 5) is not the image's: read as before.
+    write('overview-mask', {
+      tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP },
+      next: { 254: long(5), 256: long(SIZE / 2), 257: long(SIZE / 2), 258: short(1), 262: short(4) },
+    }),
+    // Two UInt16 samples a pixel, the second unassociated alpha (ExtraSamples 2): GDAL's mask of the first.
+    write('alpha', {
+      tags: { 258: short(16, 16), 277: short(2), 338: short(2), 34735: WGS84_KEYS, ...NORTH_UP },
+    }),
     write('short-tile', {
       tiles: uint16Tiles().map((t, i) => (i === 3 ? t.subarray(0, 100) : t)),
       tags: { 258: short(16), 259: short(1), 34735: WGS84_KEYS, ...NORTH_UP },
@@ -143,6 +165,31 @@ it('refuses 64-bit integer samples, naming the size', async () => {
   await expect(answer).rejects.toThrow(
     /int64\.tif holds 64-bit signed integer samples, which the reader does not read/,
   );
+});
+
+it("marks nodata as GDAL's mask does: a fractional value truncated, one the type cannot hold marks none", async () => {
+  await expect(registry.get('nodata-fraction').sample([at(1, 1), at(1, 2)], 'nearest')).resolves.toEqual([
+    null,
+    value(1, 2),
+  ]);
+  await expect(registry.get('nodata-below-range').sample([at(0, 0)], 'nearest')).resolves.toEqual([0]);
+});
+
+it.each([
+  [
+    'internal-mask',
+    /internal-mask\.tif has an internal mask of valid pixels, which the reader does not apply/,
+  ],
+  ['alpha', /alpha\.tif has an alpha band, which GDAL reads as the mask of valid pixels/],
+])('refuses %s rather than answering the pixels it masks out as heights', async (name, message) => {
+  const answer = registry.get(name).sample([at(0, 0)], 'nearest');
+  await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+  await expect(answer).rejects.toThrow(message);
+  await expect(answer).rejects.toThrow(/gdalwarp -dstnodata <value> IN OUT applies the mask/);
+});
+
+it("reads a file whose only mask is an overview's", async () => {
+  await expect(registry.get('overview-mask').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
 });
 
 it('a tile shorter than its rows is a broken data layer, never heights read past its end', async () => {
