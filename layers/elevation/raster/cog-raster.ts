@@ -192,7 +192,7 @@ export async function openCogRaster(
     // The version read with the header: blocks of a replaced file never mix with blocks of its successor.
     cacheKey: `${source.url}@${source.version}${options.generation ? `~${options.generation}` : ''}`,
     grid,
-    crs: crsFromGeoKeys(geoKeys),
+    crs: crsOfFile(geoKeys, source.url),
     nodata,
     scale,
     offset,
@@ -511,6 +511,17 @@ function georeference(
   throw new DatasetConfigError(
     `${url} has no georeferencing (ModelPixelScale with ModelTiepoint, or ModelTransformation).`,
   );
+}
+
+/** The raster's CRS; a refusal names the file (a tiled dataset's start-up error named only the dataset). */
+function crsOfFile(geoKeys: Record<string, unknown>, url: string): ReturnType<typeof crsFromGeoKeys> {
+  try {
+    return crsFromGeoKeys(geoKeys);
+  } catch (error) {
+    if (error instanceof DatasetConfigError)
+      throw new DatasetConfigError(`${url}: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 /** The values each integer pixel type holds, for GDAL's range check on a nodata value. */

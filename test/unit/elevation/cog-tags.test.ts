@@ -66,6 +66,7 @@ beforeAll(() => {
       },
     }),
     write('ungeoreferenced', { tags: { 258: short(16), 34735: WGS84_KEYS } }),
+    write('no-crs', { tags: { 258: short(16), ...NORTH_UP } }),
     // EPSG:3035 (ProjectedCSTypeGeoKey 3072) with its base, ETRS89 (GeographicTypeGeoKey 2048), named too, as
     // tools other than GDAL write it: 1 km pixels from (4,240,000, 2,860,000).
     write('laea-with-base', {
@@ -148,6 +149,12 @@ it('reads a projected GeoTIFF that also names its base datum in its projection',
 it('refuses a TIFF without georeferencing, saying what is missing', async () => {
   await expect(registry.get('ungeoreferenced').sample([at(0, 0)], 'nearest')).rejects.toThrow(
     /has no georeferencing \(ModelPixelScale with ModelTiepoint, or ModelTransformation\)/,
+  );
+});
+
+it('refuses a TIFF without a CRS, naming the file', async () => {
+  await expect(registry.get('no-crs').sample([at(0, 0)], 'nearest')).rejects.toThrow(
+    /no-crs\.tif: The GeoTIFF has no usable coordinate reference system/,
   );
 });
 
