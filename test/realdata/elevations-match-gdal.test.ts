@@ -86,6 +86,23 @@ const RECOMPRESSED: { file: string; source: string; options: string[] }[] = [
     options: ['-of', 'COG', '-co', 'COMPRESS=LERC_DEFLATE', '-co', 'MAX_Z_ERROR=0'],
   },
   {
+    // GDAL applies PREDICTOR=2 to Float64 bands as 64-bit integers (every request was a 500 before).
+    file: 'srtm3-float64-p2.tif',
+    source: dem('derived/N48E009_srtm3_cog.tif'),
+    options: [
+      '-of',
+      'GTiff',
+      '-ot',
+      'Float64',
+      '-co',
+      'TILED=YES',
+      '-co',
+      'COMPRESS=DEFLATE',
+      '-co',
+      'PREDICTOR=2',
+    ],
+  },
+  {
     file: 'nodata-9999-lerc.tif',
     source: dem('opentopodata/nodata/nodata.geotiff'),
     options: ['-of', 'COG', '-co', 'COMPRESS=LERC', '-co', 'MAX_Z_ERROR=0'],
@@ -225,6 +242,7 @@ const CASES: RealCase[] = [
   { name: 'fairbanks-zstd', files: [recompressed('fairbanks-zstd-p3.tif')], entry: {} },
   { name: 'fairbanks-lerc-zstd', files: [recompressed('fairbanks-lerc-zstd.tif')], entry: {} },
   { name: 'srtm3-lerc-deflate', files: [recompressed('srtm3-lerc-deflate.tif')], entry: {} },
+  { name: 'srtm3-float64-p2', files: [recompressed('srtm3-float64-p2.tif')], entry: {} },
   {
     name: 'nodata-9999-lerc',
     files: [recompressed('nodata-9999-lerc.tif')],
