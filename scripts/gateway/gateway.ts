@@ -1,8 +1,10 @@
 /**
  * The local API gateway in front of serverless-offline (`npm start`, the e2e stack): what API Gateway does for
  * the deployed API and serverless-offline does not.
- *  - Every answer is JSON: oversized URLs (414) and headers (431), malformed requests (400), unknown routes (404,
- *    listing the routes), and serverless-offline's own error answers (a thrown handler or a Lambda timeout came
+ *  - Every answer is JSON, with an x-request-id: oversized URLs (414) and headers (431), malformed requests
+ *    (400; no Host, a JSON string body), stalled ones (408 after RECEIVE_MS), unknown methods and transfer
+ *    codings (501), an Expect other than 100-continue (417), bodies declared too large (413 before they are
+ *    sent), unknown routes (404, listing the routes), and serverless-offline's own error answers (a thrown handler or a Lambda timeout came
  *    back as HTTP 200 with a stack trace and file paths) become 500/504 with a generic message.
  *  - Concurrency per function is bounded with a queue (a ConcurrencyLimit per function), so a burst costs queueing, not a
  *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
@@ -11,8 +13,9 @@
  *  - CORS headers come from the handlers only (CORS_ORIGIN / access_control_allow_origin), as from an HTTP API
  *    without a `cors` setting: see NOT_FORWARDED.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { ConcurrencyLimit } from '../../layers/elevation';
 import { describeRoutes, matchRoute, type ApiRoute } from './routes';
 
@@ -28,6 +31,11 @@ export interface GatewayOptions {
   maxQueued: number;
   /** API Gateway's integration timeout: 30 s for HTTP APIs. */
   timeoutMs: number;
+  /**
+   * How long a client may take to send its whole request (headers and body) before a 408: default RECEIVE_MS.
+   * Without it Node held a stalled upload for its own 300 s, then answered 400.
+   */
+  receiveTimeoutMs?: number;
   /**
    * Resolves once serverless-offline answers (rejects if it never will). Until then a request holding a slot
    * waits for it, within its timeout, as a first request waits for a cold start in AWS; one still waiting at its
@@ -63,6 +71,10 @@ export function bodyLimit(contentType: string | undefined): number {
 }
 /** Node's parser limit on this server: far above the checks, so they (not the parser) answer with JSON. */
 const PARSER_HEADER_BYTES = 1024 * 1024;
+/** The time a client has to send its request (the integration timeout's 30 s). */
+export const RECEIVE_MS = 30_000;
+/** Transfer codings a request may use: chunked only (gzip as a transfer coding was read as the raw body). */
+const TRANSFER_CODINGS = new Set(['chunked']);
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const slots = new Map<string, ConcurrencyLimit>();
@@ -74,17 +86,74 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const upstream = new URL(options.upstream);
   const upstreamUp = upstreamWatch(options.upstreamReady);
-  const server = http.createServer({ maxHeaderSize: PARSER_HEADER_BYTES }, (request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
-      else response.destroy();
-    });
+  const receiveMs = options.receiveTimeoutMs ?? RECEIVE_MS;
+  const server = http.createServer(
+    {
+      maxHeaderSize: PARSER_HEADER_BYTES,
+      requestTimeout: receiveMs,
+      headersTimeout: receiveMs,
+      connectionsCheckingInterval: Math.min(1000, receiveMs),
+      requireHostHeader: false, // answered below, in JSON (Node's own 400 has an empty body)
+    },
+    (request, response) => {
+      handle(request, response).catch(() => {
+        if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
+        else response.destroy();
+      });
+    },
+  );
+  // `Expect: 100-continue`: a body over the limit is refused before the client sends it.
+  server.on('checkContinue', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    if (declaredTooLarge(request)) {
+      handle(request, response).catch(() => response.destroy());
+      return;
+    }
+    response.writeContinue();
+    server.emit('request', request, response);
+  });
+  server.on('checkExpectation', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    request.resume();
+    sendJson(
+      response,
+      417,
+      'INVALID_REQUEST',
+      `Expect: ${String(request.headers.expect).slice(0, 64)} is not supported; only 100-continue is.`,
+    );
+  });
+  server.on('connect', (_request: http.IncomingMessage, socket: Socket) => {
+    rawJson(socket, 405, 'INVALID_REQUEST', 'CONNECT is not supported: this is an API, not a proxy.');
   });
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const arrived = Date.now();
-    const url = request.url ?? '/';
     const method = (request.method ?? 'GET').toUpperCase();
+    // An absolute-form target (`GET http://host/v1/… HTTP/1.1`), which servers must accept (RFC 9112 §3.2.2).
+    const url = originForm(request.url ?? '/');
+    const hosts = request.rawHeaders.filter((_, i) => i % 2 === 0 && /^host$/i.test(request.rawHeaders[i]));
+    // HTTP/1.0 may leave Host out (RFC 9112 §3.2); HTTP/1.1 must send exactly one.
+    if (hosts.length > 1 || (hosts.length === 0 && request.httpVersion !== '1.0')) {
+      request.resume();
+      return sendJson(
+        response,
+        400,
+        'INVALID_REQUEST',
+        hosts.length === 0 ? 'The request has no Host header.' : 'The request has more than one Host header.',
+      );
+    }
+    const codings = request.headers['transfer-encoding'];
+    if (
+      codings !== undefined &&
+      codings.split(',').some((c) => !TRANSFER_CODINGS.has(c.trim().toLowerCase()))
+    ) {
+      request.resume();
+      return sendJson(
+        response,
+        501,
+        'INVALID_REQUEST',
+        `Transfer-Encoding '${codings.slice(0, 64)}' is not supported: send the body chunked or with a Content-Length (compress it with Content-Encoding instead).`,
+        { connection: 'close' },
+      );
+    }
     if (Buffer.byteLength(url) > MAX_URL_BYTES) {
       request.resume();
       return sendJson(
@@ -132,9 +201,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return noRoute();
     }
     const limit = bodyLimit(request.headers['content-type']);
-    const body = await readBody(request, limit);
-    if (body === null) {
-      return sendJson(
+    const tooLarge = () =>
+      sendJson(
         response,
         413,
         'INVALID_REQUEST',
@@ -142,6 +210,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           ? `The request body is larger than ${MAX_BODY_BYTES} bytes.`
           : `The request body is larger than ${limit} bytes: a binary body reaches Lambda base64-encoded, and ` +
               `would be over its ${MAX_BODY_BYTES}-byte request limit. Send a smaller or gzip-compressed file.`,
+        { connection: 'close' },
+      );
+    // Refused from its Content-Length, before reading it (a 50 MB upload was read in full first); the rest of it
+    // is read and dropped so the client gets the answer, and the connection closes after it.
+    if (declaredTooLarge(request)) {
+      request.resume();
+      return tooLarge();
+    }
+    const body = await readBody(request, limit);
+    if (body === null) return tooLarge();
+    if (method !== 'GET' && method !== 'HEAD' && jsonString(request.headers['content-type'], body)) {
+      // serverless-offline parses a JSON body and hands the handler a JSON string's contents, unwrapped (a
+      // double-encoded body was answered locally; API Gateway passes it as sent, which no route reads).
+      return sendJson(
+        response,
+        400,
+        'INVALID_REQUEST',
+        "The request body is a JSON string; send a JSON object (or the route's file) instead.",
       );
     }
     const release = await slotsOf(route.functionName).acquire();
@@ -202,19 +288,20 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
   }
 
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) {
       socket.destroy();
       return;
     }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const text = JSON.stringify({
-      status: 'INVALID_REQUEST',
-      error: status === 431 ? 'The request line or headers are too large.' : 'The request is not valid HTTP.',
-    });
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
-    );
+    const [status, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request line or headers are too large.']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, `The request was not received in full within ${receiveMs / 1000} s.`]
+          : error.code === 'HPE_INVALID_METHOD'
+            ? [501, 'The request method is not supported.']
+            : [400, 'The request is not valid HTTP.'];
+    rawJson(socket, status, 'INVALID_REQUEST', message);
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
@@ -245,6 +332,35 @@ export const TRAILING_SLASH_HEADER = 'x-elevation-trailing-slash';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
+/** The path and query of an absolute-form request target (`http://host/v1/x?y`), or the target as it is. */
+export function originForm(target: string): string {
+  const match = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (!match) return target;
+  const rest = target.slice(match[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** Whether the request's Content-Length already says its body is over the limit for its content type. */
+function declaredTooLarge(request: http.IncomingMessage): boolean {
+  const declared = Number(request.headers['content-length']);
+  return Number.isFinite(declared) && declared > bodyLimit(request.headers['content-type']);
+}
+
+/** JSON content types serverless-offline parses before the handler (its `contentTypesThatRequirePayloadParsing`). */
+const PARSED_JSON_TYPES = new Set(['application/json', 'application/vnd.api+json']);
+
+/** Whether a body serverless-offline would parse is a JSON string (one with a BOM its JSON.parse refuses: not). */
+export function jsonString(contentType: string | undefined, body: Buffer): boolean {
+  const type = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
+  if (!PARSED_JSON_TYPES.has(type)) return false;
+  if (!body.subarray(0, 64).toString('utf8').trimStart().startsWith('"')) return false;
+  try {
+    return typeof JSON.parse(body.toString('utf8')) === 'string';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Request headers serverless-offline does not get. `origin`: serverless-offline (14.8.x) answers every request that
  * carries one, when the service has no `provider.httpApi.cors`, with that origin in Access-Control-Allow-Origin and
@@ -252,9 +368,11 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
  * with CORS_ORIGIN unset, any site could read the local API with credentials, and a CORS setting that works under
  * `npm start` could fail in AWS. No handler reads Origin (their CORS header is the configured origin), so dropping
  * it changes nothing else they answer. `range` and `if-range`: hapi served a byte range of a handler's answer (206 with
- * part of a JSON body, 416 without Content-Range), where API Gateway passes a Lambda's answer whole.
+ * part of a JSON body, 416 without Content-Range), where API Gateway passes a Lambda's answer whole. `cookie`: hapi
+ * refused every request whose cookies it could not parse (`prefs={"a":1}`, another app's on localhost) with 400, on
+ * every route; API Gateway passes them on, and no handler reads them.
  */
-const NOT_FORWARDED = new Set(['origin', 'range', 'if-range', TRAILING_SLASH_HEADER]);
+const NOT_FORWARDED = new Set(['origin', 'range', 'if-range', 'cookie', TRAILING_SLASH_HEADER]);
 
 /**
  * After the client's 504, how long a still-running invocation may hold its slot before its connection is cut:
@@ -419,6 +537,14 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer 
   });
 }
 
+/**
+ * The correlation id of an answer the gateway gives itself (the handlers' answers carry the function's): the
+ * header every answer has, so a client can name a refused request too. API Gateway's ids are random, so is this.
+ */
+export function gatewayRequestId(): string {
+  return `gw-${randomUUID()}`;
+}
+
 function sendJson(
   response: http.ServerResponse,
   status: number,
@@ -431,8 +557,18 @@ function sendJson(
     ...headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
+    'x-request-id': gatewayRequestId(),
   });
   response.end(text);
+}
+
+/** A JSON answer written straight to a socket the HTTP parser gave up on, then closed. */
+function rawJson(socket: Socket, status: number, kind: string, error: string): void {
+  const text = JSON.stringify({ status: kind, error });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(text)}\r\nx-request-id: ${gatewayRequestId()}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }
 
 /** What a 503 answered while serverless-offline starts tells the client (it starts in ~10-15 s here). */

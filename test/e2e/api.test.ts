@@ -188,7 +188,7 @@ describe('OpenTopoData API over HTTP', () => {
   });
 
   it("answers /health, /datasets and / for other methods as OpenTopoData's routes do (preflight, 405, help)", async () => {
-    for (const path of ['/health', '/datasets', '/v1/datasets', '/']) {
+    for (const path of ['/health', '/datasets', '/v1/datasets', '/', '/app']) {
       const preflight = await fetch(`${stack.baseUrl}${path}`, {
         method: 'OPTIONS',
         headers: { origin: 'https://maps.example', 'access-control-request-method': 'GET' },
@@ -202,6 +202,15 @@ describe('OpenTopoData API over HTTP', () => {
     const help = await fetch(`${stack.baseUrl}/`, { method: 'POST' });
     expect(help.status).toBe(404);
     expect(((await help.json()) as { error: string }).error).toMatch(/^No dataset name provided\./);
+  });
+
+  it("answers requests with cookies serverless-offline's hapi cannot parse (another app's on localhost)", async () => {
+    for (const path of ['/health', '/app', '/v1/sample?locations=48.7,9.1']) {
+      const response = await fetch(`${stack.baseUrl}${path}`, {
+        headers: { cookie: 'prefs={"a":1}; b; a="x y"' },
+      });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+    }
   });
 
   it("answers a wrong method on every other route with its handler's 405 and Allow, in the route's shape", async () => {

@@ -1,0 +1,198 @@
+// HTTP at the edge of the local gateway, found by an outside-in protocol probe: what a client sends that
+// serverless-offline (hapi) or Node answered badly before (an empty body, a 400 minutes later, a request passed on
+// that API Gateway would pass differently). Raw sockets where a client library would not send the request.
+import net from 'node:net';
+import type { Gateway } from '../../../scripts/gateway/gateway';
+import { jsonString, MAX_BODY_BYTES, originForm } from '../../../scripts/gateway/gateway';
+import type { ApiRoute } from '../../../scripts/gateway/routes';
+import { gatewayOver, type GatewayHarness } from '../../support/gateway-harness';
+
+const ROUTES: ApiRoute[] = [
+  { functionName: 'elevation', method: '*', path: '/v1/{dataset}', segments: ['v1', '{dataset}'] },
+];
+const RECEIVE_MS = 600;
+
+interface Seen {
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Sends `text` on a fresh connection and resolves with everything the gateway wrote until it closed (or `waitMs`). */
+function raw(port: number, text: string, waitMs = 3000): Promise<{ text: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let out = '';
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    const timer = setTimeout(() => socket.destroy(), waitMs);
+    socket.on('data', (chunk) => (out += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text: out, ms: Date.now() - started });
+    });
+  });
+}
+
+/** The status and JSON body of the first answer in `text`. */
+function answerOf(text: string): { status: number; body: unknown; head: string } {
+  const [head, ...rest] = text.split('\r\n\r\n');
+  const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+  const body = rest.join('\r\n\r\n').slice(0, length);
+  return { status: Number(head.split(' ')[1]), body: body === '' ? null : JSON.parse(body), head };
+}
+
+describe('the local gateway at the HTTP level', () => {
+  let harness: GatewayHarness;
+  let gateway: Gateway;
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    harness = await gatewayOver(
+      (request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        request.on('end', () => {
+          seen.push({ url: request.url ?? '', headers: request.headers, body });
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end('{"status":"OK"}');
+        });
+      },
+      ROUTES,
+      { receiveTimeoutMs: RECEIVE_MS },
+    );
+    gateway = harness.gateway;
+  });
+  afterAll(() => harness.close());
+  beforeEach(() => (seen.length = 0));
+
+  it('passes no Cookie on: hapi refused every request whose cookies it could not parse, and no handler reads them', async () => {
+    const answer = await fetch(`${gateway.url}/v1/sample`, { headers: { cookie: 'prefs={"a":1}; b' } });
+    expect(answer.status).toBe(200);
+    expect(seen[0].headers.cookie).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a body shorter than its Content-Length',
+      'POST /v1/sample HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nabc',
+    ],
+    ['headers that never end', 'GET /v1/sample HTTP/1.1\r\nHost: a\r\n'],
+  ])('answers %s with a JSON 408 once the receive time is up', async (_, request) => {
+    const { text, ms } = await raw(gateway.port, request, 10 * RECEIVE_MS);
+    const answer = answerOf(text);
+    expect(answer.status).toBe(408);
+    expect(answer.body).toEqual({
+      status: 'INVALID_REQUEST',
+      error: `The request was not received in full within ${RECEIVE_MS / 1000} s.`,
+    });
+    expect(answer.head).toMatch(/x-request-id: gw-[0-9a-f-]{36}/);
+    expect(ms).toBeLessThan(5 * RECEIVE_MS);
+    expect(seen).toEqual([]);
+  });
+
+  it('routes an absolute-form request target by its path', async () => {
+    const { text } = await raw(
+      gateway.port,
+      'GET http://127.0.0.1/v1/sample?locations=1,2 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    );
+    expect(answerOf(text).status).toBe(200);
+    expect(seen[0].url).toBe('/v1/sample?locations=1,2');
+    expect(originForm('https://h:1')).toBe('/');
+    expect(originForm('http://h?x=1')).toBe('/?x=1');
+    expect(originForm('/v1/a')).toBe('/v1/a');
+  });
+
+  it.each([
+    ['no Host header (HTTP/1.1)', 'GET /v1/sample HTTP/1.1\r\n\r\n', 'The request has no Host header.'],
+    [
+      'two Host headers',
+      'GET /v1/sample HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n',
+      'The request has more than one Host header.',
+    ],
+  ])('refuses %s in JSON', async (_, request, error) => {
+    const answer = answerOf((await raw(gateway.port, request, 1500)).text);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 'INVALID_REQUEST', error });
+    expect(seen).toEqual([]);
+  });
+
+  it('answers an HTTP/1.0 request without Host, which HTTP/1.0 allows', async () => {
+    const { text } = await raw(gateway.port, 'GET /v1/sample HTTP/1.0\r\n\r\n');
+    expect(answerOf(text).status).toBe(200);
+  });
+
+  it.each([
+    ['Expect: foo', 'GET /v1/sample HTTP/1.1\r\nHost: a\r\nExpect: foo\r\n\r\n', 417, /only 100-continue/],
+    ['an unknown method', 'FOO /v1/sample HTTP/1.1\r\nHost: a\r\n\r\n', 501, /method is not supported/],
+    ['CONNECT', 'CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n', 405, /CONNECT is not supported/],
+    [
+      'Transfer-Encoding: gzip, chunked',
+      'POST /v1/sample HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+      501,
+      /Transfer-Encoding 'gzip, chunked' is not supported/,
+    ],
+  ])(
+    'answers %s with a JSON error, not an empty body or a closed socket',
+    async (_, request, status, error) => {
+      const answer = answerOf((await raw(gateway.port, request, 1500)).text);
+      expect(answer.status).toBe(status);
+      expect(answer.body).toEqual({ status: 'INVALID_REQUEST', error: expect.stringMatching(error) });
+      expect(answer.head).toMatch(/x-request-id: gw-/);
+      expect(seen).toEqual([]);
+    },
+  );
+
+  it('refuses a body its Content-Length declares too large before it is sent, with or without Expect', async () => {
+    const declared = MAX_BODY_BYTES + 1;
+    for (const expect100 of [true, false]) {
+      const head =
+        `POST /v1/sample HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n` +
+        (expect100 ? 'Expect: 100-continue\r\n' : '') +
+        '\r\n';
+      const { text } = await raw(gateway.port, head, 1500); // no body byte is ever sent
+      expect(text).not.toMatch(/100 Continue/);
+      const answer = answerOf(text);
+      expect(answer.status).toBe(413);
+      expect(answer.body).toEqual({
+        status: 'INVALID_REQUEST',
+        error: `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+      });
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('lets an Expect: 100-continue body within the limit through', async () => {
+    const { text } = await raw(
+      gateway.port,
+      'POST /v1/sample HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n' +
+        'Expect: 100-continue\r\nConnection: close\r\n\r\n{}',
+    );
+    expect(text).toMatch(/^HTTP\/1.1 100 Continue/);
+    expect(seen.map((s) => s.body)).toEqual(['{}']);
+  });
+
+  it('refuses a JSON string body, which serverless-offline would hand the handler unwrapped', async () => {
+    const post = (type: string, body: string) =>
+      fetch(`${gateway.url}/v1/sample`, { method: 'POST', headers: { 'content-type': type }, body });
+    const refused = await post('application/json; charset=utf-8', ' "{\\"locations\\":\\"48.7,9.1\\"}"');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      status: 'INVALID_REQUEST',
+      error: "The request body is a JSON string; send a JSON object (or the route's file) instead.",
+    });
+    expect(refused.headers.get('x-request-id')).toMatch(/^gw-/);
+    expect((await post('text/plain', '"48.7,9.1"')).status).toBe(200);
+    expect((await post('application/json', '{"locations":"48.7,9.1"}')).status).toBe(200);
+    expect(seen.map((s) => s.body)).toEqual(['"48.7,9.1"', '{"locations":"48.7,9.1"}']);
+    expect(jsonString(undefined, Buffer.from('\n"x"'))).toBe(true); // serverless-offline's default type
+    expect(jsonString(undefined, Buffer.from('\uFEFF"x"'))).toBe(false); // its JSON.parse fails: passed as sent
+    expect(jsonString('application/vnd.api+json', Buffer.from('"x" y'))).toBe(false); // not JSON at all
+  });
+
+  it("gives its own answers (a 404 here) an x-request-id, as the handlers' answers have", async () => {
+    const answer = await fetch(`${gateway.url}/nowhere`);
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('x-request-id')).toMatch(/^gw-[0-9a-f-]{36}$/);
+  });
+});
