@@ -255,10 +255,36 @@ export function cacheableResponse(
   const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"`;
   const headers = { 'cache-control': `public, max-age=${ANSWER_MAX_AGE_S}`, etag };
   const ifNoneMatch = headerValue(event, 'if-none-match');
-  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
-    return { statusCode: 304, headers: { ...corsHeaders(corsOrigin), ...headers }, body: '' };
+  if (ifNoneMatch !== undefined && noneMatchHolds(ifNoneMatch, etag)) {
+    const safe = method(event) === 'GET' || method(event) === 'HEAD';
+    if (safe) return { statusCode: 304, headers: { ...corsHeaders(corsOrigin), ...headers }, body: '' };
+    // RFC 9110 §13.1.2: a matching If-None-Match on any other method is a failed precondition.
+    return jsonResponse(412, preconditionFailed(), corsOrigin);
   }
   return jsonResponse(200, text, corsOrigin, { ...headers, 'content-type': contentType });
+}
+
+/** The suffix a strong ETag gets when the answer goes out gzip-compressed (a strong ETag names one encoding). */
+export const GZIP_ETAG_SUFFIX = '-gzip';
+
+/**
+ * Whether If-None-Match names the answer (RFC 9110 §13.1.2): `*`, or a listed tag equal to its ETag by weak
+ * comparison (`W/` ignored), the gzip-compressed answer's tag included.
+ */
+function noneMatchHolds(header: string, etag: string): boolean {
+  const gzipped = `${etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}"`;
+  return header.split(',').some((listed) => {
+    const tag = listed.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag || tag === gzipped;
+  });
+}
+
+function preconditionFailed(): string {
+  return JSON.stringify({
+    status: 'INVALID_REQUEST',
+    error:
+      'If-None-Match names the current answer; only a GET or HEAD is answered 304. Send it without If-None-Match.',
+  });
 }
 
 export function preflightResponse(corsOrigin: string | null): Response {

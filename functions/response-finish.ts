@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { headerValue, method, type Response } from './http';
+import { GZIP_ETAG_SUFFIX, headerValue, method, type Response } from './http';
 
 /** Kept equal to package.json's version by a unit test (no JSON import in the bundles). */
 export const API_VERSION = '0.1.0';
@@ -27,18 +27,28 @@ export function finishResponse(event: APIGatewayProxyEventV2, response: Response
     ...(response.headers ?? {}),
     [VERSION_HEADER]: API_VERSION,
   };
-  if (method(event) === 'HEAD') return { ...response, headers, body: '', isBase64Encoded: false };
   const body = response.body ?? '';
   const gzip = acceptsGzip(event);
-  const finished =
-    response.isBase64Encoded || body.length < GZIP_MIN_BYTES || !gzip
-      ? { ...response, headers }
-      : {
-          ...response,
-          headers: { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
-          body: gzipSync(body).toString('base64'),
-          isBase64Encoded: true,
-        };
+  const compress = !response.isBase64Encoded && body.length >= GZIP_MIN_BYTES && gzip;
+  const etag = headers.etag;
+  // A strong ETag names one encoding: the compressed answer's differs (If-None-Match takes either; http.ts).
+  const compressedHeaders = {
+    ...headers,
+    'content-encoding': 'gzip',
+    vary: 'accept-encoding',
+    ...(typeof etag === 'string' ? { etag: `${etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}"` } : {}),
+  };
+  // HEAD: the GET's headers (its encoding too), no body, as OpenTopoData's Flask answers it.
+  if (method(event) === 'HEAD')
+    return { ...response, headers: compress ? compressedHeaders : headers, body: '', isBase64Encoded: false };
+  const finished = compress
+    ? {
+        ...response,
+        headers: compressedHeaders,
+        body: gzipSync(body).toString('base64'),
+        isBase64Encoded: true,
+      }
+    : { ...response, headers };
   const bytes = (finished.body ?? '').length < CHECK_FROM_CHARS ? 0 : payloadBytes(finished);
   return bytes > MAX_RESPONSE_BYTES ? tooLarge(headers, bytes, advice(response, gzip)) : finished;
 }

@@ -340,6 +340,19 @@ export function originForm(target: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
+/**
+ * The Accept-Encoding the handlers act on (gzip, with its q), without the codings only hapi would apply: it
+ * compressed an answer the handler left plain with deflate or x-gzip, which API Gateway never does (an HTTP API
+ * compresses nothing). Nothing left: identity.
+ */
+export function handlerCodings(accepted: string): string {
+  const kept = accepted
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => /^(gzip|identity)\s*(;|$)/i.test(part));
+  return kept.length > 0 ? kept.join(', ') : 'identity';
+}
+
 /** Whether the request's Content-Length already says its body is over the limit for its content type. */
 function declaredTooLarge(request: http.IncomingMessage): boolean {
   const declared = Number(request.headers['content-length']);
@@ -395,6 +408,8 @@ function forward(
     const headers: http.OutgoingHttpHeaders = {};
     for (const [key, value] of Object.entries(request.headers))
       if (!HOP_BY_HOP.has(key) && !NOT_FORWARDED.has(key)) headers[key] = value;
+    const accepted = request.headers['accept-encoding'];
+    if (accepted !== undefined) headers['accept-encoding'] = handlerCodings(accepted);
     headers['content-length'] = body.byteLength;
     // The handler sees the path without its slash (serverless-offline's router needs that); this tells it the
     // client's path had one, as API Gateway's rawPath does (the help route redirects /v1 but not /v1/).

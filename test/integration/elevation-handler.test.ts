@@ -65,6 +65,34 @@ describe('GET /v1/{dataset}', () => {
     expect(other.headers.etag).not.toBe(etag);
   });
 
+  it('takes If-None-Match by weak comparison, * and the gzip-compressed tag too; a POST that matches is a 412', async () => {
+    const etag = String((await get('plane-point', { locations: INTERIOR })).headers.etag);
+    const gzipped = `${etag.slice(0, -1)}-gzip"`;
+    for (const header of [`W/${etag}`, '*', `"other", ${gzipped}`, `W/${gzipped}`]) {
+      const again = await get(
+        'plane-point',
+        { locations: INTERIOR },
+        { headers: { 'if-none-match': header } },
+      );
+      expect({ header, status: again.status }).toEqual({ header, status: 304 });
+    }
+    const other = await get(
+      'plane-point',
+      { locations: INTERIOR },
+      { headers: { 'if-none-match': '"other"' } },
+    );
+    expect(other.status).toBe(200);
+    const body = JSON.stringify({ locations: INTERIOR });
+    const posted = await post('plane-point', body, { 'if-none-match': '*' });
+    expect(posted.status).toBe(412);
+    expect(posted.json).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        'If-None-Match names the current answer; only a GET or HEAD is answered 304. Send it without If-None-Match.',
+    });
+    expect((await post('plane-point', body, { 'if-none-match': '"other"' })).status).toBe(200);
+  });
+
   it('sends no Cache-Control on errors', async () => {
     const response = await get('plane-point', { locations: '91,10' });
     expect(response.status).toBe(400);

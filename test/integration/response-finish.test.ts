@@ -60,6 +60,19 @@ describe('every answer', () => {
     expect(gunzipSync(Buffer.from(zipped.body, 'base64')).toString()).toBe(plain.body);
     const refused = await invoke(elevation, { ...request, headers: { 'accept-encoding': 'gzip;q=0' } });
     expect(refused.headers['content-encoding']).toBeUndefined();
+    // A strong ETag names one encoding: the compressed answer's is its own.
+    expect(zipped.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-gzip"`);
+    const head = await invoke(elevation, {
+      ...request,
+      method: 'HEAD',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(head.body).toBe('');
+    expect(head.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      vary: 'accept-encoding',
+      etag: zipped.headers.etag,
+    });
   });
 
   it('answers OPTIONS with a preflight on a GET-only route too', async () => {

@@ -3,7 +3,7 @@
 // that API Gateway would pass differently). Raw sockets where a client library would not send the request.
 import net from 'node:net';
 import type { Gateway } from '../../../scripts/gateway/gateway';
-import { jsonString, MAX_BODY_BYTES, originForm } from '../../../scripts/gateway/gateway';
+import { handlerCodings, jsonString, MAX_BODY_BYTES, originForm } from '../../../scripts/gateway/gateway';
 import type { ApiRoute } from '../../../scripts/gateway/routes';
 import { gatewayOver, type GatewayHarness } from '../../support/gateway-harness';
 
@@ -188,6 +188,15 @@ describe('the local gateway at the HTTP level', () => {
     expect(jsonString(undefined, Buffer.from('\n"x"'))).toBe(true); // serverless-offline's default type
     expect(jsonString(undefined, Buffer.from('\uFEFF"x"'))).toBe(false); // its JSON.parse fails: passed as sent
     expect(jsonString('application/vnd.api+json', Buffer.from('"x" y'))).toBe(false); // not JSON at all
+  });
+
+  it('passes on only the codings the handlers apply, so hapi compresses nothing API Gateway would not', async () => {
+    await fetch(`${gateway.url}/v1/sample`, {
+      headers: { 'accept-encoding': 'br;q=1, deflate, GZIP;q=0.5, x-gzip' },
+    });
+    await fetch(`${gateway.url}/v1/sample`, { headers: { 'accept-encoding': 'deflate, *' } });
+    expect(seen.map((s) => s.headers['accept-encoding'])).toEqual(['GZIP;q=0.5', 'identity']);
+    expect(handlerCodings('gzip;q=0, identity')).toBe('gzip;q=0, identity');
   });
 
   it("gives its own answers (a 404 here) an x-request-id, as the handlers' answers have", async () => {
