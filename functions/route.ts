@@ -41,11 +41,23 @@ export type ErrorShape = (event: APIGatewayProxyEventV2, response: Response) => 
 
 export function route(name: string, methods: readonly string[], fn: RouteHandler, shape?: ErrorShape) {
   const run = answer(methods, fn, shape);
+  const corsMethods = [...new Set([...methods, 'OPTIONS'])].join(', ');
   return instrumentHandler(
     name,
-    async (event, t, context) => finishResponse(event, await run(event, t, context)),
+    async (event, t, context) =>
+      finishResponse(event, withCorsMethods(await run(event, t, context), corsMethods)),
     OBSERVED,
   );
+}
+
+/**
+ * The route's own methods in Access-Control-Allow-Methods (corsHeaders writes every route's GET, POST, OPTIONS),
+ * so it never contradicts the Allow header of its 405 (`/health` allows GET only).
+ */
+function withCorsMethods(response: Response, corsMethods: string): Response {
+  const headers = response.headers;
+  if (headers?.['access-control-allow-methods'] === undefined) return response;
+  return { ...response, headers: { ...headers, 'access-control-allow-methods': corsMethods } };
 }
 
 /** HEAD is answered as GET (body dropped by finishResponse); OPTIONS is a CORS preflight on every route. */

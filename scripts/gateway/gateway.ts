@@ -201,7 +201,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return noRoute();
     }
     const limit = bodyLimit(request.headers['content-type']);
-    const tooLarge = () =>
+    const tooLarge = () => {
+      response.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
       sendJson(
         response,
         413,
@@ -212,6 +213,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
               `would be over its ${MAX_BODY_BYTES}-byte request limit. Send a smaller or gzip-compressed file.`,
         { connection: 'close' },
       );
+    };
     // Refused from its Content-Length, before reading it (a 50 MB upload was read in full first); the rest of it
     // is read and dropped so the client gets the answer, and the connection closes after it.
     if (declaredTooLarge(request)) {
@@ -537,20 +539,29 @@ function headerBytes(request: http.IncomingMessage): number {
   return total;
 }
 
+/**
+ * The body, or null as soon as it passes `limit` (a chunked 512 MiB upload was read to its end before its 413):
+ * the rest is read and dropped, and the 413's connection closes (see LINGER_MS).
+ */
 function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) over = true;
-      else chunks.push(chunk);
-    });
-    request.once('end', () => resolve(over ? null : Buffer.concat(chunks)));
+      if (size <= limit) return void chunks.push(chunk);
+      request.off('data', onData);
+      request.resume();
+      resolve(null);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(Buffer.concat(chunks))); // no effect once over the limit
     request.once('error', reject);
   });
 }
+
+/** How long a client may go on sending a body refused as too large, after its 413, before the connection is cut. */
+const LINGER_MS = 2000;
 
 /**
  * The correlation id of an answer the gateway gives itself (the handlers' answers carry the function's): the

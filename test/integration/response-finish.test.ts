@@ -79,6 +79,10 @@ describe('every answer', () => {
     const { health } = await loadHandlers();
     const preflight = await invoke(health, { path: '/health', method: 'OPTIONS' });
     expect(preflight.status).toBe(204);
+    // Its own methods, as its 405's Allow has them (not every route's GET, POST).
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, OPTIONS');
+    const refused = await invoke(health, { path: '/health', method: 'POST' });
+    expect(refused.headers['access-control-allow-methods']).toBe('GET, OPTIONS');
   });
 });
 

@@ -162,6 +162,28 @@ describe('the local gateway at the HTTP level', () => {
     expect(seen).toEqual([]);
   });
 
+  it('answers a chunked body the moment it passes the limit, not once it ends', async () => {
+    const answer = await new Promise<string>((resolve) => {
+      let out = '';
+      const socket = net.connect(gateway.port, '127.0.0.1', () => {
+        socket.write('POST /v1/sample HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n');
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        for (let i = 0; i < 7; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString()}\r\n`);
+        // ... and never the last chunk: the upload has not ended.
+      });
+      socket.on('data', (data) => {
+        out += data.toString('latin1');
+        if (out.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(out);
+        }
+      });
+      socket.on('error', () => resolve(out));
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 413 /);
+    expect(seen).toEqual([]);
+  });
+
   it('lets an Expect: 100-continue body within the limit through', async () => {
     const { text } = await raw(
       gateway.port,
