@@ -5,10 +5,11 @@
  */
 import { InvalidRequestError } from '../layers/elevation';
 import { route } from './route';
-import { jsonResponse } from './http';
+import { jsonResponse, rejectRepeatedParameters } from './http';
 
 export const handler = route('health', ['GET'], async (event, t, app) => {
   const names = app.registry.names();
+  rejectRepeatedParameters(event.rawQueryString, '|', ['deep']); // API Gateway would join them: '1,1'
   const deep = deepParameter(event.queryStringParameters?.deep);
   if (!deep) return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: names }), app.corsOrigin);
   const settled = await t.phase('describe', () =>

@@ -293,6 +293,18 @@ describe('GET /health', () => {
     },
   );
 
+  it('refuses deep given twice as the other routes refuse a repeated parameter (API Gateway joins them: 1,1)', async () => {
+    const response = await invoke(handlers.health, {
+      path: '/health',
+      query: { deep: '1,1' },
+      rawQueryString: 'deep=1&deep=1',
+    });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      "Query parameter 'deep' is given more than once; give it once.",
+    );
+  });
+
   it('answers a context without a clock (a tool invoking the handler) within the fallback deadline', async () => {
     const context = { ...lambdaContext(), getRemainingTimeInMillis: undefined } as unknown as Context;
     const result = await handlers.health(httpEvent({ path: '/health' }), context);
