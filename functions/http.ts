@@ -65,7 +65,7 @@ export async function requestParams(
     // Own keys, as the query's are: `params[key] = value` let a field named __proto__ slip past the name check.
     return { ...params, ...Object.fromEntries(fields) };
   }
-  const parsed = parseJson(text);
+  const parsed = parseJsonBody(text, contentType);
   if (Array.isArray(parsed)) return { ...params, locations: parsed };
   if (typeof parsed !== 'object' || parsed === null) {
     throw new InvalidRequestError(`Request body must be a JSON object like ${bodyShape}.`);
@@ -144,6 +144,25 @@ function locationsHint(key: string, separator: string): string {
 
 /** No request of this API nests deeper than 3; 64 leaves room and bounds the work any body can cause. */
 export const MAX_JSON_DEPTH = 64;
+
+/**
+ * A body read as JSON, its parse error saying why it may not be JSON: UTF-16 text (NULs once read as UTF-8), or a
+ * content type that names something else (`multipart/mixed` was answered "No number after minus sign" alone).
+ */
+function parseJsonBody(text: string, contentType: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError) || !error.message.startsWith('Invalid JSON')) throw error;
+    const type = contentType.split(';')[0].trim();
+    const hint = text.includes('\u0000')
+      ? ' The body looks like UTF-16 (it holds NUL characters): send it as UTF-8.'
+      : type !== '' && !/json|^text\/plain$/i.test(type)
+        ? ` It was read as JSON, but its content-type is '${type.slice(0, 64)}': send application/json or a form (application/x-www-form-urlencoded, multipart/form-data).`
+        : '';
+    throw new InvalidRequestError(`${error.message}${hint}`);
+  }
+}
 
 /** JSON with nesting at most MAX_JSON_DEPTH, checked by one iterative scan before JSON.parse (no recursion). */
 export function parseJson(raw: string): unknown {

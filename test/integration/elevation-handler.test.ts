@@ -364,6 +364,24 @@ describe('client errors', () => {
     expect(response.json).toEqual(invalid(error));
   });
 
+  it.each([
+    [
+      'multipart/mixed; boundary=x',
+      '--x\r\n\r\nlocations\r\n--x--',
+      /could not be parsed: .*\. It was read as JSON, but its content-type is 'multipart\/mixed': send application\/json or a form/,
+    ],
+    [
+      'application/json; charset=utf-16',
+      '{\u0000"\u0000l\u0000}',
+      /could not be parsed: .*\. The body looks like UTF-16 \(it holds NUL characters\): send it as UTF-8\.$/,
+    ],
+    ['application/json', '{"locations":', /could not be parsed: [^.]*\.$/],
+  ])('says why a %s body may not be JSON', async (type, body, error) => {
+    const response = await post('plane-point', body, { 'content-type': type });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(invalid(error));
+  });
+
   it("returns 400 for an unknown dataset with OpenTopoData's message, listing the available ones", async () => {
     const response = await get('srtm90m', { locations: INTERIOR });
     expect(response.status).toBe(400);
