@@ -4,8 +4,9 @@
  *  - Every answer is JSON, with an x-request-id: oversized URLs (414) and headers (431), malformed requests
  *    (400; no Host, a JSON string body), stalled ones (408 after RECEIVE_MS), unknown methods and transfer
  *    codings (501), an Expect other than 100-continue (417), bodies declared too large (413 before they are
- *    sent), unknown routes (404, listing the routes), and serverless-offline's own error answers (a thrown handler or a Lambda timeout came
- *    back as HTTP 200 with a stack trace and file paths) become 500/504 with a generic message.
+ *    sent), unknown routes (404, listing the routes), and serverless-offline's own error answers (a thrown
+ *    handler or a Lambda timeout came back as HTTP 200 with a stack trace and file paths) become 500/504 with a
+ *    generic message.
  *  - Concurrency per function is bounded with a queue (a ConcurrencyLimit per function), so a burst costs queueing, not a
  *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
  *  - Requests that arrive while serverless-offline is still starting wait for it (within the timeout), as a
