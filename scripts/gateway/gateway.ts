@@ -391,6 +391,12 @@ export function jsonString(contentType: string | undefined, body: Buffer): boole
 const NOT_FORWARDED = new Set(['origin', 'range', 'if-range', 'cookie', TRAILING_SLASH_HEADER]);
 
 /**
+ * Answer headers clients do not get: hapi's `accept-ranges: bytes` promised ranges the gateway does not pass on
+ * (NOT_FORWARDED's `range`), and API Gateway sends none.
+ */
+const NOT_ANSWERED = new Set(['accept-ranges']);
+
+/**
  * After the client's 504, how long a still-running invocation may hold its slot before its connection is cut:
  * serverless-offline ends an invocation at the function timeout (28 s) itself, so this only frees a hung one.
  */
@@ -433,7 +439,7 @@ function forward(
         incoming.once('end', () => {
           const out: http.OutgoingHttpHeaders = {};
           for (const [key, value] of Object.entries(incoming.headers))
-            if (!HOP_BY_HOP.has(key)) out[key] = value;
+            if (!HOP_BY_HOP.has(key) && !NOT_ANSWERED.has(key)) out[key] = value;
           const payload = Buffer.concat(chunks);
           // Answers without a body get no Content-Length rather than a false 0 (RFC 9110 §8.6): a HEAD's or a
           // 304's may only be the length of the 200 to a GET, which we do not know here; a 204 must have none.

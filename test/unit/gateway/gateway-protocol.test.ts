@@ -54,7 +54,7 @@ describe('the local gateway at the HTTP level', () => {
         request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
         request.on('end', () => {
           seen.push({ url: request.url ?? '', headers: request.headers, body });
-          response.writeHead(200, { 'content-type': 'application/json' });
+          response.writeHead(200, { 'content-type': 'application/json', 'accept-ranges': 'bytes' }); // as hapi
           response.end('{"status":"OK"}');
         });
       },
@@ -70,6 +70,7 @@ describe('the local gateway at the HTTP level', () => {
     const answer = await fetch(`${gateway.url}/v1/sample`, { headers: { cookie: 'prefs={"a":1}; b' } });
     expect(answer.status).toBe(200);
     expect(seen[0].headers.cookie).toBeUndefined();
+    expect(answer.headers.get('accept-ranges')).toBeNull(); // hapi's promise of ranges the gateway does not pass
   });
 
   it.each([
