@@ -33,8 +33,8 @@ export interface TiffSpec {
   byteCounts?: readonly number[];
   /** Every other tag (BitsPerSample, SampleFormat, ModelPixelScale, …) by number. */
   tags: Record<number, TagValue>;
-  /** A second directory after the tiles (a mask's, an overview's), of tags whose values fit in 4 bytes. */
-  next?: Record<number, TagValue>;
+  /** Directories chained after the tiles (a mask's, an overview's), of tags whose values fit in 4 bytes. */
+  next?: readonly Record<number, TagValue>[];
 }
 
 export function writeTiff(spec: TiffSpec): Uint8Array {
@@ -72,11 +72,23 @@ export function writeTiff(spec: TiffSpec): Uint8Array {
     at += tile.length;
   }
   tags[324] = long(...offsets);
-  const nextIds = Object.keys(spec.next ?? {})
-    .map(Number)
-    .sort((a, b) => a - b);
-  const nextOffset = tileStart + tileBytes + ((tileStart + tileBytes) % 2);
-  const out = new Uint8Array(spec.next ? nextOffset + 2 + nextIds.length * 12 + 4 : tileStart + tileBytes);
+  const next = spec.next ?? [];
+  for (const directory of next)
+    for (const [id, { type, values }] of Object.entries(directory))
+      if (TYPE[type].size * values.length > 4)
+        throw new Error(`tag ${id} of a chained directory is over 4 bytes`);
+  const nextIds = next.map((directory) =>
+    Object.keys(directory)
+      .map(Number)
+      .sort((a, b) => a - b),
+  );
+  const nextOffsets: number[] = [];
+  let end = tileStart + tileBytes + ((tileStart + tileBytes) % 2);
+  for (const ids of nextIds) {
+    nextOffsets.push(end);
+    end += 2 + ids.length * 12 + 4;
+  }
+  const out = new Uint8Array(next.length > 0 ? end : tileStart + tileBytes);
   const view = new DataView(out.buffer);
   out.set([0x49, 0x49, 42, 0]);
   view.setUint32(4, ifdOffset, true);
@@ -105,15 +117,11 @@ export function writeTiff(spec: TiffSpec): Uint8Array {
     });
   };
   writeEntries(ifdOffset, tags, ids, extraAt);
-  view.setUint32(ifdOffset + 2 + ids.length * 12, spec.next ? nextOffset : 0, true);
+  view.setUint32(ifdOffset + 2 + ids.length * 12, nextOffsets[0] ?? 0, true);
   spec.tiles.forEach((tile, i) => out.set(tile, offsets[i]));
-  if (spec.next) {
-    for (const id of nextIds) {
-      const { type, values } = spec.next[id];
-      if (TYPE[type].size * values.length > 4)
-        throw new Error(`tag ${id} of the second directory is over 4 bytes`);
-    }
-    writeEntries(nextOffset, spec.next, nextIds, new Map());
-  }
+  next.forEach((directory, i) => {
+    writeEntries(nextOffsets[i], directory, nextIds[i], new Map());
+    view.setUint32(nextOffsets[i] + 2 + nextIds[i].length * 12, nextOffsets[i + 1] ?? 0, true);
+  });
   return out;
 }

@@ -315,8 +315,7 @@ async function hasInternalMask(tiff: GeoTIFF, first: Image): Promise<boolean> {
   for (let index = 1; index < MAX_DIRECTORIES; index++) {
     if (previous.fileDirectory.nextIFDByteOffset === 0) return false; // the last directory
     const directory = (previous = await tiff.getImage(index)).fileDirectory;
-    if (!directory.hasTag('NewSubfileType')) continue;
-    const type = Number(await directory.loadValue('NewSubfileType'));
+    const type = Number((await directory.loadValue('NewSubfileType')) ?? 0); // TIFF's default: a full image
     if ((type & MASK) !== 0 && (type & REDUCED) === 0) return true;
   }
   return false;
@@ -368,7 +367,7 @@ const SAMPLE_FORMAT_NAMES: Record<number, string> = {
 function refuseSampleType(sampleFormat: number, bits: number[], url: string): void {
   const kind = SAMPLE_FORMAT_NAMES[sampleFormat] ?? `SampleFormat ${sampleFormat}`;
   const sizes = new Set(bits);
-  if (sizes.size === 1 && (SAMPLE_BITS[sampleFormat] ?? []).includes(bits[0])) return;
+  if (sizes.size === 1 && SAMPLE_BITS[sampleFormat]?.includes(bits[0])) return;
   const what =
     sizes.size === 1
       ? `${bits[0]}-bit ${kind} samples`
@@ -540,7 +539,7 @@ const INTEGER_RANGES: Record<string, readonly [number, number]> = {
  * with gdal_edit.py or its API), one outside marks no pixel; a Float32 band compares the value rounded to Float32.
  */
 function readNodata(value: number | null, pixelType: string): number | null {
-  if (value === null || value === undefined || Number.isNaN(value)) return null; // NaN is always treated as nodata
+  if (value === null || Number.isNaN(value)) return null; // NaN is always treated as nodata
   // GDAL writes the Float32 nodata as a decimal string; compare against the value as stored in the file.
   if (pixelType === 'Float32') return Math.fround(value);
   const range = INTEGER_RANGES[pixelType];

@@ -1,7 +1,8 @@
 /**
  * What the GeoTIFF reader does with tags GDAL's COG driver never writes but other tools do: defaults for
  * missing tags, a north-up ModelTransformation, a sheared one, unsupported sample sizes, a tile shorter than
- * its rows. Files written by test/support/tiff-writer.ts.
+ * its rows; masks and alpha bands GDAL applies (refused) or ignores (read); nodata values as GDAL's mask takes
+ * them; headers that cannot be read. Files written by test/support/tiff-writer.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +11,11 @@ import {
   DatasetConfigError,
   DataSourceUnavailableError,
   loadDatasetRegistry,
+  SourceNotFoundError,
 } from '../../../layers/elevation';
+import { RetryingSource } from '../../../layers/elevation/data/byte-source';
+import { FileSource } from '../../../layers/elevation/data/file-source';
+import { openCogRaster } from '../../../layers/elevation/raster/cog-raster';
 import { ascii, double, long, short, WGS84_KEYS, writeTiff, type TiffSpec } from '../../support/tiff-writer';
 
 const TILE = 16;
@@ -18,6 +23,7 @@ const TILE = 16;
 const SIZE = 32;
 const RES = 1 / 16;
 const value = (row: number, col: number) => 100 * row + col;
+const POLICY = { timeoutMs: 5000, retries: 0 };
 
 function uint16Tiles(): Uint8Array[] {
   const tiles: Uint8Array[] = [];
@@ -32,6 +38,18 @@ function uint16Tiles(): Uint8Array[] {
 }
 
 const NORTH_UP = { 33550: double(RES, RES, 0), 33922: double(0, 0, 0, 8, 50, 0) };
+/** A full-resolution transparency mask's directory (NewSubfileType 4), as GDAL_TIFF_INTERNAL_MASK writes it. */
+const MASK_DIRECTORY = { 254: long(4), 256: long(SIZE), 257: long(SIZE), 258: short(1), 262: short(4) };
+
+/** Tiles of two samples a pixel, the raster's value and a second (alpha) sample of 0, `bytes` each. */
+function twoSampleTiles(bytes: 1 | 4): Uint8Array[] {
+  return uint16Tiles().map((tile) => {
+    const values = new Uint16Array(tile.buffer, tile.byteOffset, tile.length / 2);
+    const out = bytes === 1 ? new Uint8Array(values.length * 2) : new Uint32Array(values.length * 2);
+    values.forEach((v, i) => (out[2 * i] = bytes === 1 ? v & 0xff : v));
+    return new Uint8Array(out.buffer);
+  });
+}
 
 let workDir: string;
 let registry: ReturnType<typeof loadDatasetRegistry>;
@@ -99,17 +117,39 @@ beforeAll(() => {
     // A full-resolution transparency mask after the image (NewSubfileType 4), as GDAL_TIFF_INTERNAL_MASK writes.
     write('internal-mask', {
       tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP },
-      next: { 254: long(4), 256: long(SIZE), 257: long(SIZE), 258: short(1), 262: short(4) },
+      next: [MASK_DIRECTORY],
     }),
     // An overview's mask (NewSubfileType 5) is not the image's: read as before.
     write('overview-mask', {
       tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP },
-      next: { 254: long(5), 256: long(SIZE / 2), 257: long(SIZE / 2), 258: short(1), 262: short(4) },
+      next: [{ ...MASK_DIRECTORY, 254: long(5), 256: long(SIZE / 2), 257: long(SIZE / 2) }],
+    }),
+    // A mask found after an overview's directory, as GDAL's COG driver orders them; a second full image
+    // (a page, no NewSubfileType) is no mask.
+    write('mask-after-overview', {
+      tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP },
+      next: [{ 254: long(1), 256: long(SIZE / 2), 257: long(SIZE / 2), 258: short(16) }, MASK_DIRECTORY],
+    }),
+    write('second-page', {
+      tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP },
+      next: [{ 256: long(SIZE), 257: long(SIZE), 258: short(16) }],
     }),
     // Two UInt16 samples a pixel, the second unassociated alpha (ExtraSamples 2): GDAL's mask of the first.
     write('alpha', {
       tags: { 258: short(16, 16), 277: short(2), 338: short(2), 34735: WGS84_KEYS, ...NORTH_UP },
     }),
+    // A Byte alpha band (associated, ExtraSamples 1) is GDAL's mask too; a UInt32 one GDAL ignores, as the reader.
+    write('alpha-byte', {
+      tiles: twoSampleTiles(1),
+      tags: { 258: short(8, 8), 277: short(2), 338: short(1), 34735: WGS84_KEYS, ...NORTH_UP },
+    }),
+    write('alpha-uint32', {
+      tiles: twoSampleTiles(4),
+      tags: { 258: short(32, 32), 277: short(2), 338: short(2), 34735: WGS84_KEYS, ...NORTH_UP },
+    }),
+    write('mixed-sizes', { tags: { 258: short(16, 8), 277: short(2), 34735: WGS84_KEYS, ...NORTH_UP } }),
+    write('sample-format-9', { tags: { 258: short(16), 339: short(9), 34735: WGS84_KEYS, ...NORTH_UP } }),
+    write('compression-9999', { tags: { 258: short(16), 259: short(9999), 34735: WGS84_KEYS, ...NORTH_UP } }),
     write('short-tile', {
       tiles: uint16Tiles().map((t, i) => (i === 3 ? t.subarray(0, 100) : t)),
       tags: { 258: short(16), 259: short(1), 34735: WGS84_KEYS, ...NORTH_UP },
@@ -153,9 +193,34 @@ it('refuses a TIFF without georeferencing, saying what is missing', async () => 
 });
 
 it('refuses a TIFF without a CRS, naming the file', async () => {
-  await expect(registry.get('no-crs').sample([at(0, 0)], 'nearest')).rejects.toThrow(
-    /no-crs\.tif: The GeoTIFF has no usable coordinate reference system/,
-  );
+  const answer = registry.get('no-crs').sample([at(0, 0)], 'nearest');
+  await expect(answer).rejects.toThrow(/no-crs\.tif: The GeoTIFF has no usable coordinate reference system/);
+  await expect(answer).rejects.toMatchObject({ cause: expect.any(DatasetConfigError) });
+});
+
+describe('a header that cannot be read', () => {
+  const open = (file: string) =>
+    openCogRaster(new RetryingSource(new FileSource(path.join(workDir, file)), POLICY), 64 * 1024);
+
+  it('of a missing file says the file is missing, not that its header is corrupt', async () => {
+    await expect(open('missing.tif')).rejects.toBeInstanceOf(SourceNotFoundError);
+  });
+
+  it.each([
+    ['no TIFF at all', 'not-a-tiff.tif', '<html>Not found</html>', /not-a-tiff\.tif is not a GeoTIFF/],
+    [
+      'a directory past its end',
+      'past-the-end.tif',
+      'II*\0\xff\xff\0\0',
+      /Cannot decode the header of .*past-the-end/,
+    ],
+  ])('that holds %s is a broken data layer, its cause kept', async (_what, file, bytes, message) => {
+    fs.writeFileSync(path.join(workDir, file), Buffer.from(bytes, 'latin1'));
+    const opening = open(file);
+    await expect(opening).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(opening).rejects.toThrow(message);
+    await expect(opening).rejects.toMatchObject({ cause: expect.any(Error) });
+  });
 });
 
 it('refuses a sheared ModelTransformation, saying only north-up rasters are read', async () => {
@@ -187,7 +252,9 @@ it.each([
     'internal-mask',
     /internal-mask\.tif has an internal mask of valid pixels, which the reader does not apply/,
   ],
+  ['mask-after-overview', /mask-after-overview\.tif has an internal mask of valid pixels/],
   ['alpha', /alpha\.tif has an alpha band, which GDAL reads as the mask of valid pixels/],
+  ['alpha-byte', /alpha-byte\.tif has an alpha band, which GDAL reads as the mask of valid pixels/],
 ])('refuses %s rather than answering the pixels it masks out as heights', async (name, message) => {
   const answer = registry.get(name).sample([at(0, 0)], 'nearest');
   await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
@@ -195,8 +262,38 @@ it.each([
   await expect(answer).rejects.toThrow(/gdalwarp -dstnodata <value> IN OUT applies the mask/);
 });
 
-it("reads a file whose only mask is an overview's", async () => {
-  await expect(registry.get('overview-mask').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
+it.each(['overview-mask', 'second-page', 'alpha-uint32'])(
+  "reads %s: no mask GDAL applies to the image's pixels",
+  async (name) => {
+    await expect(registry.get(name).sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
+  },
+);
+
+it.each([
+  ['mixed-sizes', /mixed-sizes\.tif holds unsigned integer samples of mixed sizes \(16, 8 bits\), which/],
+  ['sample-format-9', /sample-format-9\.tif holds 16-bit SampleFormat 9 samples, which the reader does not/],
+  [
+    'compression-9999',
+    /compression-9999\.tif is compressed with TIFF compression 9999, which the reader does not decode \(it reads none, LZW, DEFLATE, PACKBITS, LERC, ZSTD\)/,
+  ],
+])('refuses %s at open, naming what it cannot read', async (name, message) => {
+  const answer = registry.get(name).sample([at(0, 0)], 'nearest');
+  await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+  await expect(answer).rejects.toThrow(message);
+});
+
+it.each([
+  ['no nodata tag: none', 1, undefined, null],
+  ['65535 on UInt16, the largest it holds: 65535', 1, '65535', 65535],
+  ['-0.5 on Int16, truncated toward zero: 0 (not -0)', 2, '-0.5', 0],
+  ['32768 on Int16, beyond its range: none', 2, '32768', null],
+])('the nodata value of %s', async (name, sampleFormat, tag, expected) => {
+  const file = path.join(workDir, `nodata-${name.split(' ')[0]}.tif`);
+  const tags = { 258: short(16), 339: short(sampleFormat), 34735: WGS84_KEYS, ...NORTH_UP };
+  const spec = { width: SIZE, height: SIZE, tile: TILE, tiles: uint16Tiles() };
+  fs.writeFileSync(file, writeTiff({ ...spec, tags: tag ? { ...tags, 42113: ascii(tag) } : tags }));
+  const raster = await openCogRaster(new RetryingSource(new FileSource(file), POLICY), 64 * 1024);
+  expect(Object.is(raster.nodata, expected)).toBe(true);
 });
 
 it('a tile shorter than its rows is a broken data layer, never heights read past its end', async () => {
