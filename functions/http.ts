@@ -283,15 +283,17 @@ export function cacheableResponse(
   return jsonResponse(200, text, corsOrigin, { ...headers, 'content-type': contentType });
 }
 
-/** The suffix a strong ETag gets when the answer goes out gzip-compressed (a strong ETag names one encoding). */
-export const GZIP_ETAG_SUFFIX = '-gzip';
+/** The ETag of the answer gone out gzip-compressed: a strong ETag names one encoding (`"abc"` → `"abc-gzip"`). */
+export function gzipEtag(etag: string): string {
+  return `${etag.slice(0, -1)}-gzip"`;
+}
 
 /**
  * Whether If-None-Match names the answer (RFC 9110 §13.1.2): `*`, or a listed tag equal to its ETag by weak
  * comparison (`W/` ignored), the gzip-compressed answer's tag included.
  */
 function noneMatchHolds(header: string, etag: string): boolean {
-  const gzipped = `${etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}"`;
+  const gzipped = gzipEtag(etag);
   return header.split(',').some((listed) => {
     const tag = listed.trim().replace(/^W\//, '');
     return tag === '*' || tag === etag || tag === gzipped;

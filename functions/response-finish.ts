@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { GZIP_ETAG_SUFFIX, headerValue, method, type Response } from './http';
+import { gzipEtag, headerValue, method, type Response } from './http';
 
 /** Kept equal to package.json's version by a unit test (no JSON import in the bundles). */
 export const API_VERSION = '0.1.0';
@@ -36,7 +36,7 @@ export function finishResponse(event: APIGatewayProxyEventV2, response: Response
     ...headers,
     'content-encoding': 'gzip',
     vary: 'accept-encoding',
-    ...(typeof etag === 'string' ? { etag: `${etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}"` } : {}),
+    ...(typeof etag === 'string' ? { etag: gzipEtag(etag) } : {}),
   };
   // HEAD: the GET's headers (its encoding too), no body, as OpenTopoData's Flask answers it.
   if (method(event) === 'HEAD')
