@@ -105,7 +105,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   );
   // `Expect: 100-continue`: a body over the limit is refused before the client sends it.
   server.on('checkContinue', (request: http.IncomingMessage, response: http.ServerResponse) => {
-    if (declaredTooLarge(request)) {
+    if (declaredTooLarge(request, bodyLimit(request.headers['content-type']))) {
       handle(request, response).catch(() => response.destroy());
       return;
     }
@@ -217,7 +217,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     };
     // Refused from its Content-Length, before reading it (a 50 MB upload was read in full first); the rest of it
     // is read and dropped so the client gets the answer, and the connection closes after it.
-    if (declaredTooLarge(request)) {
+    if (declaredTooLarge(request, limit)) {
       request.resume();
       return tooLarge();
     }
@@ -357,9 +357,9 @@ export function handlerCodings(accepted: string): string {
 }
 
 /** Whether the request's Content-Length already says its body is over the limit for its content type. */
-function declaredTooLarge(request: http.IncomingMessage): boolean {
+function declaredTooLarge(request: http.IncomingMessage, limit: number): boolean {
   const declared = Number(request.headers['content-length']);
-  return Number.isFinite(declared) && declared > bodyLimit(request.headers['content-type']);
+  return Number.isFinite(declared) && declared > limit;
 }
 
 /** JSON content types serverless-offline parses before the handler (its `contentTypesThatRequirePayloadParsing`). */
@@ -578,6 +578,17 @@ export function gatewayRequestId(): string {
   return `gw-${randomUUID()}`;
 }
 
+/** The body of a JSON answer the gateway gives itself, and the headers every such answer has. */
+function ownAnswer(kind: string, error: string): { text: string; headers: Record<string, string | number> } {
+  const text = JSON.stringify({ status: kind, error });
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': gatewayRequestId(),
+  };
+  return { text, headers };
+}
+
 function sendJson(
   response: http.ServerResponse,
   status: number,
@@ -585,23 +596,18 @@ function sendJson(
   error: string,
   headers: http.OutgoingHttpHeaders = {},
 ): void {
-  const text = JSON.stringify({ status: kind, error });
-  response.writeHead(status, {
-    ...headers,
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'x-request-id': gatewayRequestId(),
-  });
-  response.end(text);
+  const answer = ownAnswer(kind, error);
+  response.writeHead(status, { ...headers, ...answer.headers });
+  response.end(answer.text);
 }
 
 /** A JSON answer written straight to a socket the HTTP parser gave up on, then closed. */
 function rawJson(socket: Socket, status: number, kind: string, error: string): void {
-  const text = JSON.stringify({ status: kind, error });
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
-      `content-length: ${Buffer.byteLength(text)}\r\nx-request-id: ${gatewayRequestId()}\r\nconnection: close\r\n\r\n${text}`,
+  const answer = ownAnswer(kind, error);
+  const fields = Object.entries({ ...answer.headers, connection: 'close' }).map(
+    ([name, v]) => `${name}: ${v}\r\n`,
   );
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${fields.join('')}\r\n${answer.text}`);
 }
 
 /** What a 503 answered while serverless-offline starts tells the client (it starts in ~10-15 s here). */
