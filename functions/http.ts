@@ -276,7 +276,13 @@ export function cacheableResponse(
   const ifNoneMatch = headerValue(event, 'if-none-match');
   if (ifNoneMatch !== undefined && noneMatchHolds(ifNoneMatch, etag)) {
     const safe = method(event) === 'GET' || method(event) === 'HEAD';
-    if (safe) return { statusCode: 304, headers: { ...corsHeaders(corsOrigin), ...headers }, body: '' };
+    // The ETag of the answer the 200 would be, compressed or not (RFC 9110 §15.4.5): a cache freshens the
+    // stored answer whose ETag it names, and the gzip client's stored answer has the -gzip one.
+    const sent: Record<string, string> = sentGzipped(event, text)
+      ? { etag: gzipEtag(etag), vary: 'accept-encoding' }
+      : { etag };
+    if (safe)
+      return { statusCode: 304, headers: { ...corsHeaders(corsOrigin), ...headers, ...sent }, body: '' };
     // RFC 9110 §13.1.2: a matching If-None-Match on any other method is a failed precondition.
     return jsonResponse(412, preconditionFailed(), corsOrigin);
   }
@@ -286,6 +292,19 @@ export function cacheableResponse(
 /** The ETag of the answer gone out gzip-compressed: a strong ETag names one encoding (`"abc"` → `"abc-gzip"`). */
 export function gzipEtag(etag: string): string {
   return `${etag.slice(0, -1)}-gzip"`;
+}
+
+/** Below ~1 KB gzip saves less than its own header and the CPU; a 100-point answer (~9 KB) shrinks ~5x. */
+const GZIP_MIN_BYTES = 1024;
+
+export function acceptsGzip(event: APIGatewayProxyEventV2): boolean {
+  const accept = headerValue(event, 'accept-encoding') ?? '';
+  return /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(accept);
+}
+
+/** Whether a text answer goes out gzip-compressed (response-finish.ts compresses it; its 304 names that ETag). */
+export function sentGzipped(event: APIGatewayProxyEventV2, text: string): boolean {
+  return text.length >= GZIP_MIN_BYTES && acceptsGzip(event);
 }
 
 /**

@@ -5,13 +5,11 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { gzipEtag, headerValue, method, type Response } from './http';
+import { acceptsGzip, gzipEtag, method, sentGzipped, type Response } from './http';
 
 /** Kept equal to package.json's version by a unit test (no JSON import in the bundles). */
 export const API_VERSION = '0.1.0';
 export const VERSION_HEADER = 'x-elevation-api-version';
-/** Below ~1 KB gzip saves less than its own header and the CPU; a 100-point answer (~9 KB) shrinks ~5x. */
-const GZIP_MIN_BYTES = 1024;
 
 /**
  * Lambda's limit on a synchronous invocation's response (6 MB), counted over the whole JSON document it returns
@@ -29,7 +27,7 @@ export function finishResponse(event: APIGatewayProxyEventV2, response: Response
   };
   const body = response.body ?? '';
   const gzip = acceptsGzip(event);
-  const compress = !response.isBase64Encoded && body.length >= GZIP_MIN_BYTES && gzip;
+  const compress = !response.isBase64Encoded && sentGzipped(event, body);
   const etag = headers.etag;
   // A strong ETag names one encoding: the compressed answer's differs (If-None-Match takes either; http.ts).
   const compressedHeaders = {
@@ -82,9 +80,4 @@ function tooLarge(headers: Response['headers'], bytes: number, advice: string): 
       error: `The answer would be ${bytes} bytes, over Lambda's limit of ${MAX_RESPONSE_BYTES} bytes for a response: ${advice}.`,
     }),
   };
-}
-
-function acceptsGzip(event: APIGatewayProxyEventV2): boolean {
-  const accept = headerValue(event, 'accept-encoding') ?? '';
-  return /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(accept);
 }

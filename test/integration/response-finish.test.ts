@@ -73,6 +73,20 @@ describe('every answer', () => {
       vary: 'accept-encoding',
       etag: zipped.headers.etag,
     });
+    // A 304 names the ETag of the answer the client holds (a cache freshens the stored answer it names).
+    const revalidated = await invoke(elevation, {
+      ...request,
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': String(zipped.headers.etag) },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers).toMatchObject({ etag: zipped.headers.etag, vary: 'accept-encoding' });
+    expect(revalidated.headers['content-encoding']).toBeUndefined();
+    const plainRevalidated = await invoke(elevation, {
+      ...request,
+      headers: { 'if-none-match': String(plain.headers.etag) },
+    });
+    expect(plainRevalidated.status).toBe(304);
+    expect(plainRevalidated.headers.etag).toBe(plain.headers.etag);
   });
 
   it('answers OPTIONS with a preflight on a GET-only route too', async () => {
