@@ -81,6 +81,8 @@ async function main(): Promise<void> {
     httpPort,
     lambdaPort,
     output: env.START_RAW_OUTPUT === '1' ? 'inherit' : (text, stream) => logs[stream].push(text),
+    // The gateway's own answers (404, 413, 429, 504 …), which no function logs: one access-log line each.
+    accessLog: (line) => process.stdout.write(`${line}\n`),
     // Up to LOCAL_CONCURRENCY workers per function each hold a block cache: together they get BLOCK_CACHE_MB.
     env: {
       DATA_ROOT: dataRoot,

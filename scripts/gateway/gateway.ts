@@ -6,7 +6,7 @@
  *    codings (501), an Expect other than 100-continue (417), bodies declared too large (413 before they are
  *    sent), unknown routes (404, listing the routes), and serverless-offline's own error answers (a thrown
  *    handler or a Lambda timeout came back as HTTP 200 with a stack trace and file paths) become 500/504 with a
- *    generic message.
+ *    generic message. Each of its own answers gets an access-log line (accessLog), as API Gateway logs them.
  *  - Concurrency per function is bounded with a queue (a ConcurrencyLimit per function), so a burst costs queueing, not a
  *    worker thread per request; the whole wait counts against API Gateway's 30 s integration timeout.
  *  - Requests that arrive while serverless-offline is still starting wait for it (within the timeout), as a
@@ -43,6 +43,11 @@ export interface GatewayOptions {
    * timeout is a 503 with Retry-After. Without it the upstream is taken to be up.
    */
   upstreamReady?: Promise<void>;
+  /**
+   * Gets one JSON line per answer the gateway gives itself (refused, throttled, timed out: the function never
+   * logs those), in serverless.yml's HTTP API access-log format, as API Gateway logs every request in AWS.
+   */
+  accessLog?: (line: string) => void;
 }
 
 export interface Gateway {
@@ -88,6 +93,40 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const upstream = new URL(options.upstream);
   const upstreamUp = upstreamWatch(options.upstreamReady);
   const receiveMs = options.receiveTimeoutMs ?? RECEIVE_MS;
+  const log = (answer: OwnAnswer, ip: string | undefined, request?: http.IncomingMessage) => {
+    if (!options.accessLog) return;
+    const method = request?.method ?? '-';
+    const route = request
+      ? matchRoute(options.routes, method, originForm(request.url ?? '/').split('?')[0])
+      : null;
+    options.accessLog(
+      accessLine({
+        requestId: answer.requestId,
+        ip: ip ?? '-',
+        method,
+        routeKey: route ? `${route.method === '*' ? 'ANY' : route.method} ${route.path}` : '-',
+        status: answer.status,
+        responseLength: answer.length,
+        error: answer.error,
+        userAgent: request?.headers['user-agent'] ?? '-',
+      }),
+    );
+  };
+  const sendJson = (
+    response: http.ServerResponse,
+    status: number,
+    kind: string,
+    error: string,
+    headers: http.OutgoingHttpHeaders = {},
+  ) =>
+    log(writeJson(response, status, kind, error, headers), response.req.socket.remoteAddress, response.req);
+  const rawJson = (
+    socket: Socket,
+    status: number,
+    kind: string,
+    error: string,
+    request?: http.IncomingMessage,
+  ) => log(writeRawJson(socket, status, kind, error), socket.remoteAddress, request);
   const server = http.createServer(
     {
       maxHeaderSize: PARSER_HEADER_BYTES,
@@ -121,8 +160,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       `Expect: ${String(request.headers.expect).slice(0, 64)} is not supported; only 100-continue is.`,
     );
   });
-  server.on('connect', (_request: http.IncomingMessage, socket: Socket) => {
-    rawJson(socket, 405, 'INVALID_REQUEST', 'CONNECT is not supported: this is an API, not a proxy.');
+  server.on('connect', (request: http.IncomingMessage, socket: Socket) => {
+    rawJson(
+      socket,
+      405,
+      'INVALID_REQUEST',
+      'CONNECT is not supported: this is an API, not a proxy.',
+      request,
+    );
   });
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -578,6 +623,14 @@ export function gatewayRequestId(): string {
   return `gw-${randomUUID()}`;
 }
 
+/** An answer the gateway gave itself, for its access-log line. */
+interface OwnAnswer {
+  requestId: string;
+  status: number;
+  length: number;
+  error: string;
+}
+
 /** The body of a JSON answer the gateway gives itself, and the headers every such answer has. */
 function ownAnswer(kind: string, error: string): { text: string; headers: Record<string, string | number> } {
   const text = JSON.stringify({ status: kind, error });
@@ -589,25 +642,65 @@ function ownAnswer(kind: string, error: string): { text: string; headers: Record
   return { text, headers };
 }
 
-function sendJson(
+function writeJson(
   response: http.ServerResponse,
   status: number,
   kind: string,
   error: string,
-  headers: http.OutgoingHttpHeaders = {},
-): void {
+  headers: http.OutgoingHttpHeaders,
+): OwnAnswer {
   const answer = ownAnswer(kind, error);
   response.writeHead(status, { ...headers, ...answer.headers });
   response.end(answer.text);
+  return { requestId: String(answer.headers['x-request-id']), status, length: answer.text.length, error };
 }
 
 /** A JSON answer written straight to a socket the HTTP parser gave up on, then closed. */
-function rawJson(socket: Socket, status: number, kind: string, error: string): void {
+function writeRawJson(socket: Socket, status: number, kind: string, error: string): OwnAnswer {
   const answer = ownAnswer(kind, error);
   const fields = Object.entries({ ...answer.headers, connection: 'close' }).map(
     ([name, v]) => `${name}: ${v}\r\n`,
   );
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${fields.join('')}\r\n${answer.text}`);
+  return { requestId: String(answer.headers['x-request-id']), status, length: answer.text.length, error };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * An access-log line with serverless.yml's `logs.httpApi.format` keys, values as API Gateway writes them (all
+ * strings, `-` for none; requestTime in its CLF form): the same query finds a refused request locally and in AWS.
+ * integrationError holds the gateway's own message: no integration ran.
+ */
+export function accessLine(fields: {
+  requestId: string;
+  ip: string;
+  method: string;
+  routeKey: string;
+  status: number;
+  responseLength: number;
+  error: string;
+  userAgent: string;
+  at?: Date;
+}): string {
+  const at = fields.at ?? new Date();
+  const two = (n: number) => String(n).padStart(2, '0');
+  const requestTime =
+    `${two(at.getUTCDate())}/${MONTHS[at.getUTCMonth()]}/${at.getUTCFullYear()}:` +
+    `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} +0000`;
+  return JSON.stringify({
+    requestId: fields.requestId,
+    ip: fields.ip,
+    requestTime,
+    method: fields.method,
+    routeKey: fields.routeKey,
+    status: String(fields.status),
+    responseLength: String(fields.responseLength),
+    integrationLatency: '-',
+    integrationStatus: '-',
+    integrationError: fields.error,
+    userAgent: fields.userAgent.slice(0, 256),
+  });
 }
 
 /** What a 503 answered while serverless-offline starts tells the client (it starts in ~10-15 s here). */

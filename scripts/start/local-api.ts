@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { startGateway, type Gateway } from '../gateway/gateway';
+import { startGateway, type Gateway, type GatewayOptions } from '../gateway/gateway';
 import { loadRoutes } from '../gateway/routes';
 import { freePort } from './free-port';
 import { spawnServerlessOffline, type OfflineOptions, type OfflineProcess } from './serverless-offline';
@@ -37,7 +37,9 @@ const DEFAULT_QUEUE = 1000;
 /** API Gateway's HTTP API integration timeout. */
 const GATEWAY_TIMEOUT_MS = 30_000;
 
-export async function startLocalApi(options: OfflineOptions): Promise<LocalApi> {
+export async function startLocalApi(
+  options: OfflineOptions & Pick<GatewayOptions, 'accessLog'>,
+): Promise<LocalApi> {
   const env = { ...process.env, ...options.env };
   const maxConcurrent = localConcurrency(env);
   const maxQueued = count('LOCAL_QUEUE', env.LOCAL_QUEUE, DEFAULT_QUEUE, 0);
@@ -53,6 +55,7 @@ export async function startLocalApi(options: OfflineOptions): Promise<LocalApi> 
       maxQueued,
       timeoutMs: GATEWAY_TIMEOUT_MS,
       upstreamReady: offline.ready,
+      accessLog: options.accessLog,
     });
   } catch (error) {
     await offline.stop();

@@ -1,6 +1,7 @@
 // HTTP at the edge of the local gateway, found by an outside-in protocol probe: what a client sends that
 // serverless-offline (hapi) or Node answered badly before (an empty body, a 400 minutes later, a request passed on
 // that API Gateway would pass differently). Raw sockets where a client library would not send the request.
+import fs from 'node:fs';
 import net from 'node:net';
 import type { Gateway } from '../../../scripts/gateway/gateway';
 import { handlerCodings, jsonString, MAX_BODY_BYTES, originForm } from '../../../scripts/gateway/gateway';
@@ -46,6 +47,7 @@ describe('the local gateway at the HTTP level', () => {
   let harness: GatewayHarness;
   let gateway: Gateway;
   const seen: Seen[] = [];
+  const logged: string[] = [];
 
   beforeAll(async () => {
     harness = await gatewayOver(
@@ -59,7 +61,7 @@ describe('the local gateway at the HTTP level', () => {
         });
       },
       ROUTES,
-      { receiveTimeoutMs: RECEIVE_MS },
+      { receiveTimeoutMs: RECEIVE_MS, accessLog: (line) => logged.push(line) },
     );
     gateway = harness.gateway;
   });
@@ -226,5 +228,47 @@ describe('the local gateway at the HTTP level', () => {
     const answer = await fetch(`${gateway.url}/nowhere`);
     expect(answer.status).toBe(404);
     expect(answer.headers.get('x-request-id')).toMatch(/^gw-[0-9a-f-]{36}$/);
+  });
+
+  it("logs each answer of its own in serverless.yml's access-log format (a passed-on one is the function's to log)", async () => {
+    logged.length = 0;
+    const noRoute = await fetch(`${gateway.url}/nowhere`, { headers: { 'user-agent': 'probe/1' } });
+    const tooLarge = answerOf(
+      (
+        await raw(
+          gateway.port,
+          `POST /v1/x HTTP/1.1\r\nHost: a\r\nContent-Length: ${MAX_BODY_BYTES + 1}\r\n\r\n`,
+          500,
+        )
+      ).text,
+    );
+    const malformed = answerOf(
+      (await raw(gateway.port, 'GET /v1/x HTTP/1.1\r\nHost: a\r\nno colon\r\n\r\n')).text,
+    );
+    expect((await fetch(`${gateway.url}/v1/x`)).status).toBe(200);
+    expect([noRoute.status, tooLarge.status, malformed.status]).toEqual([404, 413, 400]);
+    const lines = logged.map((line) => JSON.parse(line) as Record<string, string>);
+    const format = /httpApi:\s+format: '(.*)'/.exec(fs.readFileSync('serverless.yml', 'utf8'))?.[1] ?? '{}';
+    for (const line of lines) expect(Object.keys(line)).toEqual(Object.keys(JSON.parse(format) as object));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        requestId: noRoute.headers.get('x-request-id'),
+        ip: '127.0.0.1',
+        requestTime: expect.stringMatching(/^\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d \+0000$/),
+        method: 'GET',
+        routeKey: '-',
+        status: '404',
+        integrationStatus: '-',
+        integrationError: expect.stringMatching(/^No route for GET \/nowhere/),
+        userAgent: 'probe/1',
+      }),
+      expect.objectContaining({ method: 'POST', routeKey: 'ANY /v1/{dataset}', status: '413' }),
+      expect.objectContaining({
+        method: '-',
+        status: '400',
+        integrationError: 'The request is not valid HTTP.',
+      }),
+    ]);
+    expect(lines[1].responseLength).toBe(String(JSON.stringify(tooLarge.body).length));
   });
 });
