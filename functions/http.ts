@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
+  DatasetConfigError,
   DataSourceAccessDeniedError,
   DatasetUnavailableError,
   ElevationError,
@@ -348,19 +349,24 @@ export function errorResponse(error: unknown, corsOrigin: string | null, t: Requ
       extra,
     );
   }
-  const message =
-    error instanceof DatasetUnavailableError
-      ? error.publicMessage
-      : error instanceof DataSourceAccessDeniedError
-        ? 'The elevation data store denied access to its files; an operator must fix its permissions.'
-        : status === 504
-          ? 'The elevation data store did not answer in time. Please retry.'
-          : status === 502
-            ? 'The elevation data store is unavailable. Please retry.'
-            : 'Internal server error.';
+  const message = serverErrorMessage(error, status);
   t.set({ errorCode, errorMessage: message, error: describeError(error) });
   t.recordServerError(error);
   return jsonResponse(status, JSON.stringify({ status: 'SERVER_ERROR', error: message }), corsOrigin);
+}
+
+/** What a 5xx tells the client: what it may do (retry or not), never a file, URL or cause (those go to the log). */
+function serverErrorMessage(error: unknown, status: number): string {
+  if (error instanceof DatasetUnavailableError) return error.publicMessage;
+  if (error instanceof DataSourceAccessDeniedError)
+    return 'The elevation data store denied access to its files; an operator must fix its permissions.';
+  // The configuration, or a dataset file found unusable when a request first needs it (a VRT's later source, a
+  // tile): no retry helps.
+  if (error instanceof DatasetConfigError)
+    return 'The configuration or a dataset file is unusable; an operator must fix it (the server log says what and why).';
+  if (status === 504) return 'The elevation data store did not answer in time. Please retry.';
+  if (status === 502) return 'The elevation data store is unavailable. Please retry.';
+  return 'Internal server error.';
 }
 
 function describeError(error: unknown): Record<string, unknown> {

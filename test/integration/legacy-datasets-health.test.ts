@@ -415,7 +415,7 @@ describe('a broken configuration', () => {
   });
 
   it.each(['elevation', 'legacy', 'datasets', 'health'] as const)(
-    'makes %s answer 500 with a generic body that names no path',
+    'makes %s answer 500 with a body that says an operator must fix it and names no path',
     async (name) => {
       const response = await invoke(broken[name], {
         path: '/x',
@@ -423,7 +423,11 @@ describe('a broken configuration', () => {
         query: { locations: '49.9,10.1', coordinates: '49.9,10.1' },
       });
       expect(response.status).toBe(500);
-      expect(response.json).toEqual({ status: 'SERVER_ERROR', error: 'Internal server error.' });
+      expect(response.json).toEqual({
+        status: 'SERVER_ERROR',
+        error:
+          'The configuration or a dataset file is unusable; an operator must fix it (the server log says what and why).',
+      });
       expect(leaksInternals(response.body)).toBe(false);
     },
   );
