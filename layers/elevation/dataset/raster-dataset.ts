@@ -29,7 +29,7 @@ import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
-import { readVrt, VrtMosaic } from './vrt-mosaic';
+import { readVrt, VrtMosaic, type VrtSpec } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -241,9 +241,25 @@ export class RasterDataset extends DatasetBase {
         `its VRT names ${spec.sources[0].location}, which was not found.`,
       );
     }
-    const mosaic = new VrtMosaic(first.crs, spec, this.options.opener, this.options.name);
+    const mosaic = new VrtMosaic(
+      this.vrtCrs(spec, file) ?? first.crs,
+      spec,
+      this.options.opener,
+      this.options.name,
+    );
     await mosaic.open('0', ctx);
     return mosaic;
+  }
+
+  /** The CRS a VRT's `<SRS>` names (GDAL places the mosaic by it), or null: its first source's then. */
+  private vrtCrs(spec: VrtSpec, file: string): Crs | null {
+    if (spec.srsEpsg === null) return null;
+    try {
+      return crsFromEpsg(spec.srsEpsg);
+    } catch (error) {
+      if (!(error instanceof DatasetConfigError)) throw error;
+      throw new DatasetConfigError(`${file} (its <SRS>): ${error.message}`, { cause: error });
+    }
   }
 
   private async singleMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {

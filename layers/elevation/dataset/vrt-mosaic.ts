@@ -3,8 +3,10 @@
  * `SimpleSource`/`ComplexSource` rasters on one grid. Each source is read as the raster it is (its own blocks,
  * cache and checks); the VRT only says which source owns a point. So only sources copied pixel for pixel are
  * accepted: the whole source (`SrcRect` = its size), unscaled (`DstRect` the same size), at the VRT's resolution and
- * on its grid. Anything else (resampling, windows, `ScaleRatio`, LUTs, warped or derived VRTs) is refused with
- * the reason, never read approximately.
+ * on its grid (whole pixels, inside the VRT), of a type the VRT's band holds exactly (GDAL converts each source to
+ * it). Anything else (resampling, windows, `ScaleRatio`, LUTs, warped, derived or nested VRTs, an Int16 band over
+ * Float32 sources) is refused with the reason, never read approximately. The VRT's `<SRS>` places the mosaic, as
+ * in GDAL, whatever its sources say (`gdalbuildvrt -a_srs`); without one, all sources share the first one's CRS.
  *
  * The band's `<Scale>`/`<Offset>` turn the sources' stored values into heights, as GDAL's "Descaled Value" does;
  * gdalbuildvrt copies them from the sources, so a source whose own scale/offset says otherwise contradicts the
@@ -49,6 +51,10 @@ export interface VrtSpec {
   /** Band 1's `<Scale>` and `<Offset>` (1 and 0 when absent): height = stored value × scale + offset. */
   scale: number;
   offset: number;
+  /** Band 1's data type as the reader names pixel types (GDAL converts every source to it); null: not given. */
+  pixelType: string | null;
+  /** The EPSG code of the VRT's `<SRS>` (GDAL places the mosaic by it, whatever its sources say); null: none. */
+  srsEpsg: number | null;
   sources: VrtSource[];
 }
 
@@ -67,6 +73,8 @@ export function parseVrt(text: string, location: string): VrtSpec {
   let bandNodata: number | null = null;
   let scale = 1;
   let offset = 0;
+  let pixelType: string | null = null;
+  let srsEpsg: number | null = null;
   let current: Partial<VrtSource> & { relative?: boolean; file?: string; band?: number } = {};
   const rects: Record<string, Record<string, number>> = {};
   const pending: (typeof current & { src?: Record<string, number>; dst?: Record<string, number> })[] = [];
@@ -79,7 +87,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
   const inSource = (e: XmlElement) => sourceElement !== null && e.parent === sourceElement;
   try {
     scanXml(text, {
-      wantsText: (e) => inBand(e) || inSource(e) || e.local === 'GeoTransform',
+      wantsText: (e) => inBand(e) || inSource(e) || e.local === 'GeoTransform' || e.local === 'SRS',
       open(e: XmlElement) {
         if (e.parent === null) {
           if (e.local !== 'VRTDataset') refuse(`not a GDAL VRT (root element <${e.local}>).`);
@@ -89,6 +97,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
         } else if (e.local === 'VRTRasterBand' && e.parent.parent === null) {
           if (band !== null) return;
           band = e;
+          pixelType = e.attributes.dataType === undefined ? null : gdalTypeName(e.attributes.dataType);
           if (e.attributes.subClass)
             refuse(`band 1 is a ${e.attributes.subClass}; only SimpleSource/ComplexSource mosaics are read.`);
         } else if (inBand(e)) {
@@ -109,6 +118,8 @@ export function parseVrt(text: string, location: string): VrtSpec {
         const text = content?.text.trim() ?? '';
         if (e.local === 'GeoTransform' && e.parent?.parent === null) {
           geoTransform = text.split(',').map((v) => number(v.trim(), 'GeoTransform'));
+        } else if (e.local === 'SRS' && e.parent?.parent === null) {
+          srsEpsg = srsCode(text);
         } else if (e === sourceElement) {
           pending.push({ ...current, src: rects.SrcRect, dst: rects.DstRect });
           delete rects.SrcRect;
@@ -151,6 +162,10 @@ export function parseVrt(text: string, location: string): VrtSpec {
     const which = `source ${i + 1} (${s.file || '?'})`;
     if (!s.file) return refuse(`${which} has no <SourceFilename>.`);
     if ((s.band ?? 1) !== 1) refuse(`${which} reads band ${s.band}; only band 1 of each source is read.`);
+    if (/\.vrt$/i.test(s.file))
+      refuse(
+        `${which} is itself a VRT; nested VRTs are not read: build one VRT over the rasters themselves.`,
+      );
     if (!s.dst) return refuse(`${which} has no <DstRect>.`);
     if (
       s.src &&
@@ -159,16 +174,54 @@ export function parseVrt(text: string, location: string): VrtSpec {
       refuse(
         `${which} is windowed or resampled (SrcRect ${rectText(s.src)} -> DstRect ${rectText(s.dst)}); only whole sources copied pixel for pixel (gdalbuildvrt without -tr/-te) are read.`,
       );
+    // gdalbuildvrt -te or -tap off the sources' grid writes a fractional DstRect: GDAL resamples the source onto
+    // the VRT's pixels (a half-pixel shift), which reading the source itself would not reproduce.
+    const dst = Object.fromEntries(Object.entries(s.dst).map(([k, v]) => [k, Math.round(v)]));
+    if (Object.keys(dst).some((k) => Math.abs(dst[k] - s.dst![k]) > GRID_TOLERANCE_PX))
+      refuse(
+        `${which} is placed off the VRT's pixel grid (DstRect ${rectText(s.dst)}), so GDAL resamples it; only sources on one grid are read: build the VRT without -te/-tr/-tap.`,
+      );
+    if (dst.xOff < 0 || dst.yOff < 0 || dst.xOff + dst.xSize > width || dst.yOff + dst.ySize > height)
+      refuse(
+        `${which} reaches beyond the VRT's ${width}x${height} pixels (DstRect ${rectText(dst)}), where GDAL cuts it off; build the VRT with gdalbuildvrt.`,
+      );
     return {
       location: sourceLocation(s.file, s.relative === true, location, which),
-      dstX: s.dst.xOff,
-      dstY: s.dst.yOff,
-      width: s.dst.xSize,
-      height: s.dst.ySize,
+      dstX: dst.xOff,
+      dstY: dst.yOff,
+      width: dst.xSize,
+      height: dst.ySize,
       nodata: s.nodata !== undefined ? s.nodata : bandNodata,
     };
   });
-  return { width, height, geoTransform: [originX, resX, 0, originY, 0, resY], scale, offset, sources };
+  return {
+    width,
+    height,
+    geoTransform: [originX, resX, 0, originY, 0, resY],
+    scale,
+    offset,
+    pixelType,
+    srsEpsg,
+    sources,
+  };
+}
+
+/** GDAL's name of a band data type as the reader names pixel types (Byte is UInt8). */
+function gdalTypeName(dataType: string): string {
+  return dataType === 'Byte' ? 'UInt8' : dataType;
+}
+
+/**
+ * The EPSG code of a VRT's `<SRS>`: `EPSG:n`, or the authority of a WKT's outermost element (WKT1's AUTHORITY,
+ * WKT2's ID, the last item before its closing bracket). None for a compound CRS (its code is not the horizontal
+ * one the reader places points by) or a CRS without a code.
+ */
+export function srsCode(text: string): number | null {
+  const plain = /^EPSG:(\d+)$/i.exec(text.trim());
+  if (plain) return Number(plain[1]);
+  if (/^\s*(COMPD_CS|COMPOUNDCRS)\b/i.test(text)) return null;
+  const outer = /(?:AUTHORITY|ID)\[\s*"EPSG"\s*,\s*"?(\d+)"?\s*\]\s*\]\s*$/i.exec(text);
+  return outer ? Number(outer[1]) : null;
 }
 
 /**
@@ -322,6 +375,7 @@ export class VrtMosaic implements Mosaic {
     }
     this.checkPlacement(raster, source);
     this.checkScale(raster, source);
+    this.checkType(raster, source);
     const { scale, offset } = this.spec;
     const nodata =
       source.nodata === null
@@ -329,9 +383,26 @@ export class VrtMosaic implements Mosaic {
         : raster.pixelType === 'Float32'
           ? Math.fround(source.nodata)
           : source.nodata;
-    return nodata === raster.nodata && scale === raster.scale && offset === raster.offset
+    // A VRT's own CRS places its pixels (gdalbuildvrt -a_srs), whatever its sources say.
+    const crs = this.spec.srsEpsg === null ? raster.crs : this.crs;
+    return nodata === raster.nodata &&
+      scale === raster.scale &&
+      offset === raster.offset &&
+      crs === raster.crs
       ? raster
-      : { ...raster, nodata, scale, offset };
+      : { ...raster, nodata, scale, offset, crs };
+  }
+
+  /**
+   * GDAL converts every source to the VRT band's data type (gdalbuildvrt -ot): rounding and clipping where that
+   * type cannot hold the source's values exactly, which reading the source itself would not reproduce.
+   */
+  private checkType(raster: Raster, source: VrtSource): void {
+    const band = this.spec.pixelType;
+    if (band === null || holdsExactly(band, raster.pixelType)) return;
+    throw new DatasetConfigError(
+      `${source.location} holds ${raster.pixelType} samples, which its VRT's ${band} band does not hold exactly (GDAL rounds and clips them); rebuild the VRT without -ot, or with -ot Float32/Float64.`,
+    );
   }
 
   /**
@@ -358,12 +429,33 @@ export class VrtMosaic implements Mosaic {
       near(grid.resY * grid.height, resY * source.height, resY) &&
       near(grid.originX, originX + source.dstX * resX, resX) &&
       near(grid.originY, originY + source.dstY * resY, resY);
-    if (!placed || raster.crs.key !== this.crs.key) {
+    // A VRT with its own CRS places every source by it (checkType, open); without one, all must share the first's.
+    if (!placed || (this.spec.srsEpsg === null && raster.crs.key !== this.crs.key)) {
       throw new DatasetConfigError(
         `${source.location} does not sit on its VRT's grid as the VRT places it (size, resolution, position or CRS differ); rebuild the VRT with gdalbuildvrt from the files as they are.`,
       );
     }
   }
+}
+
+/** The values each integer pixel type holds. */
+const INTEGER_RANGES: Record<string, readonly [number, number]> = {
+  UInt8: [0, 255],
+  Int8: [-128, 127],
+  UInt16: [0, 65535],
+  Int16: [-32768, 32767],
+  UInt32: [0, 4294967295],
+  Int32: [-2147483648, 2147483647],
+};
+
+/** Whether a band of type `band` holds every value of type `source` exactly (Float32 holds integers up to 2^24). */
+function holdsExactly(band: string, source: string): boolean {
+  if (band === source || band === 'Float64') return true;
+  const from = INTEGER_RANGES[source];
+  if (!from) return false; // a float source in an integer or narrower float band
+  if (band === 'Float32') return from[0] >= -(2 ** 24) && from[1] <= 2 ** 24;
+  const to = INTEGER_RANGES[band];
+  return to !== undefined && from[0] >= to[0] && from[1] <= to[1];
 }
 
 function median(values: number[]): number {

@@ -28,8 +28,42 @@ describe('parseVrt', () => {
       geoTransform: [10, 0.5, 0, 50, 0, -0.5],
       scale: 1,
       offset: 0,
+      pixelType: 'Int16',
+      srsEpsg: null,
       sources: [{ location: '/data/tiles/a.tif', dstX: 4, dstY: 0, width: 4, height: 4, nodata: null }],
     });
+  });
+
+  it("reads band 1's data type as the reader names pixel types (GDAL's Byte is UInt8), and none when absent", () => {
+    expect(parseVrt(vrt(source('a.tif')).replace('Int16', 'Byte'), 'm.vrt').pixelType).toBe('UInt8');
+    expect(parseVrt(vrt(source('a.tif')).replace('dataType="Int16" ', ''), 'm.vrt').pixelType).toBeNull();
+  });
+
+  const WKT1_DHDN =
+    'GEOGCS["DHDN",DATUM["Deutsches_Hauptdreiecksnetz",SPHEROID["Bessel 1841",6377397.155,299.1528128,AUTHORITY["EPSG","7004"]],AUTHORITY["EPSG","6314"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4314"]]';
+
+  it.each([
+    ['a WKT1 CRS (as gdalbuildvrt -a_srs writes it): its outermost AUTHORITY', WKT1_DHDN, 4314],
+    [
+      'a WKT2 CRS: its outermost ID',
+      'PROJCRS["ETRS89-extended / LAEA Europe",BASEGEOGCRS["ETRS89",ID["EPSG",4258]],UNIT["metre",1],ID["EPSG",3035]]',
+      3035,
+    ],
+    ['EPSG:n', ' EPSG:25832 ', 25832],
+    ['a CRS without a code of its own', WKT1_DHDN.replace(',AUTHORITY["EPSG","4314"]]', ']'), null],
+    [
+      'a compound CRS',
+      `COMPD_CS["DHDN + DHHN92",${WKT1_DHDN},VERT_CS["DHHN92"],AUTHORITY["EPSG","5783"]]`,
+      null,
+    ],
+  ])("reads the EPSG code of the VRT's <SRS>: %s", (_what, srs, code) => {
+    const text = vrt(source('a.tif'), `<SRS dataAxisToSRSAxisMapping="2,1">${srs}</SRS>${GT}`);
+    expect(parseVrt(text, 'm.vrt').srsEpsg).toBe(code);
+  });
+
+  it('takes a DstRect a float rounding away from whole pixels as those pixels', () => {
+    const text = vrt(source('a.tif').replace('<DstRect xOff="4"', '<DstRect xOff="4.0000000000007"'));
+    expect(parseVrt(text, 'm.vrt').sources[0]).toMatchObject({ dstX: 4, dstY: 0 });
   });
 
   it('reads band 1’s <Scale> and <Offset> (gdalbuildvrt copies them from scaled sources)', () => {
@@ -232,6 +266,26 @@ describe('parseVrt', () => {
       /<Exponent>; only unscaled/,
     ],
     ['malformed XML', '<VRTDataset rasterXSize="8"', /is not a readable VRT/],
+    [
+      'a source off the VRT grid (gdalbuildvrt -te off the sources’ grid)',
+      vrt(source('a.tif').replace('<DstRect xOff="4"', '<DstRect xOff="3.4999999999993"')),
+      /source 1 \(a\.tif\) is placed off the VRT's pixel grid \(DstRect 3\.4999999999993,0 4x4\), so GDAL resamples it/,
+    ],
+    [
+      'a source reaching beyond the VRT',
+      vrt(source('a.tif').replace('<DstRect xOff="4"', '<DstRect xOff="5"')),
+      /source 1 \(a\.tif\) reaches beyond the VRT's 8x4 pixels \(DstRect 5,0 4x4\)/,
+    ],
+    [
+      'a source before the VRT’s first row',
+      vrt(source('a.tif').replace('<DstRect xOff="4" yOff="0"', '<DstRect xOff="4" yOff="-1"')),
+      /reaches beyond the VRT's 8x4 pixels/,
+    ],
+    [
+      'a nested VRT',
+      vrt(source('tiles/b.VRT')),
+      /source 1 \(tiles\/b\.VRT\) is itself a VRT; nested VRTs are not read/,
+    ],
   ])('refuses %s', (_what, text, message) => {
     expect(() => parseVrt(text, 'm.vrt')).toThrow(DatasetConfigError);
     expect(() => parseVrt(text, 'm.vrt')).toThrow(message);

@@ -26,7 +26,17 @@ function threeByThree(): VrtSpec {
         height: 10,
         nodata: null,
       });
-  return { width: 30, height: 30, geoTransform: [10, 0.125, 0, 50, 0, -0.125], scale: 1, offset: 0, sources };
+  const geoTransform: VrtSpec['geoTransform'] = [10, 0.125, 0, 50, 0, -0.125];
+  return {
+    width: 30,
+    height: 30,
+    geoTransform,
+    scale: 1,
+    offset: 0,
+    pixelType: null,
+    srsEpsg: null,
+    sources,
+  };
 }
 
 /** Lon/lat of VRT pixel coordinates (px, py): the point candidates() maps back to them. */
@@ -273,5 +283,49 @@ describe('opening a source of a VRT', () => {
     const answer = new VrtMosaic(WGS84, vrt, openerOf(stand(centre, extra)).opener, 'm').open('4');
     await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
     await expect(answer).rejects.toThrow(`tiles/r1c1.tif declares its own ${message}`);
+  });
+
+  const typed = (pixelType: string | null): VrtSpec => ({ ...spec, pixelType });
+
+  it.each([
+    ['Int16', 'Int16'],
+    ['Int16', 'UInt8'],
+    ['Int32', 'UInt16'],
+    ['Float32', 'Int16'],
+    ['Float32', 'UInt16'],
+    ['Float64', 'Int32'],
+    ['Float64', 'Float32'],
+  ])('a %s band holds %s samples exactly: the source is read as it is', async (band, pixelType) => {
+    const raster = stand(centre, { pixelType });
+    expect(await new VrtMosaic(WGS84, typed(band), openerOf(raster).opener, 'm').open('4')).toBe(raster);
+  });
+
+  it.each([
+    ['Int16', 'Float32'],
+    ['UInt8', 'Int16'],
+    ['UInt16', 'Int16'],
+    ['Int16', 'UInt16'],
+    ['Int16', 'Int32'],
+    ['Float32', 'Int32'],
+    ['Float32', 'UInt32'],
+    ['Float32', 'Float64'],
+  ])('refuses a %s band over %s samples, which GDAL rounds or clips', async (band, pixelType) => {
+    const answer = new VrtMosaic(WGS84, typed(band), openerOf(stand(centre, { pixelType })).opener, 'm').open(
+      '4',
+    );
+    await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(answer).rejects.toThrow(
+      `tiles/r1c1.tif holds ${pixelType} samples, which its VRT's ${band} band does not hold exactly`,
+    );
+  });
+
+  it("places a source by the VRT's own CRS (gdalbuildvrt -a_srs), whatever the source says", async () => {
+    const dhdn = crsFromEpsg(4314);
+    const vrt = { ...spec, srsEpsg: 4314 };
+    const opened = await new VrtMosaic(dhdn, vrt, openerOf(stand(centre)).opener, 'm').open('4');
+    expect(opened?.crs).toBe(dhdn);
+    // Without a CRS of its own, a source in another CRS than the first's is refused (above).
+    const same = stand(centre, { crs: dhdn });
+    expect(await new VrtMosaic(dhdn, vrt, openerOf(same).opener, 'm').open('4')).toBe(same);
   });
 });
