@@ -29,7 +29,7 @@ import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
-import { readVrt, VrtMosaic, type VrtSpec } from './vrt-mosaic';
+import { readVrt, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -242,7 +242,7 @@ export class RasterDataset extends DatasetBase {
       );
     }
     const mosaic = new VrtMosaic(
-      this.vrtCrs(spec, file) ?? first.crs,
+      spec.srsEpsg === null || spec.srsEpsg === first.crs.epsg ? first.crs : this.vrtCrs(spec.srsEpsg, file),
       spec,
       this.options.opener,
       this.options.name,
@@ -251,11 +251,10 @@ export class RasterDataset extends DatasetBase {
     return mosaic;
   }
 
-  /** The CRS a VRT's `<SRS>` names (GDAL places the mosaic by it), or null: its first source's then. */
-  private vrtCrs(spec: VrtSpec, file: string): Crs | null {
-    if (spec.srsEpsg === null) return null;
+  /** The CRS a VRT's `<SRS>` names where it is not its first source's: GDAL places the mosaic by it. */
+  private vrtCrs(code: number, file: string): Crs {
     try {
-      return crsFromEpsg(spec.srsEpsg);
+      return crsFromEpsg(code);
     } catch (error) {
       if (!(error instanceof DatasetConfigError)) throw error;
       throw new DatasetConfigError(`${file} (its <SRS>): ${error.message}`, { cause: error });

@@ -384,7 +384,7 @@ export class VrtMosaic implements Mosaic {
           ? Math.fround(source.nodata)
           : source.nodata;
     // A VRT's own CRS places its pixels (gdalbuildvrt -a_srs), whatever its sources say.
-    const crs = this.spec.srsEpsg === null ? raster.crs : this.crs;
+    const crs = this.spec.srsEpsg === null || raster.crs.key === this.crs.key ? raster.crs : this.crs;
     return nodata === raster.nodata &&
       scale === raster.scale &&
       offset === raster.offset &&
