@@ -298,7 +298,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         });
       }
       const remaining = options.timeoutMs - (Date.now() - arrived);
-      if (remaining <= 0 || response.destroyed) {
+      if (response.destroyed) {
+        // The client went away while its request waited for a slot: nothing to answer, no function invoked.
+        const gone = 'The client closed the connection while the request waited for a function instance.';
+        return log(
+          { requestId: gatewayRequestId(), status: null, length: 0, error: gone },
+          request.socket.remoteAddress,
+          request,
+        );
+      }
+      if (remaining <= 0) {
         return sendJson(
           response,
           504,
@@ -626,7 +635,8 @@ export function gatewayRequestId(): string {
 /** An answer the gateway gave itself, for its access-log line. */
 interface OwnAnswer {
   requestId: string;
-  status: number;
+  /** null: none was sent (the client had gone). */
+  status: number | null;
   length: number;
   error: string;
 }
@@ -677,7 +687,7 @@ export function accessLine(fields: {
   ip: string;
   method: string;
   routeKey: string;
-  status: number;
+  status: number | null;
   responseLength: number;
   error: string;
   userAgent: string;
@@ -694,7 +704,7 @@ export function accessLine(fields: {
     requestTime,
     method: fields.method,
     routeKey: fields.routeKey,
-    status: String(fields.status),
+    status: fields.status === null ? '-' : String(fields.status),
     responseLength: String(fields.responseLength),
     integrationLatency: '-',
     integrationStatus: '-',

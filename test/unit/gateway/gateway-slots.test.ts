@@ -15,10 +15,13 @@ describe('the local gateway bounds running invocations, not answered ones', () =
   let gateway: Gateway;
   let running = 0;
   let peakRunning = 0;
+  let invocations = 0;
+  const logged: Record<string, string>[] = [];
 
   beforeAll(async () => {
     upstream = http.createServer((_request, response) => {
       running += 1;
+      invocations += 1;
       peakRunning = Math.max(peakRunning, running);
       setTimeout(() => {
         running -= 1;
@@ -34,6 +37,7 @@ describe('the local gateway bounds running invocations, not answered ones', () =
       maxConcurrent: 1,
       maxQueued: 10,
       timeoutMs: GATEWAY_TIMEOUT_MS,
+      accessLog: (line) => logged.push(JSON.parse(line) as Record<string, string>),
     });
   });
   afterAll(async () => {
@@ -49,6 +53,23 @@ describe('the local gateway bounds running invocations, not answered ones', () =
     const second = await fetch(`${gateway.url}/v1/sample`);
     await second.arrayBuffer();
     expect(peakRunning).toBe(1);
+  });
+
+  it('logs a client gone while its request waited for a slot as such (no status, not a 504), and never invokes it', async () => {
+    await new Promise((resolve) => setTimeout(resolve, INVOCATION_MS * 2)); // let earlier invocations end
+    [logged.length, invocations] = [0, 0];
+    const first = fetch(`${gateway.url}/v1/sample`); // holds the slot past its own 504
+    const leaving = new AbortController();
+    const second = fetch(`${gateway.url}/v1/sample`, { signal: leaving.signal }).catch(() => 'gone');
+    setTimeout(() => leaving.abort(), 50);
+    expect((await first).status).toBe(504);
+    expect(await second).toBe('gone');
+    await new Promise((resolve) => setTimeout(resolve, INVOCATION_MS + 200)); // the slot frees, the waiter looks
+    expect(invocations).toBe(1);
+    expect(logged.map((line) => [line.status, line.integrationError])).toEqual([
+      ['504', 'The request timed out.'],
+      ['-', 'The client closed the connection while the request waited for a function instance.'],
+    ]);
   });
 
   it('passes an answer that arrives in time through unchanged', async () => {
