@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadDatasetRegistry } from '../layers/elevation';
+import { loadDatasetRegistry, loadSettings } from '../layers/elevation';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
 import { cacheMbPerEnvironment, localConcurrency, startLocalApi, type LocalApi } from './start/local-api';
@@ -50,6 +50,9 @@ async function main(): Promise<void> {
     );
   }
   const cache = cacheMbPerEnvironment(env, DEFAULT_CACHE_BUDGET_MB);
+  // The functions' settings as they will read them, checked now: a bad one (REQUEST_BLOCK_BUDGET_MB=1) made every
+  // function fail at its first request, so npm start waited out its 120 s start-up for a /health that never came.
+  loadSettings({ ...env, ...functionSettings(env, cache.perEnvironmentMb) });
   const httpPort = parsePort('PORT', env.PORT, DEFAULT_PORT);
   const lambdaPort = parsePort('LAMBDA_PORT', env.LAMBDA_PORT, 0) || (await freePort());
 
@@ -84,12 +87,7 @@ async function main(): Promise<void> {
     // The gateway's own answers (404, 413, 429, 504 …), which no function logs: one access-log line each.
     accessLog: (line) => process.stdout.write(`${line}\n`),
     // Up to LOCAL_CONCURRENCY workers per function each hold a block cache: together they get BLOCK_CACHE_MB.
-    env: {
-      DATA_ROOT: dataRoot,
-      CONFIG_PATH: configPath,
-      BLOCK_CACHE_MB: String(cache.perEnvironmentMb),
-      REQUEST_BLOCK_BUDGET_MB: env.REQUEST_BLOCK_BUDGET_MB || String(LOCAL_REQUEST_BLOCK_BUDGET_MB),
-    },
+    env: { DATA_ROOT: dataRoot, CONFIG_PATH: configPath, ...functionSettings(env, cache.perEnvironmentMb) },
   });
   running.api = api;
   await api.ready;
@@ -104,6 +102,14 @@ async function main(): Promise<void> {
     console.error(`serverless-offline exited unexpectedly (${code}); stopping the data layer`);
     void stopAll(undefined, typeof code === 'number' && code !== 0 ? code : 1);
   });
+}
+
+/** What npm start sets for the functions beyond the environment they inherit: their share of the cache and budget. */
+function functionSettings(env: NodeJS.ProcessEnv, cacheMb: number): Record<string, string> {
+  return {
+    BLOCK_CACHE_MB: String(cacheMb),
+    REQUEST_BLOCK_BUDGET_MB: env.REQUEST_BLOCK_BUDGET_MB || String(LOCAL_REQUEST_BLOCK_BUDGET_MB),
+  };
 }
 
 function printReady(
