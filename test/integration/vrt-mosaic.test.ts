@@ -31,7 +31,7 @@ interface Source {
 /** A VRT as gdalbuildvrt writes it (its element order and attributes), over 32x32 sources of 1/32 degree. */
 function vrt(
   sources: Source[],
-  options: { size?: [number, number]; head?: string; band?: string } = {},
+  options: { size?: [number, number]; head?: string; band?: string; srs?: string } = {},
 ): string {
   const [w, h] = options.size ?? [64, 64];
   const body = sources
@@ -49,7 +49,7 @@ function vrt(
     )
     .join('\n');
   return `<VRTDataset rasterXSize="${w}" rasterYSize="${h}"${options.head ?? ''}>
-  <SRS dataAxisToSRSAxisMapping="2,1">GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],AUTHORITY["EPSG","4326"]]</SRS>
+  <SRS dataAxisToSRSAxisMapping="2,1">${options.srs ?? 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],AUTHORITY["EPSG","4326"]]'}</SRS>
   <GeoTransform> -1.1901562500000000e+02,  3.1250000000000000e-02,  0.0000000000000000e+00,  3.5015625000000000e+01,  0.0000000000000000e+00, -3.1250000000000000e-02</GeoTransform>
   <VRTRasterBand dataType="Float32" band="1"${options.band ?? ''}>
     <ColorInterp>Gray</ColorInterp>
@@ -105,6 +105,9 @@ beforeAll(async () => {
   write('averaged.vrt', vrt([{ ...FOUR[0], kind: 'AveragedSource' }]));
   write('warped.vrt', vrt(FOUR, { head: ' subClass="VRTWarpedDataset"' }));
   write('misplaced.vrt', vrt([{ ...FOUR[0], dst: [1, 0] }]));
+  // gdalbuildvrt -a_srs: the VRT's CRS places the sources' pixels, whatever theirs say.
+  write('srs-dhdn.vrt', vrt(FOUR, { srs: 'EPSG:4314' }));
+  write('srs-unknown.vrt', vrt(FOUR, { srs: 'EPSG:1' }));
   write('missing-source.vrt', vrt([...FOUR, { file: 'tiles/nowhere.tif', dst: [0, 0] }]));
   write('not-xml.vrt', 'hello');
   write(
@@ -126,6 +129,8 @@ ${[
   'averaged',
   'warped',
   'misplaced',
+  'srs-dhdn',
+  'srs-unknown',
   'missing-source',
   'not-xml',
 ]
@@ -202,6 +207,19 @@ describe.each([
   });
 });
 
+it("places a VRT by its own <SRS> (gdalbuildvrt -a_srs), not by its sources' CRS", async () => {
+  const registry = registryOver(root);
+  expect((await registry.get('srs-dhdn').describe()).crs).toBe('EPSG:4314');
+  // A diagonal a third of a pixel apart: DHDN's datum is ~500 m (a sixth of a pixel) off WGS 84's here.
+  const diagonal = Array.from({ length: 200 }, (_, i) => ({
+    lat: 33.05 + i * 0.0097,
+    lon: -118.95 + i * 0.0093,
+  }));
+  const asSources = await registry.get('mosaic').sample(diagonal, 'nearest');
+  const asDhdn = await registry.get('srs-dhdn').sample(diagonal, 'nearest');
+  expect(asDhdn.filter((v, i) => v !== asSources[i]).length).toBeGreaterThan(20);
+});
+
 describe('VRTs that cannot be read exactly are refused with the reason', () => {
   const at = [{ lat: 34.5, lon: -118.5 }];
   it.each([
@@ -213,6 +231,7 @@ describe('VRTs that cannot be read exactly are refused with the reason', () => {
     ['averaged', /<AveragedSource>; only SimpleSource and ComplexSource are read/],
     ['warped', /a VRTWarpedDataset VRT is not read/],
     ['misplaced', /does not sit on its VRT's grid/],
+    ['srs-unknown', /srs-unknown\.vrt \(its <SRS>\): /],
     ['not-xml', /is not a readable VRT/],
   ])('%s', async (name, message) => {
     const answer = registryOver(root).get(name).sample(at, 'nearest');

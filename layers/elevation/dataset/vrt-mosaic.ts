@@ -448,14 +448,16 @@ const INTEGER_RANGES: Record<string, readonly [number, number]> = {
   Int32: [-2147483648, 2147483647],
 };
 
-/** Whether a band of type `band` holds every value of type `source` exactly (Float32 holds integers up to 2^24). */
+/** Integer types whose every value a Float32 holds exactly (it holds integers up to 2^24). */
+const IN_FLOAT32 = new Set(['UInt8', 'Int8', 'UInt16', 'Int16']);
+
+/** Whether a band of type `band` holds every value of type `source` exactly. */
 function holdsExactly(band: string, source: string): boolean {
   if (band === source || band === 'Float64') return true;
-  const from = INTEGER_RANGES[source];
-  if (!from) return false; // a float source in an integer or narrower float band
-  if (band === 'Float32') return from[0] >= -(2 ** 24) && from[1] <= 2 ** 24;
-  const to = INTEGER_RANGES[band];
-  return to !== undefined && from[0] >= to[0] && from[1] <= to[1];
+  if (band === 'Float32') return IN_FLOAT32.has(source);
+  const [from, to] = [INTEGER_RANGES[source], INTEGER_RANGES[band]];
+  // A float source in an integer band, or a band type the reader does not know (CInt16, Int64): not exactly.
+  return from !== undefined && to !== undefined && from[0] >= to[0] && from[1] <= to[1];
 }
 
 function median(values: number[]): number {

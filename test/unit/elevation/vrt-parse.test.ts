@@ -56,6 +56,11 @@ describe('parseVrt', () => {
       `COMPD_CS["DHDN + DHHN92",${WKT1_DHDN},VERT_CS["DHHN92"],AUTHORITY["EPSG","5783"]]`,
       null,
     ],
+    [
+      'a WKT2 compound CRS',
+      'COMPOUNDCRS["ETRS89 + EVRF2007",GEOGCRS["ETRS89",ID["EPSG",4258]],ID["EPSG",7423]]',
+      null,
+    ],
   ])("reads the EPSG code of the VRT's <SRS>: %s", (_what, srs, code) => {
     const text = vrt(source('a.tif'), `<SRS dataAxisToSRSAxisMapping="2,1">${srs}</SRS>${GT}`);
     expect(parseVrt(text, 'm.vrt').srsEpsg).toBe(code);
@@ -275,6 +280,16 @@ describe('parseVrt', () => {
       'a source reaching beyond the VRT',
       vrt(source('a.tif').replace('<DstRect xOff="4"', '<DstRect xOff="5"')),
       /source 1 \(a\.tif\) reaches beyond the VRT's 8x4 pixels \(DstRect 5,0 4x4\)/,
+    ],
+    [
+      'a source west of the VRT’s first column',
+      vrt(source('a.tif').replace('<DstRect xOff="4"', '<DstRect xOff="-1"')),
+      /reaches beyond the VRT's 8x4 pixels \(DstRect -1,0 4x4\)/,
+    ],
+    [
+      'a source below the VRT’s last row',
+      vrt(source('a.tif').replace('<DstRect xOff="4" yOff="0"', '<DstRect xOff="4" yOff="1"')),
+      /reaches beyond the VRT's 8x4 pixels \(DstRect 4,1 4x4\)/,
     ],
     [
       'a source before the VRT’s first row',

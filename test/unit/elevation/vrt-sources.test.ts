@@ -309,6 +309,8 @@ describe('opening a source of a VRT', () => {
     ['Float32', 'Int32'],
     ['Float32', 'UInt32'],
     ['Float32', 'Float64'],
+    ['CInt16', 'Int16'],
+    ['Int64', 'Int32'],
   ])('refuses a %s band over %s samples, which GDAL rounds or clips', async (band, pixelType) => {
     const answer = new VrtMosaic(WGS84, typed(band), openerOf(stand(centre, { pixelType })).opener, 'm').open(
       '4',
