@@ -212,14 +212,14 @@ function gdalTypeName(dataType: string): string {
 }
 
 /**
- * The EPSG code of a VRT's `<SRS>`: `EPSG:n`, or the authority of a WKT's outermost element (WKT1's AUTHORITY,
+ * The EPSG code of a VRT's `<SRS>` (its text, trimmed): `EPSG:n`, or the authority of a WKT's outermost element (WKT1's AUTHORITY,
  * WKT2's ID, the last item before its closing bracket). None for a compound CRS (its code is not the horizontal
  * one the reader places points by) or a CRS without a code.
  */
 export function srsCode(text: string): number | null {
-  const plain = /^EPSG:(\d+)$/i.exec(text.trim());
+  const plain = /^EPSG:(\d+)$/i.exec(text);
   if (plain) return Number(plain[1]);
-  if (/^\s*(COMPD_CS|COMPOUNDCRS)\b/i.test(text)) return null;
+  if (/^(COMPD_CS|COMPOUNDCRS)\b/i.test(text)) return null;
   const outer = /(?:AUTHORITY|ID)\[\s*"EPSG"\s*,\s*"?(\d+)"?\s*\]\s*\]\s*$/i.exec(text);
   return outer ? Number(outer[1]) : null;
 }
@@ -384,7 +384,8 @@ export class VrtMosaic implements Mosaic {
           ? Math.fround(source.nodata)
           : source.nodata;
     // A VRT's own CRS places its pixels (gdalbuildvrt -a_srs), whatever its sources say.
-    const crs = this.spec.srsEpsg === null || raster.crs.key === this.crs.key ? raster.crs : this.crs;
+    // (Without one, checkPlacement has made sure the source's CRS is the mosaic's.)
+    const crs = raster.crs.key === this.crs.key ? raster.crs : this.crs;
     return nodata === raster.nodata &&
       scale === raster.scale &&
       offset === raster.offset &&

@@ -49,7 +49,8 @@ describe('parseVrt', () => {
       'PROJCRS["ETRS89-extended / LAEA Europe",BASEGEOGCRS["ETRS89",ID["EPSG",4258]],UNIT["metre",1],ID["EPSG",3035]]',
       3035,
     ],
-    ['EPSG:n', ' EPSG:25832 ', 25832],
+    ['EPSG:n (trimmed as every element’s text)', ' EPSG:25832 ', 25832],
+    ['a WKT1 CRS written with spaces', 'GEOGCS["DHDN", AUTHORITY[ "EPSG" , "4314" ] ]', 4314],
     ['a CRS without a code of its own', WKT1_DHDN.replace(',AUTHORITY["EPSG","4314"]]', ']'), null],
     [
       'a compound CRS',
@@ -64,6 +65,10 @@ describe('parseVrt', () => {
   ])("reads the EPSG code of the VRT's <SRS>: %s", (_what, srs, code) => {
     const text = vrt(source('a.tif'), `<SRS dataAxisToSRSAxisMapping="2,1">${srs}</SRS>${GT}`);
     expect(parseVrt(text, 'm.vrt').srsEpsg).toBe(code);
+  });
+
+  it('reads a source named .vrt.tif as the raster it is, not as a nested VRT', () => {
+    expect(parseVrt(vrt(source('a.vrt.tif')), 'm.vrt').sources[0].location).toBe('a.vrt.tif');
   });
 
   it('takes a DstRect a float rounding away from whole pixels as those pixels', () => {
@@ -295,6 +300,11 @@ describe('parseVrt', () => {
       'a source before the VRT’s first row',
       vrt(source('a.tif').replace('<DstRect xOff="4" yOff="0"', '<DstRect xOff="4" yOff="-1"')),
       /reaches beyond the VRT's 8x4 pixels/,
+    ],
+    [
+      'a source windowed by its offset alone',
+      vrt(source('a.tif').replace('<SrcRect xOff="0"', '<SrcRect xOff="1"')),
+      /windowed or resampled \(SrcRect 1,0 4x4 -> DstRect 4,0 4x4\)/,
     ],
     [
       'a nested VRT',

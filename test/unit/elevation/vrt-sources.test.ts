@@ -291,6 +291,8 @@ describe('opening a source of a VRT', () => {
     ['Int16', 'Int16'],
     ['Int16', 'UInt8'],
     ['Int32', 'UInt16'],
+    ['UInt16', 'UInt8'],
+    ['UInt32', 'UInt16'],
     ['Float32', 'Int16'],
     ['Float32', 'UInt16'],
     ['Float64', 'Int32'],
