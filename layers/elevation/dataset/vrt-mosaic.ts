@@ -21,7 +21,7 @@ import type { ReadIo } from '../data/byte-source';
 import { openByteSource } from '../data/byte-source';
 import { DatasetConfigError, DatasetUnavailableError, SourceNotFoundError } from '../errors';
 import type { Crs } from '../geo/crs';
-import type { Raster, RasterGrid } from '../raster/raster';
+import { INTEGER_RANGES, type Raster, type RasterGrid } from '../raster/raster';
 import { scanXml, type XmlElement } from '../track/xml-scan';
 import type { Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
@@ -438,16 +438,6 @@ export class VrtMosaic implements Mosaic {
     }
   }
 }
-
-/** The values each integer pixel type holds. */
-const INTEGER_RANGES: Record<string, readonly [number, number]> = {
-  UInt8: [0, 255],
-  Int8: [-128, 127],
-  UInt16: [0, 65535],
-  Int16: [-32768, 32767],
-  UInt32: [0, 4294967295],
-  Int32: [-2147483648, 2147483647],
-};
 
 /** Integer types whose every value a Float32 holds exactly (it holds integers up to 2^24). */
 const IN_FLOAT32 = new Set(['UInt8', 'Int8', 'UInt16', 'Int16']);

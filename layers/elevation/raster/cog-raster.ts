@@ -26,7 +26,7 @@ import { HeaderSource } from './header-source';
 import { decodeLercBlock, LERC, lercProblem } from './lerc-block';
 import { ownBuffer } from './own-buffer';
 import { swapBytes, undoFloatingPointPredictor, undoHorizontalPredictor } from './predictor';
-import type { PixelArray, Raster, RasterGrid } from './raster';
+import { INTEGER_RANGES, type PixelArray, type Raster, type RasterGrid } from './raster';
 import { ResumableInflate } from './resumable-inflate';
 import { ResumableLzw } from './resumable-lzw';
 
@@ -522,16 +522,6 @@ function crsOfFile(geoKeys: Record<string, unknown>, url: string): ReturnType<ty
     throw error;
   }
 }
-
-/** The values each integer pixel type holds, for GDAL's range check on a nodata value. */
-const INTEGER_RANGES: Record<string, readonly [number, number]> = {
-  UInt8: [0, 255],
-  Int8: [-128, 127],
-  UInt16: [0, 65535],
-  Int16: [-32768, 32767],
-  UInt32: [0, 4294967295],
-  Int32: [-2147483648, 2147483647],
-};
 
 /**
  * The stored value that marks nodata, as GDAL's nodata mask compares it (GDALNoDataMaskBand): on an integer band a

@@ -11,6 +11,16 @@ export type PixelArray =
  * half a pixel for PixelIsPoint rasters (GDAL's convention; geotiff.js does not apply it). Pixel (col,row) has
  * its centre at (originX + (col + 0.5) * resX, originY + (row + 0.5) * resY); resY is negative for north-up.
  */
+/** The values each integer pixel type holds (GDAL's range check on a nodata value; a VRT band's type). */
+export const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  UInt8: [0, 255],
+  Int8: [-128, 127],
+  UInt16: [0, 65535],
+  Int16: [-32768, 32767],
+  UInt32: [0, 4294967295],
+  Int32: [-2147483648, 2147483647],
+};
+
 export interface RasterGrid {
   readonly width: number;
   readonly height: number;
