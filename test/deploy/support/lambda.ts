@@ -32,16 +32,28 @@ export function unzipLayer(workDir: string): string {
   return unzip(path.join(PACKAGE_DIR, 'dem.zip'), path.join(workDir, 'opt'));
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+/** Ports handed out in this process: emulators started side by side never get the same one. */
+const handedOut = new Set<number>();
+
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
+
+/** A port found free can be taken before the emulator binds it (another process, another emulator): retried. */
+const START_ATTEMPTS = 3;
 
 export class PackagedFunction {
   private process: ChildProcess | null = null;
@@ -57,6 +69,17 @@ export class PackagedFunction {
 
   async start(workDir: string): Promise<void> {
     const taskRoot = unzip(path.join(PACKAGE_DIR, `${this.name}.zip`), path.join(workDir, this.name));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOn(taskRoot);
+      } catch (error) {
+        if (attempt >= START_ATTEMPTS || !/address already in use/.test(this.log)) throw error;
+        this.log = '';
+      }
+    }
+  }
+
+  private async startOn(taskRoot: string): Promise<void> {
     this.port = await freePort();
     const runtimePort = await freePort();
     this.process = spawn(
