@@ -641,15 +641,17 @@ interface OwnAnswer {
   error: string;
 }
 
-/** The body of a JSON answer the gateway gives itself, and the headers every such answer has. */
-function ownAnswer(kind: string, error: string): { text: string; headers: Record<string, string | number> } {
+/** A JSON answer the gateway gives itself: its body, the headers every such answer has, and its log fields. */
+function ownAnswer(
+  status: number,
+  kind: string,
+  error: string,
+): { text: string; headers: Record<string, string | number>; logged: OwnAnswer } {
   const text = JSON.stringify({ status: kind, error });
-  const headers = {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'x-request-id': gatewayRequestId(),
-  };
-  return { text, headers };
+  const requestId = gatewayRequestId();
+  const length = Buffer.byteLength(text);
+  const headers = { 'content-type': 'application/json', 'content-length': length, 'x-request-id': requestId };
+  return { text, headers, logged: { requestId, status, length, error } };
 }
 
 function writeJson(
@@ -659,23 +661,21 @@ function writeJson(
   error: string,
   headers: http.OutgoingHttpHeaders,
 ): OwnAnswer {
-  const answer = ownAnswer(kind, error);
+  const answer = ownAnswer(status, kind, error);
   response.writeHead(status, { ...headers, ...answer.headers });
   response.end(answer.text);
-  return { requestId: String(answer.headers['x-request-id']), status, length: answer.text.length, error };
+  return answer.logged;
 }
 
 /** A JSON answer written straight to a socket the HTTP parser gave up on, then closed. */
 function writeRawJson(socket: Socket, status: number, kind: string, error: string): OwnAnswer {
-  const answer = ownAnswer(kind, error);
+  const answer = ownAnswer(status, kind, error);
   const fields = Object.entries({ ...answer.headers, connection: 'close' }).map(
     ([name, v]) => `${name}: ${v}\r\n`,
   );
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${fields.join('')}\r\n${answer.text}`);
-  return { requestId: String(answer.headers['x-request-id']), status, length: answer.text.length, error };
+  return answer.logged;
 }
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
  * An access-log line with serverless.yml's `logs.httpApi.format` keys, values as API Gateway writes them (all
@@ -694,10 +694,9 @@ export function accessLine(fields: {
   at?: Date;
 }): string {
   const at = fields.at ?? new Date();
-  const two = (n: number) => String(n).padStart(2, '0');
-  const requestTime =
-    `${two(at.getUTCDate())}/${MONTHS[at.getUTCMonth()]}/${at.getUTCFullYear()}:` +
-    `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} +0000`;
+  // toUTCString: 'Mon, 07 Dec 2026 04:38:53 GMT' (fixed-width day and time, English month names).
+  const [, day, month, year, time] = at.toUTCString().split(' ');
+  const requestTime = `${day}/${month}/${year}:${time} +0000`;
   return JSON.stringify({
     requestId: fields.requestId,
     ip: fields.ip,

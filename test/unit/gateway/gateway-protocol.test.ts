@@ -4,7 +4,13 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { Gateway } from '../../../scripts/gateway/gateway';
-import { handlerCodings, jsonString, MAX_BODY_BYTES, originForm } from '../../../scripts/gateway/gateway';
+import {
+  accessLine,
+  handlerCodings,
+  jsonString,
+  MAX_BODY_BYTES,
+  originForm,
+} from '../../../scripts/gateway/gateway';
 import type { ApiRoute } from '../../../scripts/gateway/routes';
 import { gatewayOver, type GatewayHarness } from '../../support/gateway-harness';
 
@@ -270,5 +276,26 @@ describe('the local gateway at the HTTP level', () => {
       }),
     ]);
     expect(lines[1].responseLength).toBe(String(JSON.stringify(tooLarge.body).length));
+  });
+
+  it("writes requestTime in API Gateway's CLF form, zero-padded, in UTC", () => {
+    const line = (at: Date) =>
+      (
+        JSON.parse(
+          accessLine({
+            requestId: 'r',
+            ip: '-',
+            method: 'GET',
+            routeKey: '-',
+            status: null,
+            responseLength: 0,
+            error: 'e',
+            userAgent: '-',
+            at,
+          }),
+        ) as Record<string, string>
+      ).requestTime;
+    expect(line(new Date(Date.UTC(2026, 0, 7, 4, 5, 6)))).toBe('07/Jan/2026:04:05:06 +0000');
+    expect(line(new Date(Date.UTC(2026, 11, 31, 23, 59, 59)))).toBe('31/Dec/2026:23:59:59 +0000');
   });
 });
