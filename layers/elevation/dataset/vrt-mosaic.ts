@@ -307,6 +307,8 @@ export class VrtMosaic implements Mosaic {
   private readonly cellH: number;
   private readonly cellsAcross: number;
   private readonly ids: string[];
+  /** The source rasters as the VRT reads them (its nodata, scale, offset, CRS), by the raster opened. */
+  private readonly views = new WeakMap<Raster, Raster>();
 
   constructor(
     readonly crs: Crs,
@@ -386,12 +388,16 @@ export class VrtMosaic implements Mosaic {
     // A VRT's own CRS places its pixels (gdalbuildvrt -a_srs), whatever its sources say.
     // (Without one, checkPlacement has made sure the source's CRS is the mosaic's.)
     const crs = raster.crs.key === this.crs.key ? raster.crs : this.crs;
-    return nodata === raster.nodata &&
-      scale === raster.scale &&
-      offset === raster.offset &&
-      crs === raster.crs
-      ? raster
-      : { ...raster, nodata, scale, offset, crs };
+    if (nodata === raster.nodata && scale === raster.scale && offset === raster.offset && crs === raster.crs)
+      return raster;
+    // One view per opened raster (keyed by it: a file opened again gets a new one), not a new object per request.
+    // Only nodata can differ between two sources naming the same file: a view with another is replaced.
+    let view = this.views.get(raster);
+    if (view?.nodata !== nodata) {
+      view = { ...raster, nodata, scale, offset, crs };
+      this.views.set(raster, view);
+    }
+    return view;
   }
 
   /**

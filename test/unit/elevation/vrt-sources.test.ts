@@ -239,6 +239,34 @@ describe('opening a source of a VRT', () => {
     expect(await open(-9999.9, 'Float64')).toBe(-9999.9);
   });
 
+  it('answers one view of an opened source for every request, and a new one once the file is opened again', async () => {
+    const first = stand(centre);
+    let current = first;
+    const opener = { open: async () => current } as unknown as RasterOpener;
+    const mosaic = new VrtMosaic(WGS84, withNodata(0), opener, 'm');
+    const view = await mosaic.open('4');
+    expect(view).not.toBe(first);
+    expect(view?.nodata).toBe(0);
+    expect(await mosaic.open('4')).toBe(view);
+    current = stand(centre); // the opener read the file's header again (it changed)
+    const reopened = await mosaic.open('4');
+    expect(reopened).not.toBe(view);
+    expect(reopened).toMatchObject({ nodata: 0, grid: current.grid });
+  });
+
+  it('two sources naming the same file with different nodata each keep their own', async () => {
+    const twice: VrtSpec = {
+      ...spec,
+      sources: [...spec.sources, { ...spec.sources[4], nodata: 7 }].map((s, i) =>
+        i === 4 ? { ...s, nodata: 5 } : s,
+      ),
+    };
+    const mosaic = new VrtMosaic(WGS84, twice, openerOf(stand(centre)).opener, 'm');
+    expect((await mosaic.open('4'))?.nodata).toBe(5);
+    expect((await mosaic.open('9'))?.nodata).toBe(7);
+    expect((await mosaic.open('4'))?.nodata).toBe(5);
+  });
+
   const scaled: VrtSpec = { ...spec, scale: 0.5, offset: 10 };
 
   it.each([
