@@ -239,7 +239,7 @@ describe('opening a source of a VRT', () => {
     expect(await open(-9999.9, 'Float64')).toBe(-9999.9);
   });
 
-  it('answers one view of an opened source for every request, and a new one once the file is opened again', async () => {
+  it('answers one view of an opened source per request, and a new one once the file is opened again', async () => {
     const first = stand(centre);
     let current = first;
     const opener = { open: async () => current } as unknown as RasterOpener;
