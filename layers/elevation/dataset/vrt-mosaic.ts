@@ -242,7 +242,18 @@ function sourceLocation(file: string, relative: boolean, vrt: string, which: str
   if (file.startsWith('/vsicurl/')) return file.slice('/vsicurl/'.length);
   if (file.startsWith('/vsis3/')) return `s3://${file.slice('/vsis3/'.length)}`;
   if (/^(https?|s3):\/\//i.test(file)) return file;
-  if (/^(https?|s3):\/\//i.test(vrt) || file.startsWith('/vsi')) {
+  const vsi = /^\/vsi[a-z0-9_]+[/?]/i.exec(file)?.[0];
+  if (vsi) {
+    // gdalbuildvrt writes an archive member relativeToVRT="0", its path as given: relative to where it ran.
+    const fromCwd =
+      vsi.endsWith('/') && file[vsi.length] !== '/'
+        ? ', relative to the folder gdalbuildvrt ran in (GDAL itself opens it only from there)'
+        : '';
+    throw new DatasetConfigError(
+      `${vrt}: ${which} is read through GDAL's ${vsi.slice(0, -1)}/ file system${fromCwd}, which the data store does not serve; build the VRT over the rasters themselves (unpacked, beside or below the VRT).`,
+    );
+  }
+  if (/^(https?|s3):\/\//i.test(vrt)) {
     throw new DatasetConfigError(
       `${vrt}: ${which} is an absolute path the data store cannot serve; write the VRT with relative source names (gdalbuildvrt does, for sources beside or below the VRT).`,
     );

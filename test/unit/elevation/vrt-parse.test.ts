@@ -320,9 +320,18 @@ describe('parseVrt', () => {
     expect(() => parseVrt(vrt(source('/srv/dem/a.tif', '', 'SimpleSource', 0)), 'http://data/m.vrt')).toThrow(
       /source 1 \(\/srv\/dem\/a\.tif\) is an absolute path the data store cannot serve/,
     );
-    expect(() => parseVrt(vrt(source('/vsizip/x.zip/a.hgt', '', 'SimpleSource', 0)), '/data/m.vrt')).toThrow(
-      /absolute path the data store cannot serve/,
-    );
+  });
+
+  it.each([
+    ['/vsizip//data/x.zip/a.hgt', "GDAL's /vsizip/ file system, which the data store does not serve"],
+    [
+      '/vsizip/sub/x.zip/a.hgt',
+      '/vsizip/ file system, relative to the folder gdalbuildvrt ran in (GDAL itself',
+    ],
+    ['/vsigzip//data/a.tif.gz', "GDAL's /vsigzip/ file system, which"],
+    ['/vsicurl?url=http://x/a.tif', "GDAL's /vsicurl/ file system, which"],
+  ])('refuses a source read through another GDAL file system (%s), saying which', (file, message) => {
+    expect(() => parseVrt(vrt(source(file, '', 'SimpleSource', 0)), '/data/m.vrt')).toThrow(message);
   });
 });
 
