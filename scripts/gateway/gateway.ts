@@ -284,7 +284,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         response,
         429,
         'SERVER_ERROR',
-        'Too many requests are waiting for this function; retry later.',
+        `Too many requests are waiting for this function; retry in ${QUEUE_FULL_RETRY_AFTER_S} s or more.`,
+        { 'retry-after': String(QUEUE_FULL_RETRY_AFTER_S) },
       );
     }
     // The slot is freed when the invocation ends, not when the client is answered: a function still running
@@ -711,6 +712,12 @@ export function accessLine(fields: {
     userAgent: fields.userAgent.slice(0, 256),
   });
 }
+
+/**
+ * What a 429 for a full queue tells the client: a full queue of LOCAL_QUEUE (1,000) drains in seconds, and retrying
+ * clients (retry-axios, urllib3's Retry) wait this long instead of their own backoff, often shorter.
+ */
+const QUEUE_FULL_RETRY_AFTER_S = 2;
 
 /** What a 503 answered while serverless-offline starts tells the client (it starts in ~10-15 s here). */
 const STARTING_RETRY_AFTER_S = 5;

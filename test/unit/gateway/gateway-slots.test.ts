@@ -72,6 +72,36 @@ describe('the local gateway bounds running invocations, not answered ones', () =
     ]);
   });
 
+  it('answers a request beyond the queue 429 with a Retry-After, invoking nothing for it', async () => {
+    await new Promise((resolve) => setTimeout(resolve, INVOCATION_MS * 2)); // let earlier invocations end
+    const full = await startGateway({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      routes: ROUTES,
+      port: 0,
+      maxConcurrent: 1,
+      maxQueued: 1,
+      timeoutMs: INVOCATION_MS * 4,
+    });
+    try {
+      invocations = 0;
+      const running = fetch(`${full.url}/v1/sample`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const queued = fetch(`${full.url}/v1/sample`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const refused = await fetch(`${full.url}/v1/sample`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('2');
+      expect(await refused.json()).toEqual({
+        status: 'SERVER_ERROR',
+        error: 'Too many requests are waiting for this function; retry in 2 s or more.',
+      });
+      expect([(await running).status, (await queued).status]).toEqual([200, 200]);
+      expect(invocations).toBe(2);
+    } finally {
+      await full.close();
+    }
+  });
+
   it('passes an answer that arrives in time through unchanged', async () => {
     await new Promise((resolve) => setTimeout(resolve, INVOCATION_MS * 2)); // let earlier invocations end
     const quick = await startGateway({
