@@ -1,9 +1,11 @@
 /**
  * `GET /health`: 200 when the configuration loads; touches no data (cheap enough for probes).
  * `GET /health?deep=1`: also opens every dataset (a header read or a folder listing each) and answers 503 naming
- * each dataset that cannot be served, so a wrong DATA_ROOT or a missing file shows before users see nulls.
+ * each dataset that cannot be served, so a wrong DATA_ROOT or a missing file shows before users see nulls; and
+ * each geoid grid (`geoids.egm96`: a sample at 0,0 that also checks it covers the globe), before datum= fails.
  */
 import { InvalidRequestError } from '../layers/elevation';
+import { geoidChecks } from './geoids';
 import { route } from './route';
 import { jsonResponse, rejectRepeatedParameters } from './http';
 
@@ -12,20 +14,17 @@ export const handler = route('health', ['GET'], async (event, t, app) => {
   rejectRepeatedParameters(event.rawQueryString, '|', ['deep']); // API Gateway would join them: '1,1'
   const deep = deepParameter(event.queryStringParameters?.deep);
   if (!deep) return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: names }), app.corsOrigin);
-  const settled = await t.phase('describe', () =>
-    Promise.allSettled(names.map((name) => app.registry.get(name).describe())),
-  );
-  const unavailable = names.filter((_, i) => settled[i].status === 'rejected');
-  if (unavailable.length > 0) {
-    t.set({
-      unavailableDatasets: Object.fromEntries(
-        unavailable.map((name) => [
-          name,
-          String((settled[names.indexOf(name)] as PromiseRejectedResult).reason),
-        ]),
-      ),
-    });
-  }
+  const checks = [
+    ...names.map((name) => ({ name, check: (): Promise<unknown> => app.registry.get(name).describe() })),
+    ...geoidChecks(app),
+  ];
+  const settled = await t.phase('describe', () => Promise.allSettled(checks.map(({ check }) => check())));
+  const failed = checks.flatMap(({ name }, i) => {
+    const outcome = settled[i];
+    return outcome.status === 'rejected' ? [[name, String(outcome.reason)]] : [];
+  });
+  const unavailable = failed.map(([name]) => name);
+  if (failed.length > 0) t.set({ unavailableDatasets: Object.fromEntries(failed) });
   const body = {
     status: unavailable.length === 0 ? 'OK' : 'UNAVAILABLE',
     datasets: names,

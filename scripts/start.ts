@@ -10,7 +10,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadDatasetRegistry, loadSettings } from '../layers/elevation';
+import {
+  GeoidGrids,
+  loadDatasetRegistry,
+  loadSettings,
+  readGeoidPaths,
+  type Geoid,
+} from '../layers/elevation';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
 import { cacheMbPerEnvironment, localConcurrency, startLocalApi, type LocalApi } from './start/local-api';
@@ -147,9 +153,23 @@ async function unservableDatasets(
   dataRoot: string,
 ): Promise<{ name: string; reason: string }[]> {
   const registry = loadDatasetRegistry({ configPath, dataRoot });
-  const names = registry.names();
-  const settled = await Promise.allSettled(names.map((name) => registry.get(name).describe()));
-  return names.flatMap((name, i) => {
+  // The geoid grids too (a path that is missing, not a COG, or not global): datum= would fail on each request.
+  const geoids = new GeoidGrids(readGeoidPaths(configPath), {
+    dataRoot,
+    headerPrefetchBytes: 65536,
+    timeoutMs: 10_000,
+    retries: 2,
+    missingTtlMs: 0,
+  });
+  const checks = [
+    ...registry.names().map((name) => ({ name, check: () => registry.get(name).describe() })),
+    ...Object.keys(geoids.paths).map((geoid) => ({
+      name: `geoids.${geoid}`,
+      check: () => geoids.undulations(geoid as Geoid, [{ lat: 0, lon: 0 }]),
+    })),
+  ];
+  const settled = await Promise.allSettled(checks.map(({ check }) => check()));
+  return checks.flatMap(({ name }, i) => {
     const outcome = settled[i];
     return outcome.status === 'rejected' ? [{ name, reason: describe(outcome.reason) }] : [];
   });

@@ -161,9 +161,18 @@ export class DataSourceAccessDeniedError extends DataSourceUnavailableError {}
  */
 export class DatasetUnavailableError extends DataSourceUnavailableError {
   readonly publicMessage: string;
-  constructor(dataset: string, reason: string, options?: { cause?: unknown }) {
-    super(`Dataset '${dataset}' is unavailable: ${reason}`, options);
-    this.publicMessage = `Dataset '${dataset}' is unavailable: ${reason}`;
+  /**
+   * `subject` names it for the client when it is not a dataset a client asked for (a geoid grid); `reason` is
+   * kept so a caller can name it otherwise.
+   */
+  constructor(
+    dataset: string,
+    readonly reason: string,
+    options?: { cause?: unknown; subject?: string },
+  ) {
+    const message = `${options?.subject ?? `Dataset '${dataset}'`} is unavailable: ${reason}`;
+    super(message, options);
+    this.publicMessage = message;
   }
 }
 

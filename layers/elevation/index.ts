@@ -34,7 +34,12 @@ export {
 } from './service/elevation-query';
 export { parseLocations } from './request/locations';
 export { IGNORED_PARAMETERS, parseInterpolation, unreadHeightOption } from './request/options';
-export { parseDatumParam, tryParseVerticalDatum, type VerticalDatum } from './datum/vertical-datum';
+export {
+  parseDatumParam,
+  tryParseVerticalDatum,
+  type Geoid,
+  type VerticalDatum,
+} from './datum/vertical-datum';
 export { GeoidGrids, readGeoidPaths } from './datum/geoid-grids';
 export { convertHeights, type HeightConversion } from './datum/convert-heights';
 export {

@@ -272,6 +272,24 @@ describe('GET /health', () => {
     expect(response.json).toMatchObject({ status: 'OK', unavailable: [] });
   });
 
+  it('?deep=1 also checks each geoid grid: one the store lacks and one that does not cover the globe are 503', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'geoids-'));
+    const config = path.join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `datasets:\n  - name: good\n    path: ${path.resolve('test/fixtures/plane-point.tif')}\ngeoids:\n  EGM96: ${path.join(dir, 'missing.tif')}\n  egm2008: ${path.resolve('test/fixtures/plane-point.tif')}\n`,
+    );
+    const broken = await loadHandlers({ CONFIG_PATH: config });
+    const deep = await invoke(broken.health, { path: '/health', query: { deep: '1' } });
+    expect(deep.status).toBe(503);
+    expect(deep.json).toEqual({
+      status: 'UNAVAILABLE',
+      datasets: ['good'],
+      unavailable: ['geoids.egm96', 'geoids.egm2008'],
+    });
+    expect(deep.body).not.toContain('missing.tif');
+  });
+
   it.each([
     ['0', 200, undefined, undefined],
     ['FALSE', 200, undefined, undefined],

@@ -43,6 +43,8 @@ export async function convertHeights(
     if (source !== 'ellipsoid') needed.add(source);
     if (target !== 'ellipsoid') needed.add(target);
   });
+  // Every grid the conversion needs is configured, or nothing is read (a 400, not a read of the other grid).
+  for (const geoid of needed) grids.require(geoid);
   const undulation = new Map<Geoid, Elevation[]>();
   for (const geoid of needed) undulation.set(geoid, await grids.undulations(geoid, points, ctx));
   const n = (datum: VerticalDatum, i: number): number | null =>

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { parseApiConfig } from '../config/dataset-config';
 import { DatasetRegistry, type RegistryOptions } from '../dataset/registry';
-import { DatasetConfigError, InvalidRequestError } from '../errors';
-import type { Elevation, LatLon, ReadContext } from '../types';
-import type { Geoid } from './vertical-datum';
+import { DatasetConfigError, DatasetUnavailableError, InvalidRequestError } from '../errors';
+import type { Dataset, DatasetInfo, Elevation, LatLon, ReadContext } from '../types';
+import { tryParseVerticalDatum, type Geoid } from './vertical-datum';
 
 /**
  * @example
@@ -19,11 +19,13 @@ import type { Geoid } from './vertical-datum';
  * });
  * const [n] = await grids.undulations('egm96', [{ lat: 48.7, lon: 9.1 }]);
  * assert.ok(n !== null && n > 45 && n < 50); // EGM96 lies ~48 m above the ellipsoid near Stuttgart
- * assert.throws(() => grids.undulations('egm2008', [{ lat: 0, lon: 0 }]), InvalidRequestError);
+ * assert.throws(() => grids.require('egm2008'), InvalidRequestError);
  * ```
  */
 export class GeoidGrids {
   private readonly registry: DatasetRegistry | null;
+  /** Per grid, the check that it covers the globe (a rejection is forgotten: an outage must not stick). */
+  private readonly checked = new Map<Geoid, Promise<void>>();
 
   constructor(
     readonly paths: Readonly<Partial<Record<Geoid, string>>>,
@@ -40,15 +42,76 @@ export class GeoidGrids {
     return this.paths[geoid] !== undefined;
   }
 
-  /** N at each point (bilinear, as PROJ interpolates geoid grids); a 400 when that grid is not configured. */
-  undulations(geoid: Geoid, points: readonly LatLon[], ctx: Partial<ReadContext> = {}): Promise<Elevation[]> {
-    if (!this.registry || !this.has(geoid)) {
-      throw new InvalidRequestError(
-        `No ${geoid.toUpperCase()} geoid grid is configured, so heights cannot be converted to or from ${geoid}. An operator adds it as 'geoids: {${geoid}: <path to the grid COG>}' in the datasets file.`,
-      );
-    }
-    return this.registry.get(geoid).sample(points, 'bilinear', ctx);
+  /** A 400 when `geoid`'s grid is not configured: checked for every grid a conversion needs before any is read. */
+  require(geoid: Geoid): void {
+    if (this.registry && this.has(geoid)) return;
+    throw new InvalidRequestError(
+      `No ${geoid.toUpperCase()} geoid grid is configured, so heights cannot be converted to or from ${geoid}. An operator adds it as 'geoids: {${geoid}: <path to the grid COG>}' in the datasets file.`,
+    );
   }
+
+  /** N at each point (bilinear, as PROJ interpolates geoid grids); a 400 when that grid is not configured. */
+  async undulations(
+    geoid: Geoid,
+    points: readonly LatLon[],
+    ctx: Partial<ReadContext> = {},
+  ): Promise<Elevation[]> {
+    this.require(geoid);
+    const grid = this.registry!.get(geoid);
+    try {
+      await this.coverage(geoid, grid);
+      return await grid.sample(points, 'bilinear', ctx);
+    } catch (error) {
+      // The registry names the grid as a dataset ('egm96'), which no client asked for.
+      if (!(error instanceof DatasetUnavailableError)) throw error;
+      throw new DatasetUnavailableError(geoid, error.reason, {
+        cause: error,
+        subject: `The ${geoid.toUpperCase()} geoid grid`,
+      });
+    }
+  }
+
+  private coverage(geoid: Geoid, grid: Dataset): Promise<void> {
+    let check = this.checked.get(geoid);
+    if (!check) {
+      check = grid.describe().then((info) => checkGlobal(info, `geoids.${geoid} (${this.paths[geoid]})`));
+      this.checked.set(geoid, check);
+      check.catch(() => this.checked.delete(geoid));
+    }
+    return check;
+  }
+}
+
+/** Pixel-centre tolerance, in degrees (a 2.5' grid's centres are not exact in binary). */
+const GLOBE_TOLERANCE_DEG = 1e-6;
+
+/**
+ * A geoid grid must hold N everywhere a point can be: one geographic raster whose pixel centres reach both poles
+ * and both sides of the antimeridian, with a repeated column at 180 (bilinear between 179.75 and 180 needs it;
+ * PROJ wraps instead). PROJ's own grids (egm96_15.gtx, us_nga_egm08_25.tif) have no repeated column, so read
+ * raw they answer wrong undulations east of their last column and null beyond it; a regional or 0..360 grid
+ * answers null for much of the world. Refused, saying how to make a usable one.
+ */
+export function checkGlobal(info: DatasetInfo, which: string): void {
+  const refuse = (why: string): never => {
+    throw new DatasetConfigError(
+      `${which}: ${why}; a geoid grid must be one EPSG:4326 raster whose pixel centres span longitude -180..180 (the column at -180 repeated at 180) and latitude -90..90: make it with scripts/geoid/make-geoid-cog.sh.`,
+    );
+  };
+  if (info.tileCount !== 1) refuse(`it is a tiled or mosaic dataset (${info.tileCount ?? 'unknown'} tiles)`);
+  if (info.crs !== 'EPSG:4326' || !info.bounds || !info.resolution)
+    refuse(`its CRS is ${info.crs ?? 'unknown'}`);
+  const [west, south, east, north] = info.bounds!;
+  const [resX, resY] = info.resolution!;
+  const centres = [west + resX / 2, south + resY / 2, east - resX / 2, north - resY / 2];
+  const [w, s, e, n] = centres.map((v) => Math.round(v * 1e6) / 1e6);
+  if (
+    centres[0] > -180 + GLOBE_TOLERANCE_DEG ||
+    centres[2] < 180 - GLOBE_TOLERANCE_DEG ||
+    centres[1] > -90 + GLOBE_TOLERANCE_DEG ||
+    centres[3] < 90 - GLOBE_TOLERANCE_DEG
+  )
+    refuse(`its pixel centres span longitude ${w}..${e} and latitude ${s}..${n}`);
 }
 
 /**
@@ -69,12 +132,16 @@ export function readGeoidPaths(configPath: string): Partial<Record<Geoid, string
     throw new DatasetConfigError(`${configPath}: 'geoids' must be a mapping`);
   const paths: Partial<Record<Geoid, string>> = {};
   for (const [key, value] of Object.entries(geoids as Record<string, unknown>)) {
-    if (key !== 'egm96' && key !== 'egm2008') {
+    // Names as a request's datum= takes them (any case, egm08), so `EGM96:` is not a 500 at the first request.
+    const geoid = tryParseVerticalDatum(key);
+    if (geoid === null || geoid === 'ellipsoid') {
       throw new DatasetConfigError(`${configPath}: unknown geoid '${key}' (use egm96 or egm2008)`);
     }
-    if (typeof value !== 'string')
+    if (paths[geoid] !== undefined)
+      throw new DatasetConfigError(`${configPath}: geoids names the ${geoid} grid twice ('${key}')`);
+    if (typeof value !== 'string' || value.trim() === '')
       throw new DatasetConfigError(`${configPath}: geoids.${key} must be a path`);
-    paths[key] = value;
+    paths[geoid] = value;
   }
   return paths;
 }

@@ -25,11 +25,23 @@ it('reads both geoids and ignores a file without the key, with an empty key, or 
   expect(readGeoidPaths(configWith('blank', ''))).toEqual({});
 });
 
+it('takes the names a request takes, in any case: EGM96, egm08', () => {
+  const file = configWith('cased', 'datasets: []\ngeoids:\n  EGM96: a.tif\n  egm08: b.tif\n');
+  expect(readGeoidPaths(file)).toEqual({ egm96: 'a.tif', egm2008: 'b.tif' });
+});
+
 it.each([
   ['a list', 'geoids: [egm96]\n', /'geoids' must be a mapping/],
   ['a string', 'geoids: egm96.tif\n', /'geoids' must be a mapping/],
   ['an unknown geoid', 'geoids:\n  geoid18: g.tif\n', /unknown geoid 'geoid18' \(use egm96 or egm2008\)/],
   ['a path that is not text', 'geoids:\n  egm96: 42\n', /geoids\.egm96 must be a path/],
+  ['an empty path', "geoids:\n  egm96: ''\n", /geoids\.egm96 must be a path/],
+  ['the ellipsoid', 'geoids:\n  wgs84: g.tif\n', /unknown geoid 'wgs84'/],
+  [
+    'one grid twice',
+    'geoids:\n  egm2008: a.tif\n  EGM08: b.tif\n',
+    /names the egm2008 grid twice \('EGM08'\)/,
+  ],
 ])('refuses %s, naming the file', (name, text, message) => {
   const file = configWith(name.replace(/ /g, '-'), text);
   expect(() => readGeoidPaths(file)).toThrow(DatasetConfigError);

@@ -57,6 +57,7 @@ describe('convertHeights', () => {
   function grids() {
     const read: string[] = [];
     const stub = {
+      require: () => undefined, // both configured
       undulations: async (geoid: 'egm96' | 'egm2008') => {
         read.push(geoid);
         return undulation[geoid];
