@@ -7,8 +7,10 @@ import {
   convertHeights,
   type HeightConversion,
   GeoidGrids,
+  InvalidRequestError,
   readGeoidPaths,
   tryParseVerticalDatum,
+  type Geoid,
   type VerticalDatum,
   type ReadContext,
 } from '../layers/elevation';
@@ -30,9 +32,32 @@ export function geoidGrids(app: App): GeoidGrids {
   return built;
 }
 
-/** `vertical_datum` of a configured dataset, as a datum (null when it declares none we know). */
+/** One check per configured geoid grid for `/health?deep=1`: a sample at 0,0 (it opens the grid and checks it). */
+export function geoidChecks(app: App): { name: string; check: () => Promise<unknown> }[] {
+  let built: GeoidGrids;
+  try {
+    built = geoidGrids(app);
+  } catch (error) {
+    return [{ name: 'geoids', check: () => Promise.reject(error as Error) }];
+  }
+  return (Object.keys(built.paths) as Geoid[]).map((geoid) => ({
+    name: `geoids.${geoid}`,
+    check: () => built.undulations(geoid, [{ lat: 0, lon: 0 }]),
+  }));
+}
+
+/**
+ * `vertical_datum` of a configured dataset, as a datum (null when it declares none); a 400 naming a declared one
+ * that cannot be converted (NAVD88: it was "declares no vertical datum", contradicting /v1/datasets).
+ */
 export function datasetDatum(app: App, dataset: string): VerticalDatum | null {
-  return tryParseVerticalDatum(app.registry.config.datasets.find((d) => d.name === dataset)?.verticalDatum);
+  const declared = app.registry.config.datasets.find((d) => d.name === dataset)?.verticalDatum ?? null;
+  if (declared === null) return null;
+  const datum = tryParseVerticalDatum(declared);
+  if (datum) return datum;
+  throw new InvalidRequestError(
+    `Dataset '${dataset}' declares the vertical datum '${declared.slice(0, 64)}', which cannot be converted: only EGM96, EGM2008 and ellipsoidal heights can.`,
+  );
 }
 
 /** The conversion to `datum`, or undefined when the request asked for none. */

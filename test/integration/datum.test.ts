@@ -2,7 +2,8 @@
  * `datum=` on the file and profile endpoints, in-process over the bundled sample (SRTM: EGM96 heights) and its
  * EGM96 geoid COG: ellipsoidal height = EGM96 height + N, N read from the same grid independently here.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { GeoidGrids } from '../../layers/elevation/datum/geoid-grids';
 import { invoke, type EventOptions } from './support/api-gateway';
@@ -124,10 +125,45 @@ describe('datum errors', () => {
     expect((response.json as { error: string }).error).toContain('No EGM2008 geoid grid is configured');
   });
 
+  it('refuses datum=ellipsoid for a KML, whose altitudes are above sea level; datum=egm96 fills it', async () => {
+    const kml =
+      '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><Point><coordinates>9.101177,48.742275</coordinates></Point></Placemark></kml>';
+    const post = (datum: string) => postFile({ datum }, { body: kml, isBase64Encoded: false });
+    const refused = await post('ellipsoid');
+    expect(refused.status).toBe(400);
+    expect((refused.json as { error: string }).error).toBe(
+      'KML altitudes are heights above sea level (KML 2.2; Google Earth draws them over EGM96), so datum=ellipsoid would draw the KML up to ~100 m off: leave datum out, or use datum=egm96.',
+    );
+    const filled = await post('egm96');
+    expect(filled.status).toBe(200);
+    expect(filled.body).toContain('<coordinates>9.101177,48.742275,456.889</coordinates>');
+  });
+
   it('answers 400 for an unknown datum', async () => {
     const response = await postFile({ datum: 'navd88' });
     expect(response.status).toBe(400);
     expect((response.json as { error: string }).error).toContain("Invalid datum 'navd88'");
+  });
+
+  it('answers 400 naming a declared vertical datum that cannot be converted (not "declares none")', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'datum-'));
+    const config = path.join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `datasets:\n  - name: navd\n    path: ${path.resolve('test/fixtures/plane-point.tif')}\n    vertical_datum: NAVD88\n`,
+    );
+    const navd = await loadTrackHandlers({ CONFIG_PATH: config });
+    const response = await invoke(navd.file, {
+      method: 'POST',
+      path: '/v1/navd/file',
+      pathParameters: { dataset: 'navd' },
+      query: { datum: 'ellipsoid' },
+      body: '<gpx><wpt lat="49.9" lon="10.1"/></gpx>',
+    });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toBe(
+      "Dataset 'navd' declares the vertical datum 'NAVD88', which cannot be converted: only EGM96, EGM2008 and ellipsoidal heights can.",
+    );
   });
 
   it('answers 400 when the dataset declares no vertical datum', async () => {

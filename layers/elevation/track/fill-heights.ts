@@ -5,6 +5,8 @@
  */
 import { roundElevation } from '../service/elevation-query';
 import type { HeightConversion } from '../datum/convert-heights';
+import type { VerticalDatum } from '../datum/vertical-datum';
+import { InvalidRequestError } from '../errors';
 import type { Dataset, Elevation, Interpolation, LatLon, ReadContext } from '../types';
 import { isFit } from './fit';
 import { readFitFile } from './fit-heights';
@@ -29,6 +31,8 @@ export interface FillOptions {
    * `nothingFilledMessage`) without paying for the writing.
    */
   decided?: (report: FillReport) => void;
+  /** The vertical datum the heights are converted to (absent: as the dataset has them), for formats that fix one. */
+  datum?: VerticalDatum | null;
 }
 
 export interface FillLimits {
@@ -153,6 +157,13 @@ async function fillText(
   /** The file's format as its sender sees it, for `decided`: 'kmz' for the KML inside one. */
   fileFormat: FileFormat = format,
 ): Promise<FilledFile> {
+  if (format === 'kml' && options.datum === 'ellipsoid') {
+    // KML 2.2: an absolute altitude is above sea level; Google Earth draws it over EGM96, ~-107..+85 m off the
+    // ellipsoid. Ellipsoidal heights there would float or sink the track by that much where it is drawn.
+    throw new InvalidRequestError(
+      `KML altitudes are heights above sea level (KML 2.2; Google Earth draws them over EGM96), so datum=ellipsoid would draw the ${fileFormat.toUpperCase()} up to ~100 m off: leave datum out, or use datum=egm96.`,
+    );
+  }
   const { encoding, bom, text, track } = readTrackText(bytes, format, readOptions);
   const groups = track.relativeGroups ?? [];
   // A relative geometry's altitudes are offsets, not heights: overwrite=false has nothing to keep there.
