@@ -29,7 +29,7 @@ import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
-import { readVrt, VrtMosaic } from './vrt-mosaic';
+import { missingSource, readVrt, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -235,12 +235,7 @@ export class RasterDataset extends DatasetBase {
   private async vrtMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
     const spec = await readVrt(file, this.options.opener, this.options.name, ctx);
     const first = await this.options.opener.open(spec.sources[0].location, ctx);
-    if (!first) {
-      throw new DatasetUnavailableError(
-        this.options.name,
-        `its VRT names ${spec.sources[0].location}, which was not found.`,
-      );
-    }
+    if (!first) throw missingSource(this.options.name, spec.sources[0].location);
     const mosaic = new VrtMosaic(
       spec.srsEpsg === null || spec.srsEpsg === first.crs.epsg ? first.crs : this.vrtCrs(spec.srsEpsg, file),
       spec,

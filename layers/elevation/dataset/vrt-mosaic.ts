@@ -381,10 +381,7 @@ export class VrtMosaic implements Mosaic {
     const raster = await this.opener.open(source.location, io);
     if (!raster) {
       // A source the VRT names but the store lacks: the mosaic is broken, not "no data here".
-      throw new DatasetUnavailableError(
-        this.datasetName,
-        `its VRT names ${source.location}, which was not found.`,
-      );
+      throw missingSource(this.datasetName, source.location);
     }
     this.checkPlacement(raster, source);
     this.checkScale(raster, source);
@@ -454,6 +451,17 @@ export class VrtMosaic implements Mosaic {
       );
     }
   }
+}
+
+/**
+ * A source the VRT names but the store lacks: the mosaic is broken, not "no data here". The client is told the
+ * file's name only (a URL or S3 key names the store's host or bucket); the log gets the location (the cause).
+ */
+export function missingSource(dataset: string, location: string): DatasetUnavailableError {
+  const name = location.slice(location.lastIndexOf('/') + 1);
+  return new DatasetUnavailableError(dataset, `its VRT names ${name}, which is not in the data store.`, {
+    cause: new SourceNotFoundError(location),
+  });
 }
 
 /** Integer types whose every value a Float32 holds exactly (it holds integers up to 2^24). */

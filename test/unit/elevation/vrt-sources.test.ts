@@ -180,7 +180,7 @@ describe('opening a source of a VRT', () => {
     const answer = new VrtMosaic(WGS84, spec, openerOf(null).opener, 'mosaic').open('4');
     await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
     await expect(answer).rejects.toThrow(
-      /'mosaic' is unavailable: its VRT names tiles\/r1c1\.tif, which was not found/,
+      /'mosaic' is unavailable: its VRT names r1c1\.tif, which is not in the data store\./,
     );
   });
 
