@@ -7,7 +7,7 @@
  * tiles), Copernicus (pixel centres on whole degrees, south row and east column dropped, so lat 34.0 lives in
  * N33) and EU-DEM (pixel-is-area tiles that do not overlap).
  */
-import { ObjectChangedError } from '../errors';
+import { DatasetUnavailableError, ObjectChangedError, SourceNotFoundError } from '../errors';
 import type { Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import type { ReadIo } from '../data/byte-source';
@@ -70,6 +70,7 @@ export class TiledMosaic implements Mosaic {
     private readonly tileSize: number,
     private readonly index: TileIndex,
     private readonly opener: RasterOpener,
+    private readonly datasetName: string,
   ) {}
 
   candidates(x: number, y: number): readonly string[] {
@@ -89,11 +90,25 @@ export class TiledMosaic implements Mosaic {
     return this.index.keys();
   }
 
-  /** The first of the tile's possible locations that exists (computed names try several extensions). */
+  /**
+   * The first of the tile's possible locations that exists (computed names try several extensions). A listed
+   * file the store lacks is a 502, not "no data here": a fault probe's two 404s for a listed tile answered null
+   * (and a chain's next dataset) as success until the missing-file cache expired. The folder is listed again at
+   * the next request: a tile really deleted is then no longer located.
+   */
   async open(id: string, io?: ReadIo): Promise<Raster | null> {
     for (const location of await this.index.locate(parseTileKeyId(id))) {
       const raster = await this.opener.open(location, io);
       if (raster) return raster;
+      if (this.index.listed) {
+        this.index.stale();
+        const name = location.slice(location.lastIndexOf('/') + 1);
+        throw new DatasetUnavailableError(
+          this.datasetName,
+          `its folder listing names ${name}, which is not in the data store.`,
+          { cause: new SourceNotFoundError(location) },
+        );
+      }
     }
     return null;
   }

@@ -276,7 +276,7 @@ export class RasterDataset extends DatasetBase {
             tiling.template ?? defaultTemplates(tiling.filenameEpsg),
             tiling.tileSize,
           );
-    return new TiledMosaic(crs, tiling.tileSize, index, opener);
+    return new TiledMosaic(crs, tiling.tileSize, index, opener, this.options.name);
   }
 }
 

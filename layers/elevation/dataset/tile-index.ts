@@ -21,11 +21,16 @@ export interface TileIndex {
   locate(key: TileKey): Promise<readonly string[]>;
   /** Every tile key when the index was listed; null for computed (unlistable) indexes. */
   keys(): Promise<TileKey[] | null>;
+  /** Whether `locate` answers files a listing says exist (not names that may or may not). */
+  readonly listed: boolean;
+  /** A located file the store lacks: a listing is out of date (or the store faulty); list again when next asked. */
+  stale(): void;
 }
 
 type Tiles = Map<string, { key: TileKey; file: string }>;
 
 export class ListedTileIndex implements TileIndex {
+  readonly listed = true;
   private listing: Promise<Tiles>;
   private listedAt: number;
 
@@ -47,6 +52,10 @@ export class ListedTileIndex implements TileIndex {
 
   async keys(): Promise<TileKey[]> {
     return [...(await this.list()).values()].map((tile) => tile.key);
+  }
+
+  stale(): void {
+    this.listedAt = -Infinity;
   }
 
   private list(): Promise<Tiles> {
@@ -88,6 +97,7 @@ function tilesOf(folder: string, files: readonly string[], tileSize: number): Ti
 }
 
 export class TemplateTileIndex implements TileIndex {
+  readonly listed = false;
   private readonly templates: readonly string[];
 
   constructor(
@@ -107,6 +117,9 @@ export class TemplateTileIndex implements TileIndex {
   keys(): Promise<null> {
     return Promise.resolve(null);
   }
+
+  /** Computed names: a missing file is a tile that does not exist (an ocean tile), nothing to list again. */
+  stale(): void {}
 }
 
 /** Joins a folder or URL prefix and a relative ('/'-separated) name. */

@@ -127,6 +127,7 @@ beforeAll(() => {
     'N49E009.tif': tiff(200, 9, 50),
     'mosaic.vrt': VRT_MISSING_SOURCE,
   });
+  folder('vanishing', { 'N49E008.tif': tiff(100, 8, 50), 'N49E009.tif': tiff(200, 9, 50) });
   // A tile named by its WGS84 corner but stored in UTM 32N (as a reprojected SRTM tile is).
   const utm = writeTiff({
     width: TILE,
@@ -180,6 +181,8 @@ beforeAll(() => {
     path: utm-named-by-degrees/
   - name: replaced
     path: replaced.tif
+  - name: vanishing
+    path: vanishing/
   - name: damaged-header
     path: damaged-header.tif
   - name: suspect-blocks
@@ -263,6 +266,19 @@ describe('what a folder holds decides what it is', () => {
 });
 
 describe('files that change while the service runs', () => {
+  it('a listed tile the store lacks is a 502 naming it, not null; listed again, a deleted tile is no data', async () => {
+    const east = { lat: 49.5, lon: 9.5 };
+    await expect(registry.get('vanishing').sample([at(1, 2)], 'nearest')).resolves.toEqual([202]); // listed
+    fs.rmSync(path.join(dir, 'vanishing', 'N49E009.tif'));
+    const answer = registry.get('vanishing').sample([east], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
+    await expect(answer).rejects.toThrow(
+      "Dataset 'vanishing' is unavailable: its folder listing names N49E009.tif, which is not in the data store.",
+    );
+    // The next request lists the folder again: the tile is gone from it, so the point has no data.
+    await expect(registry.get('vanishing').sample([east], 'nearest')).resolves.toEqual([null]);
+  });
+
   it('a file replaced after its header was read is read again: new heights, not an error', async () => {
     const file = path.join(dir, 'replaced.tif');
     fs.utimesSync(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));

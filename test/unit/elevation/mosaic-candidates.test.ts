@@ -9,8 +9,13 @@ import type { RasterOpener } from '../../../layers/elevation/dataset/raster-open
 import type { TileIndex } from '../../../layers/elevation/dataset/tile-index';
 
 const TILE = 100;
-const index: TileIndex = { locate: () => Promise.resolve([]), keys: () => Promise.resolve(null) };
-const mosaic = () => new TiledMosaic(crsFromEpsg(4326), TILE, index, {} as RasterOpener);
+const index: TileIndex = {
+  locate: () => Promise.resolve([]),
+  keys: () => Promise.resolve(null),
+  listed: false,
+  stale: () => undefined,
+};
+const mosaic = () => new TiledMosaic(crsFromEpsg(4326), TILE, index, {} as RasterOpener, 'm');
 
 describe('TiledMosaic.candidates', () => {
   it.each([

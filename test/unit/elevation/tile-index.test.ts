@@ -92,6 +92,16 @@ describe('ListedTileIndex', () => {
     await expect(index.locate(N48E009)).resolves.toEqual([path.join(dir, 'N48E009.tif')]);
   });
 
+  it('lists again at the next request once told a located file is missing, even within the TTL', async () => {
+    const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 60_000, () => 0);
+    fs.rmSync(path.join(dir, 'N48E009.tif'));
+    await expect(index.locate(N48E009)).resolves.toEqual([path.join(dir, 'N48E009.tif')]);
+    index.stale();
+    await expect(index.locate(N48E009)).resolves.toEqual([]);
+    fs.writeFileSync(path.join(dir, 'N48E009.tif'), 'x'); // back, but within the TTL of the new listing
+    await expect(index.locate(N48E009)).resolves.toEqual([]);
+  });
+
   it('forgets a tile removed from the folder after the TTL', async () => {
     let now = 0;
     const index = new ListedTileIndex(dir, 1, fs.readdirSync(dir), 10, () => now);
