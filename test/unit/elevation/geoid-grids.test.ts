@@ -14,6 +14,7 @@ import {
   GeoidGrids,
   InvalidRequestError,
 } from '../../../layers/elevation';
+import { checkGlobal } from '../../../layers/elevation/datum/geoid-grids';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
 const STEP = 30;
@@ -98,6 +99,16 @@ describe('a geoid grid an operator configures', () => {
     },
   );
 
+  it('a grid missing at the first request is read once it is there (a failed check is not kept)', async () => {
+    const geoids = grids({ egm96: 'late.tif' });
+    await expect(geoids.undulations('egm96', [{ lat: 0, lon: 0 }])).rejects.toBeInstanceOf(
+      DatasetUnavailableError,
+    );
+    fs.copyFileSync(path.join(dir, 'global.tif'), path.join(dir, 'late.tif'));
+    const [n] = await geoids.undulations('egm96', [{ lat: 0, lon: 0 }]);
+    expect(n).toBeCloseTo(undulation(0, 0), 5);
+  });
+
   it('a grid the store lacks is a 502 naming the geoid grid, not a dataset', async () => {
     const answer = grids({ egm96: 'missing.tif' }).undulations('egm96', [{ lat: 0, lon: 0 }]);
     await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
@@ -116,5 +127,42 @@ describe('a geoid grid an operator configures', () => {
     );
     await expect(answer).rejects.toBeInstanceOf(InvalidRequestError);
     await expect(answer).rejects.toThrow(/^No EGM2008 geoid grid is configured/);
+  });
+});
+
+describe('checkGlobal', () => {
+  const global = {
+    name: 'egm96',
+    bounds: [-180.125, -90.125, 180.125, 90.125] as [number, number, number, number],
+    resolution: [0.25, 0.25] as [number, number],
+    crs: 'EPSG:4326',
+    pixelType: 'Float32',
+    tileCount: 1,
+    verticalDatum: null,
+  };
+
+  it('takes a grid whose pixel centres span the globe', () => {
+    expect(() => checkGlobal(global, 'g')).not.toThrow();
+  });
+
+  it.each([
+    ['tiled', { tileCount: 2 }, 'g: it is a tiled or mosaic dataset (2 tiles); a geoid grid must be'],
+    ['of unknown tiles', { tileCount: null }, 'g: it is a tiled or mosaic dataset (unknown tiles);'],
+    ['projected', { crs: 'EPSG:3857' }, 'g: its CRS is EPSG:3857;'],
+    ['of unknown CRS', { crs: null }, 'g: its CRS is unknown;'],
+    ['without bounds', { bounds: null }, 'g: its CRS is EPSG:4326;'],
+    ['without a resolution', { resolution: null }, 'g: its CRS is EPSG:4326;'],
+    [
+      'short of the south pole',
+      { bounds: [-180.125, -89.875, 180.125, 90.125] },
+      'longitude -180..180 and latitude -89.75..90;',
+    ],
+    [
+      'short of the north pole',
+      { bounds: [-180.125, -90.125, 180.125, 89.875] },
+      'longitude -180..180 and latitude -90..89.75;',
+    ],
+  ])('refuses a grid %s', (_what, change, message) => {
+    expect(() => checkGlobal({ ...global, ...change } as typeof global, 'g')).toThrow(message);
   });
 });

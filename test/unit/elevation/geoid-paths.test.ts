@@ -36,6 +36,7 @@ it.each([
   ['an unknown geoid', 'geoids:\n  geoid18: g.tif\n', /unknown geoid 'geoid18' \(use egm96 or egm2008\)/],
   ['a path that is not text', 'geoids:\n  egm96: 42\n', /geoids\.egm96 must be a path/],
   ['an empty path', "geoids:\n  egm96: ''\n", /geoids\.egm96 must be a path/],
+  ['a blank path', "geoids:\n  egm96: '  '\n", /geoids\.egm96 must be a path/],
   ['the ellipsoid', 'geoids:\n  wgs84: g.tif\n', /unknown geoid 'wgs84'/],
   [
     'one grid twice',
