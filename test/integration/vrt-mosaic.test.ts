@@ -110,6 +110,7 @@ beforeAll(async () => {
   write('srs-unknown.vrt', vrt(FOUR, { srs: 'EPSG:1' }));
   write('missing-source.vrt', vrt([...FOUR, { file: 'tiles/nowhere.tif', dst: [0, 0] }]));
   write('not-xml.vrt', 'hello');
+  write('growing.vrt', vrt(FOUR.slice(0, 3)));
   write(
     'config.yaml',
     `datasets:
@@ -133,6 +134,7 @@ ${[
   'srs-unknown',
   'missing-source',
   'not-xml',
+  'growing',
 ]
   .map((n) => `  - name: ${n}\n    path: ${n}.vrt`)
   .join('\n')}
@@ -171,6 +173,23 @@ describe.each([
   ['local folder', () => root],
   ['data layer (HTTP)', () => dataServer.url],
 ])('a gdalbuildvrt mosaic over the %s', (_where, dataRoot) => {
+  it('a VRT replaced under a running registry is read again after MISSING_TTL_S (a source added answers)', async () => {
+    write('growing.vrt', vrt(FOUR.slice(0, 3)));
+    const registry = loadDatasetRegistry({
+      configPath: path.join(root, 'config.yaml'),
+      dataRoot: dataRoot(),
+      missingTtlMs: 0,
+    });
+    const added = { lat: 33.5, lon: -117.5 }; // in the fourth source, (33 N, 118 W)
+    const [truth] = await registry.get('tiles').sample([added], 'nearest');
+    expect(truth).not.toBeNull();
+    await expect(registry.get('growing').sample([added], 'nearest')).resolves.toEqual([null]);
+    write('growing.vrt', vrt(FOUR));
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(path.join(root, 'growing.vrt'), later, later);
+    await expect(registry.get('growing').sample([added], 'nearest')).resolves.toEqual([truth]);
+  });
+
   it.each<Interpolation>(['nearest', 'bilinear', 'cubic'])(
     'answers %s exactly as the same tiles read as a tiled dataset',
     async (interpolation) => {

@@ -3,6 +3,7 @@
  * mosaic's CRS, samples them, and maps nodata to null. Opening is lazy and cached; a failed open is retried on
  * the next request.
  */
+import type { ByteSource } from '../data/byte-source';
 import { listFolder } from '../data/folder-listing';
 import { ReadLimiter } from '../data/read-limiter';
 import {
@@ -29,7 +30,7 @@ import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
-import { missingSource, readVrt, VrtMosaic } from './vrt-mosaic';
+import { missingSource, readVrtFile, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -86,6 +87,11 @@ export class RasterDataset extends DatasetBase {
   private info: Promise<DatasetInfo> | null = null;
   /** The tile size once the mosaic is built (configured or inferred); null for one file. */
   private tileSize: number | null = null;
+  /**
+   * A VRT's file, pinned to the version read, and when to check it again: its sources are checked by the opener,
+   * but a VRT replaced under a running environment (sources swapped or added) was followed never.
+   */
+  private vrtFile: { source: ByteSource; checkAt: number } | null = null;
 
   constructor(private readonly options: RasterDatasetOptions) {
     super();
@@ -162,6 +168,7 @@ export class RasterDataset extends DatasetBase {
     interpolation: Interpolation,
     context: ReadContext,
   ): Promise<SampleResult> {
+    if (this.opened && this.vrtFile && Date.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
     // The first request of an execution environment opens the dataset (a header read for one file): traced.
     const mosaic = this.opened ?? (await context.trace.span('open-dataset', () => this.openMosaic(context)));
     const toMosaic = wgs84Converter(mosaic.crs);
@@ -195,6 +202,25 @@ export class RasterDataset extends DatasetBase {
         throw error;
       });
     return this.info;
+  }
+
+  /**
+   * One request per `relistMs` reads a byte of the VRT's pinned version: a VRT replaced or deleted since is opened
+   * again by this request (its heights never outlive the file by more than MISSING_TTL_S, as a raster's do). A
+   * check the data layer fails to answer keeps the VRT read before (its bytes were verified), checked again later.
+   */
+  private async checkVrt(ctx: ReadContext): Promise<void> {
+    const file = this.vrtFile!;
+    file.checkAt = Date.now() + this.options.relistMs;
+    try {
+      await file.source.read(0, 1, ctx);
+    } catch (error) {
+      if (!(error instanceof ObjectChangedError) || this.vrtFile !== file) return;
+      this.mosaic = null;
+      this.opened = null;
+      this.info = null;
+      this.vrtFile = null;
+    }
   }
 
   private openMosaic(ctx: ReadContext): Promise<Mosaic> {
@@ -233,7 +259,8 @@ export class RasterDataset extends DatasetBase {
 
   /** A gdalbuildvrt mosaic: its first source is opened now (the CRS, and a start-up check that it is served). */
   private async vrtMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
-    const spec = await readVrt(file, this.options.opener, this.options.name, ctx);
+    const { spec, source } = await readVrtFile(file, this.options.opener, this.options.name, ctx);
+    this.vrtFile = { source, checkAt: Date.now() + this.options.relistMs };
     const first = await this.options.opener.open(spec.sources[0].location, ctx);
     if (!first) throw missingSource(this.options.name, spec.sources[0].location);
     const mosaic = new VrtMosaic(

@@ -17,7 +17,7 @@
  * its pixels; where the VRT declares none, the source's own nodata still applies (a nodata sentinel such as -32768
  * is never answered as a height).
  */
-import type { ReadIo } from '../data/byte-source';
+import type { ByteSource, ReadIo } from '../data/byte-source';
 import { openByteSource } from '../data/byte-source';
 import { DatasetConfigError, DatasetUnavailableError, SourceNotFoundError } from '../errors';
 import type { Crs } from '../geo/crs';
@@ -289,6 +289,16 @@ export async function readVrt(
   dataset: string,
   io?: ReadIo,
 ): Promise<VrtSpec> {
+  return (await readVrtFile(location, opener, dataset, io)).spec;
+}
+
+/** readVrt, and the file's source pinned to the version read (to check later whether it changed). */
+export async function readVrtFile(
+  location: string,
+  opener: RasterOpener,
+  dataset: string,
+  io?: ReadIo,
+): Promise<{ spec: VrtSpec; source: ByteSource }> {
   const source = openByteSource(location, opener.policy);
   let head: Uint8Array;
   try {
@@ -305,7 +315,7 @@ export async function readVrt(
       `${location} is ${size} bytes; VRTs over ${MAX_VRT_BYTES} bytes are not read.`,
     );
   const bytes = size > head.byteLength ? await source.read(0, size, io) : head;
-  return parseVrt(new TextDecoder('utf-8').decode(bytes), location);
+  return { spec: parseVrt(new TextDecoder('utf-8').decode(bytes), location), source };
 }
 
 /**
