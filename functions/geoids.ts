@@ -47,11 +47,14 @@ export function geoidChecks(app: App): { name: string; check: () => Promise<unkn
 }
 
 /**
- * `vertical_datum` of a configured dataset, as a datum (null when it declares none); a 400 naming a declared one
- * that cannot be converted (NAVD88: it was "declares no vertical datum", contradicting /v1/datasets).
+ * The vertical datum of a dataset as /v1/datasets lists it: its `vertical_datum`, else what its rasters declare
+ * (an SRTM .hgt: EGM96; a GeoTIFF's VerticalCSTypeGeoKey); null when neither says. A 400 names a declared one that
+ * cannot be converted (NAVD88: it was "declares no vertical datum", contradicting /v1/datasets).
  */
-export function datasetDatum(app: App, dataset: string): VerticalDatum | null {
-  const declared = app.registry.config.datasets.find((d) => d.name === dataset)?.verticalDatum ?? null;
+export async function datasetDatum(app: App, dataset: string): Promise<VerticalDatum | null> {
+  const declared =
+    app.registry.config.datasets.find((d) => d.name === dataset)?.verticalDatum ??
+    (await app.registry.get(dataset).describe()).verticalDatum;
   if (declared === null) return null;
   const datum = tryParseVerticalDatum(declared);
   if (datum) return datum;

@@ -166,6 +166,29 @@ describe('datum errors', () => {
     );
   });
 
+  it('converts an SRTM .hgt dataset without vertical_datum from EGM96, as /v1/datasets lists it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'datum-hgt-'));
+    const samples = Buffer.alloc(1201 * 1201 * 2);
+    for (let i = 0; i < 1201 * 1201; i++) samples.writeInt16BE(300, i * 2);
+    writeFileSync(path.join(dir, 'N48E009.hgt'), samples);
+    const config = path.join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `datasets:\n  - name: srtm\n    path: N48E009.hgt\ngeoids:\n  egm96: ${path.resolve('layers/dem-sample/geoid/egm96-15.tif')}\n`,
+    );
+    const srtm = await loadTrackHandlers({ CONFIG_PATH: config });
+    const response = await invoke(srtm.file, {
+      method: 'POST',
+      path: '/v1/srtm/file',
+      pathParameters: { dataset: 'srtm' },
+      query: { datum: 'ellipsoid' },
+      body: '<gpx><wpt lat="48.5" lon="9.5"/></gpx>',
+    });
+    expect(response.status).toBe(200);
+    const [n] = await geoids.undulations('egm96', [{ lat: 48.5, lon: 9.5 }]);
+    expect(Math.abs(eles(response.body)[0] - (300 + n!))).toBeLessThanOrEqual(ROUNDING_M);
+  });
+
   it('answers 400 when the dataset declares no vertical datum', async () => {
     const fixtures = await loadTrackHandlers({ CONFIG_PATH: 'test/fixtures/config.yaml' });
     const response = await invoke(fixtures.file, {

@@ -32,11 +32,15 @@ export interface HeightsToConvert {
 export async function convertHeights(
   { elevations, datasets, points }: HeightsToConvert,
   target: VerticalDatum,
-  datumOf: (dataset: string) => VerticalDatum | null,
+  datumOf: (dataset: string) => VerticalDatum | null | Promise<VerticalDatum | null>,
   grids: GeoidGrids,
   ctx: Partial<ReadContext> = {},
 ): Promise<Elevation[]> {
-  const sources = elevations.map((e, i) => (e === null ? null : sourceDatum(datasets[i], target, datumOf)));
+  // Each dataset that answered a height is asked once (a chain answers from several).
+  const answered = [...new Set(datasets.filter((_, i) => elevations[i] !== null))];
+  const datums = new Map<string, VerticalDatum>();
+  for (const dataset of answered) datums.set(dataset, sourceDatum(dataset, target, await datumOf(dataset)));
+  const sources = elevations.map((e, i) => (e === null ? null : datums.get(datasets[i])!));
   const needed = new Set<Geoid>();
   sources.forEach((source) => {
     if (source === null || source === target) return;
@@ -58,12 +62,7 @@ export async function convertHeights(
   });
 }
 
-function sourceDatum(
-  dataset: string,
-  target: VerticalDatum,
-  datumOf: (dataset: string) => VerticalDatum | null,
-): VerticalDatum {
-  const datum = datumOf(dataset);
+function sourceDatum(dataset: string, target: VerticalDatum, datum: VerticalDatum | null): VerticalDatum {
   if (datum) return datum;
   throw new InvalidRequestError(
     `Dataset '${dataset}' declares no vertical datum, so its heights cannot be converted to ${target}. An operator sets 'vertical_datum' (EGM96, EGM2008 or ellipsoid) for it in the datasets file.`,
