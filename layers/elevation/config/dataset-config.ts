@@ -108,6 +108,11 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
     if (!Array.isArray(children) || children.length === 0 || !children.every((c) => typeof c === 'string')) {
       fail(`dataset '${name}': child_datasets must be a non-empty list of dataset names`);
     }
+    // Read nowhere (each point's height is in its answering child's datum): kept, it would look converted.
+    if (entry.vertical_datum !== undefined)
+      fail(
+        `dataset '${name}': vertical_datum is not read on a multi-dataset; each point's height is in the datum of the child dataset that answers it, so set it on those`,
+      );
     return {
       name,
       path: null,

@@ -170,6 +170,10 @@ datasets:
     ],
     ['datasets: [{name: a, child_datasets: [b]}]', "dataset 'a' lists unknown child dataset 'b'"],
     [
+      'datasets: [{name: b, path: x}, {name: a, child_datasets: [b], vertical_datum: EGM96}]',
+      "dataset 'a': vertical_datum is not read on a multi-dataset; each point's height is in the datum of the child",
+    ],
+    [
       'datasets: [{name: b, path: x}, {name: c, path: x}, {name: a, child_datasets: [b, c, b]}]',
       "dataset 'a' lists child dataset 'b' twice",
     ],
