@@ -34,7 +34,8 @@ close = lambda a, b: abs(a - b) < 1e-6 * abs(rx)
 west, north = x0 + rx / 2, y0 + ry / 2
 east, south = west + (w - 1) * rx, north + (h - 1) * ry
 if not (close(west, -180) and close(north, 90) and close(south, -90)):
-    fail(f"pixel centres span longitude {west}..{east}, latitude {south}..{north}: not a global grid from -180 and pole to pole")
+    fail(f"pixel centres span longitude {west}..{east}, latitude {south}..{north}: "
+         "not a global grid from -180 and pole to pole")
 if close(east, 180):
     wrapped = 1
 elif close(east + rx, 180):
@@ -72,4 +73,5 @@ fi
 mkdir -p "$(dirname "$out")"
 gdal_translate -q -of COG -ot Float32 -a_srs EPSG:4326 -a_nodata none -co COMPRESS=DEFLATE \
   -co PREDICTOR=FLOATING_POINT -co BLOCKSIZE=256 -co OVERVIEWS=NONE "$src" "$out"
-echo "wrote $out ($(stat -c %s "$out") bytes, $([ "$wrapped" = 0 ] && echo 'column at 180 appended' || echo 'already wrapped'))"
+how=$([ "$wrapped" = 0 ] && echo 'column at 180 appended' || echo 'already wrapped')
+echo "wrote $out ($(stat -c %s "$out") bytes, $how)"
