@@ -35,6 +35,11 @@ export interface RasterOpenerOptions extends RetryPolicy {
   missingTtlMs: number;
   /** Milliseconds clock (tests pass their own). */
   now?: () => number;
+  /**
+   * Checks every raster when its header is read (and read again, the file replaced): a throw refuses the file,
+   * which is not cached (a geoid grid must cover the globe). Absent: every raster is taken.
+   */
+  accept?: (raster: Raster) => void;
 }
 
 interface Entry {
@@ -90,12 +95,19 @@ export class RasterOpener {
 
   private start(location: string, io?: ReadIo): Promise<Raster | null> {
     const source = openByteSource(location, this.options);
-    const opening = isHgtLocation(location)
+    const opened = isHgtLocation(location)
       ? openHgtRaster(source, io)
       : openCogRaster(source, this.options.headerPrefetchBytes, io, {
           partialDecode: this.options.partialDecode ?? false,
           generation: this.generations.get(location),
         });
+    const { accept } = this.options;
+    const opening = accept
+      ? opened.then((raster) => {
+          accept(raster);
+          return raster;
+        })
+      : opened;
     const entry: Entry = {
       promise: Promise.resolve(null),
       expires: Infinity,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { ApiConfig, DatasetDefinition } from '../config/dataset-config';
 import { isRemote, type RetryPolicy } from '../data/byte-source';
 import { DatasetNotFoundError, InvalidDatasetChainError } from '../errors';
+import type { Raster } from '../raster/raster';
 import type { Dataset } from '../types';
 import { FallbackDataset } from './multi-dataset';
 import { RasterDataset } from './raster-dataset';
@@ -19,6 +20,8 @@ export interface RegistryOptions extends RetryPolicy {
   /** See Settings.partialDecode. */
   partialDecode?: boolean;
   missingTtlMs: number;
+  /** See RasterOpenerOptions.accept. */
+  accept?: (raster: Raster) => void;
 }
 
 /** Most datasets a single request may chain with commas. */

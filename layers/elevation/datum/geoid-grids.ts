@@ -8,7 +8,8 @@ import { parse, stringify } from 'yaml';
 import { parseApiConfig } from '../config/dataset-config';
 import { DatasetRegistry, type RegistryOptions } from '../dataset/registry';
 import { DatasetConfigError, DatasetUnavailableError, InvalidRequestError } from '../errors';
-import type { Dataset, DatasetInfo, Elevation, LatLon, ReadContext } from '../types';
+import type { Raster } from '../raster/raster';
+import type { Elevation, LatLon, ReadContext } from '../types';
 import { tryParseVerticalDatum, type Geoid } from './vertical-datum';
 
 /**
@@ -24,18 +25,21 @@ import { tryParseVerticalDatum, type Geoid } from './vertical-datum';
  */
 export class GeoidGrids {
   private readonly registry: DatasetRegistry | null;
-  /** Per grid, the check that it covers the globe (a rejection is forgotten: an outage must not stick). */
-  private readonly checked = new Map<Geoid, Promise<void>>();
 
   constructor(
     readonly paths: Readonly<Partial<Record<Geoid, string>>>,
     options: RegistryOptions,
   ) {
     const datasets = Object.entries(paths).map(([name, path]) => ({ name, path }));
+    // Every grid file is checked when it is opened, and again when it is opened anew (replaced under a running
+    // environment: a check made once would let a grid swapped in later answer a wrong N).
     this.registry =
       datasets.length === 0
         ? null
-        : new DatasetRegistry(parseApiConfig(stringify({ datasets }), 'geoids'), options);
+        : new DatasetRegistry(parseApiConfig(stringify({ datasets }), 'geoids'), {
+            ...options,
+            accept: (raster) => checkGlobal(raster, `geoid grid ${raster.url}`),
+          });
   }
 
   has(geoid: Geoid): boolean {
@@ -57,10 +61,8 @@ export class GeoidGrids {
     ctx: Partial<ReadContext> = {},
   ): Promise<Elevation[]> {
     this.require(geoid);
-    const grid = this.registry!.get(geoid);
     try {
-      await this.coverage(geoid, grid);
-      return await grid.sample(points, 'bilinear', ctx);
+      return await this.registry!.get(geoid).sample(points, 'bilinear', ctx);
     } catch (error) {
       // The registry names the grid as a dataset ('egm96'), which no client asked for.
       if (!(error instanceof DatasetUnavailableError)) throw error;
@@ -69,16 +71,6 @@ export class GeoidGrids {
         subject: `The ${geoid.toUpperCase()} geoid grid`,
       });
     }
-  }
-
-  private coverage(geoid: Geoid, grid: Dataset): Promise<void> {
-    let check = this.checked.get(geoid);
-    if (!check) {
-      check = grid.describe().then((info) => checkGlobal(info, `geoids.${geoid} (${this.paths[geoid]})`));
-      this.checked.set(geoid, check);
-      check.catch(() => this.checked.delete(geoid));
-    }
-    return check;
   }
 }
 
@@ -92,18 +84,21 @@ const GLOBE_TOLERANCE_DEG = 1e-6;
  * raw they answer wrong undulations east of their last column and null beyond it; a regional or 0..360 grid
  * answers null for much of the world. Refused, saying how to make a usable one.
  */
-export function checkGlobal(info: DatasetInfo, which: string): void {
+export function checkGlobal(raster: Pick<Raster, 'grid' | 'crs'>, which: string): void {
   const refuse = (why: string): never => {
     throw new DatasetConfigError(
       `${which}: ${why}; a geoid grid must be one EPSG:4326 raster whose pixel centres span longitude -180..180 (the column at -180 repeated at 180) and latitude -90..90: make it with scripts/geoid/make-geoid-cog.sh.`,
     );
   };
-  if (info.tileCount !== 1) refuse(`it is a tiled or mosaic dataset (${info.tileCount ?? 'unknown'} tiles)`);
-  if (info.crs !== 'EPSG:4326' || !info.bounds || !info.resolution)
-    refuse(`its CRS is ${info.crs ?? 'unknown'}`);
-  const [west, south, east, north] = info.bounds!;
-  const [resX, resY] = info.resolution!;
-  const centres = [west + resX / 2, south + resY / 2, east - resX / 2, north - resY / 2];
+  if (raster.crs.key !== 'EPSG:4326') refuse(`its CRS is ${raster.crs.key}`);
+  // The grid is corner-based (a pixel-is-point file's tiepoint already moved half a pixel): centres inside.
+  const { originX, originY, width, height, resX, resY } = raster.grid;
+  const centres = [
+    originX + resX / 2,
+    originY + (height - 0.5) * resY,
+    originX + (width - 0.5) * resX,
+    originY + resY / 2,
+  ];
   const [w, s, e, n] = centres.map((v) => Math.round(v * 1e6) / 1e6);
   if (
     centres[0] > -180 + GLOBE_TOLERANCE_DEG ||

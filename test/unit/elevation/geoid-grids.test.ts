@@ -15,6 +15,7 @@ import {
   InvalidRequestError,
 } from '../../../layers/elevation';
 import { checkGlobal } from '../../../layers/elevation/datum/geoid-grids';
+import { crsFromEpsg } from '../../../layers/elevation/geo/crs';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
 const STEP = 30;
@@ -90,7 +91,7 @@ describe('a geoid grid an operator configures', () => {
       const answer = geoids.undulations('egm2008', [{ lat: 0, lon: 10 }]);
       await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
       await expect(answer).rejects.toThrow(
-        `geoids.egm2008 (${file}): its pixel centres span ${span}; a geoid grid must be one EPSG:4326 raster`,
+        `geoid grid ${path.join(dir, file)}: its pixel centres span ${span}; a geoid grid must be one EPSG:4326 raster`,
       );
       // Refused again, not answered once the check failed.
       await expect(geoids.undulations('egm2008', [{ lat: 0, lon: 10 }])).rejects.toThrow(
@@ -107,6 +108,16 @@ describe('a geoid grid an operator configures', () => {
     fs.copyFileSync(path.join(dir, 'global.tif'), path.join(dir, 'late.tif'));
     const [n] = await geoids.undulations('egm96', [{ lat: 0, lon: 0 }]);
     expect(n).toBeCloseTo(undulation(0, 0), 5);
+  });
+
+  it('a grid replaced under a running environment by one that does not cover the globe is refused', async () => {
+    fs.copyFileSync(path.join(dir, 'global.tif'), path.join(dir, 'swapped.tif'));
+    const geoids = grids({ egm96: 'swapped.tif' }); // missingTtlMs 0: every request checks the file
+    await expect(geoids.undulations('egm96', [{ lat: 0, lon: 179 }])).resolves.toHaveLength(1);
+    fs.copyFileSync(path.join(dir, 'no-wrap.tif'), path.join(dir, 'swapped.tif'));
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(path.join(dir, 'swapped.tif'), later, later);
+    await expect(geoids.undulations('egm96', [{ lat: 0, lon: 179 }])).rejects.toThrow(/pixel centres span/);
   });
 
   it('a grid the store lacks is a 502 naming the geoid grid, not a dataset', async () => {
@@ -131,38 +142,41 @@ describe('a geoid grid an operator configures', () => {
 });
 
 describe('checkGlobal', () => {
+  /** EGM96 as make-geoid-cog.sh writes it: 1441 x 721 pixels of 0.25 degrees, centres -180..180, -90..90. */
   const global = {
-    name: 'egm96',
-    bounds: [-180.125, -90.125, 180.125, 90.125] as [number, number, number, number],
-    resolution: [0.25, 0.25] as [number, number],
-    crs: 'EPSG:4326',
-    pixelType: 'Float32',
-    tileCount: 1,
-    verticalDatum: null,
+    crs: crsFromEpsg(4326),
+    grid: {
+      width: 1441,
+      height: 721,
+      originX: -180.125,
+      originY: 90.125,
+      resX: 0.25,
+      resY: -0.25,
+      blockWidth: 256,
+      blockHeight: 256,
+    },
   };
+  const changed = (grid: Partial<typeof global.grid>) => ({ ...global, grid: { ...global.grid, ...grid } });
 
   it('takes a grid whose pixel centres span the globe', () => {
     expect(() => checkGlobal(global, 'g')).not.toThrow();
   });
 
   it.each([
-    ['tiled', { tileCount: 2 }, 'g: it is a tiled or mosaic dataset (2 tiles); a geoid grid must be'],
-    ['of unknown tiles', { tileCount: null }, 'g: it is a tiled or mosaic dataset (unknown tiles);'],
-    ['projected', { crs: 'EPSG:3857' }, 'g: its CRS is EPSG:3857;'],
-    ['of unknown CRS', { crs: null }, 'g: its CRS is unknown;'],
-    ['without bounds', { bounds: null }, 'g: its CRS is EPSG:4326;'],
-    ['without a resolution', { resolution: null }, 'g: its CRS is EPSG:4326;'],
+    ['projected', { ...global, crs: crsFromEpsg(3857) }, 'g: its CRS is EPSG:3857; a geoid grid must be'],
+    ['without the column at 180', changed({ width: 1440 }), 'longitude -180..179.75 and latitude -90..90;'],
     [
-      'short of the south pole',
-      { bounds: [-180.125, -89.875, 180.125, 90.125] },
-      'longitude -180..180 and latitude -89.75..90;',
+      'starting east of -180',
+      changed({ originX: -179.875 }),
+      'longitude -179.75..180.25 and latitude -90..90;',
     ],
+    ['short of the south pole', changed({ height: 720 }), 'longitude -180..180 and latitude -89.75..90;'],
     [
       'short of the north pole',
-      { bounds: [-180.125, -90.125, 180.125, 89.875] },
-      'longitude -180..180 and latitude -90..89.75;',
+      changed({ originY: 89.875 }),
+      'longitude -180..180 and latitude -90.25..89.75;',
     ],
-  ])('refuses a grid %s', (_what, change, message) => {
-    expect(() => checkGlobal({ ...global, ...change } as typeof global, 'g')).toThrow(message);
+  ])('refuses a grid %s', (_what, raster, message) => {
+    expect(() => checkGlobal(raster, 'g')).toThrow(message);
   });
 });
