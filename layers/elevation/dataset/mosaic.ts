@@ -94,14 +94,17 @@ export class TiledMosaic implements Mosaic {
    * The first of the tile's possible locations that exists (computed names try several extensions). A listed
    * file the store lacks is a 502, not "no data here": a fault probe's two 404s for a listed tile answered null
    * (and a chain's next dataset) as success until the missing-file cache expired. The folder is listed again at
-   * the next request: a tile really deleted is then no longer located.
+   * the next request: a tile really deleted is then no longer located, one served again is read.
    */
   async open(id: string, io?: ReadIo): Promise<Raster | null> {
     for (const location of await this.index.locate(parseTileKeyId(id))) {
       const raster = await this.opener.open(location, io);
       if (raster) return raster;
       if (this.index.listed) {
+        // Neither the listing nor "missing" is kept: the next request lists and opens the file again, so a file
+        // the store answers again (a fault, not a deletion) is read at once rather than after MISSING_TTL_S.
         this.index.stale();
+        this.opener.forget(location);
         const name = location.slice(location.lastIndexOf('/') + 1);
         throw new DatasetUnavailableError(
           this.datasetName,

@@ -127,7 +127,11 @@ beforeAll(() => {
     'N49E009.tif': tiff(200, 9, 50),
     'mosaic.vrt': VRT_MISSING_SOURCE,
   });
-  folder('vanishing', { 'N49E008.tif': tiff(100, 8, 50), 'N49E009.tif': tiff(200, 9, 50) });
+  folder('vanishing', {
+    'N49E008.tif': tiff(100, 8, 50),
+    'N49E009.tif': tiff(200, 9, 50),
+    'N49E010.tif': tiff(300, 10, 50),
+  });
   // A tile named by its WGS84 corner but stored in UTM 32N (as a reprojected SRTM tile is).
   const utm = writeTiff({
     width: TILE,
@@ -277,6 +281,17 @@ describe('files that change while the service runs', () => {
     );
     // The next request lists the folder again: the tile is gone from it, so the point has no data.
     await expect(registry.get('vanishing').sample([east], 'nearest')).resolves.toEqual([null]);
+  });
+
+  it('a listed tile the store failed to serve once is read at the next request, not after MISSING_TTL_S', async () => {
+    const file = path.join(dir, 'vanishing', 'N49E010.tif'); // not opened yet
+    const point = { lat: 50 - 1.5 * RES, lon: 10 + 2.5 * RES }; // its pixel (1, 2)
+    const bytes = fs.readFileSync(file);
+    fs.rmSync(file); // a fault: the store answers 404 once, the listing still names the file
+    const answer = registry.get('vanishing').sample([point], 'nearest');
+    await expect(answer).rejects.toThrow(/its folder listing names N49E010\.tif/);
+    fs.writeFileSync(file, bytes);
+    await expect(registry.get('vanishing').sample([point], 'nearest')).resolves.toEqual([402]);
   });
 
   it('a file replaced after its header was read is read again: new heights, not an error', async () => {
