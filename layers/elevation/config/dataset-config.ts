@@ -147,7 +147,7 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
     filenameTileSize: tileSize as number | null,
     tileTemplate: template as string | null,
     childDatasets: null,
-    verticalDatum: typeof entry.vertical_datum === 'string' ? entry.vertical_datum : null,
+    verticalDatum: verticalDatumOf(entry.vertical_datum, name, fail),
     wgs84Bounds: parseBounds(entry.wgs84_bounds, name, fail),
   };
 }
@@ -169,4 +169,17 @@ function parseBounds(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `vertical_datum` as written (any name: one this API cannot convert is still listed), trimmed; null when absent
+ * or blank. Anything but text is refused: YAML reads `vertical_datum: 5773` as a number, which was dropped.
+ */
+function verticalDatumOf(raw: unknown, name: string, fail: (message: string) => never): string | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'string')
+    return fail(
+      `dataset '${name}': vertical_datum must be a name such as EGM96, EGM2008 or ellipsoid, got ${String(raw)}`,
+    );
+  return raw.trim() === '' ? null : raw.trim();
 }

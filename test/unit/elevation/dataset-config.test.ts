@@ -67,6 +67,13 @@ datasets:
     expect(config.datasets[1]).toMatchObject({ name: 'both', path: null, childDatasets: ['eudem'] });
   });
 
+  it('keeps vertical_datum trimmed, a blank one as none', () => {
+    const config = parseApiConfig(
+      "datasets:\n  - {name: a, path: x, vertical_datum: ' egm08 '}\n  - {name: b, path: x, vertical_datum: ' '}\n",
+    );
+    expect(config.datasets.map((d) => d.verticalDatum)).toEqual(['egm08', null]);
+  });
+
   it.each([
     ['not: [valid', 'config.yaml is not valid YAML'],
     ['- just\n- a list', 'config.yaml: expected a mapping with a `datasets` list'],
@@ -169,6 +176,10 @@ datasets:
       "dataset 'a': child_datasets must be a non-empty list of dataset names",
     ],
     ['datasets: [{name: a, child_datasets: [b]}]', "dataset 'a' lists unknown child dataset 'b'"],
+    [
+      'datasets: [{name: a, path: x, vertical_datum: 5773}]',
+      "dataset 'a': vertical_datum must be a name such as EGM96, EGM2008 or ellipsoid, got 5773",
+    ],
     [
       'datasets: [{name: b, path: x}, {name: a, child_datasets: [b], vertical_datum: EGM96}]',
       "dataset 'a': vertical_datum is not read on a multi-dataset; each point's height is in the datum of the child",
