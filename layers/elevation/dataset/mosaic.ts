@@ -105,14 +105,25 @@ export class TiledMosaic implements Mosaic {
         // the store answers again (a fault, not a deletion) is read at once rather than after MISSING_TTL_S.
         this.index.stale();
         this.opener.forget(location);
-        const name = location.slice(location.lastIndexOf('/') + 1);
-        throw new DatasetUnavailableError(
-          this.datasetName,
-          `its folder listing names ${name}, which is not in the data store.`,
-          { cause: new SourceNotFoundError(location) },
-        );
+        throw missingFile(this.datasetName, 'folder listing', location);
       }
     }
     return null;
   }
+}
+
+/**
+ * A file the dataset's VRT or folder listing names but the store lacks: the dataset is broken, not "no data here".
+ * The client is told the file's name only (a URL or S3 key names the store's host or bucket); the log gets the
+ * location (the cause).
+ */
+export function missingFile(dataset: string, namedBy: string, location: string): DatasetUnavailableError {
+  const name = location.slice(location.lastIndexOf('/') + 1);
+  return new DatasetUnavailableError(
+    dataset,
+    `its ${namedBy} names ${name}, which is not in the data store.`,
+    {
+      cause: new SourceNotFoundError(location),
+    },
+  );
 }

@@ -26,11 +26,11 @@ import {
   type SampleResult,
 } from '../types';
 import { describeMosaic } from './describe';
-import { SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
+import { missingFile, SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
-import { missingSource, readVrtFile, VrtMosaic } from './vrt-mosaic';
+import { readVrtFile, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
 
 export interface TilingOptions {
@@ -262,7 +262,7 @@ export class RasterDataset extends DatasetBase {
     const { spec, source } = await readVrtFile(file, this.options.opener, this.options.name, ctx);
     this.vrtFile = { source, checkAt: Date.now() + this.options.relistMs };
     const first = await this.options.opener.open(spec.sources[0].location, ctx);
-    if (!first) throw missingSource(this.options.name, spec.sources[0].location);
+    if (!first) throw missingFile(this.options.name, 'VRT', spec.sources[0].location);
     const mosaic = new VrtMosaic(
       spec.srsEpsg === null || spec.srsEpsg === first.crs.epsg ? first.crs : this.vrtCrs(spec.srsEpsg, file),
       spec,

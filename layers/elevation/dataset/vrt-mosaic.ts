@@ -23,7 +23,7 @@ import { DatasetConfigError, DatasetUnavailableError, SourceNotFoundError } from
 import type { Crs } from '../geo/crs';
 import { INTEGER_RANGES, type Raster, type RasterGrid } from '../raster/raster';
 import { scanXml, type XmlElement } from '../track/xml-scan';
-import type { Mosaic } from './mosaic';
+import { missingFile, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation } from './tile-index';
 
@@ -391,7 +391,7 @@ export class VrtMosaic implements Mosaic {
     const raster = await this.opener.open(source.location, io);
     if (!raster) {
       // A source the VRT names but the store lacks: the mosaic is broken, not "no data here".
-      throw missingSource(this.datasetName, source.location);
+      throw missingFile(this.datasetName, 'VRT', source.location);
     }
     this.checkPlacement(raster, source);
     this.checkScale(raster, source);
@@ -461,17 +461,6 @@ export class VrtMosaic implements Mosaic {
       );
     }
   }
-}
-
-/**
- * A source the VRT names but the store lacks: the mosaic is broken, not "no data here". The client is told the
- * file's name only (a URL or S3 key names the store's host or bucket); the log gets the location (the cause).
- */
-export function missingSource(dataset: string, location: string): DatasetUnavailableError {
-  const name = location.slice(location.lastIndexOf('/') + 1);
-  return new DatasetUnavailableError(dataset, `its VRT names ${name}, which is not in the data store.`, {
-    cause: new SourceNotFoundError(location),
-  });
 }
 
 /** Integer types whose every value a Float32 holds exactly (it holds integers up to 2^24). */
