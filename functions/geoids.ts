@@ -10,7 +10,6 @@ import {
   InvalidRequestError,
   readGeoidPaths,
   tryParseVerticalDatum,
-  type Geoid,
   type VerticalDatum,
   type ReadContext,
 } from '../layers/elevation';
@@ -30,20 +29,6 @@ export function geoidGrids(app: App): GeoidGrids {
   });
   grids = { app, grids: built };
   return built;
-}
-
-/** One check per configured geoid grid for `/health?deep=1`: a sample at 0,0 (it opens the grid and checks it). */
-export function geoidChecks(app: App): { name: string; check: () => Promise<unknown> }[] {
-  let built: GeoidGrids;
-  try {
-    built = geoidGrids(app);
-  } catch (error) {
-    return [{ name: 'geoids', check: () => Promise.reject(error as Error) }];
-  }
-  return (Object.keys(built.paths) as Geoid[]).map((geoid) => ({
-    name: `geoids.${geoid}`,
-    check: () => built.undulations(geoid, [{ lat: 0, lon: 0 }]),
-  }));
 }
 
 /**

@@ -4,8 +4,8 @@
  * each dataset that cannot be served, so a wrong DATA_ROOT or a missing file shows before users see nulls; and
  * each geoid grid (`geoids.egm96`: a sample at 0,0 that also checks it covers the globe), before datum= fails.
  */
-import { InvalidRequestError } from '../layers/elevation';
-import { geoidChecks } from './geoids';
+import { InvalidRequestError, servabilityChecks, unservable } from '../layers/elevation';
+import { geoidGrids } from './geoids';
 import { route } from './route';
 import { jsonResponse, rejectRepeatedParameters } from './http';
 
@@ -14,17 +14,13 @@ export const handler = route('health', ['GET'], async (event, t, app) => {
   rejectRepeatedParameters(event.rawQueryString, '|', ['deep']); // API Gateway would join them: '1,1'
   const deep = deepParameter(event.queryStringParameters?.deep);
   if (!deep) return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: names }), app.corsOrigin);
-  const checks = [
-    ...names.map((name) => ({ name, check: (): Promise<unknown> => app.registry.get(name).describe() })),
-    ...geoidChecks(app),
-  ];
-  const settled = await t.phase('describe', () => Promise.allSettled(checks.map(({ check }) => check())));
-  const failed = checks.flatMap(({ name }, i) => {
-    const outcome = settled[i];
-    return outcome.status === 'rejected' ? [[name, String(outcome.reason)]] : [];
-  });
-  const unavailable = failed.map(([name]) => name);
-  if (failed.length > 0) t.set({ unavailableDatasets: Object.fromEntries(failed) });
+  const checks = servabilityChecks(app.registry, () => geoidGrids(app));
+  const failed = await t.phase('describe', () => unservable(checks));
+  const unavailable = failed.map(({ name }) => name);
+  if (failed.length > 0)
+    t.set({
+      unavailableDatasets: Object.fromEntries(failed.map(({ name, reason }) => [name, String(reason)])),
+    });
   const body = {
     status: unavailable.length === 0 ? 'OK' : 'UNAVAILABLE',
     datasets: names,

@@ -15,7 +15,9 @@ import {
   loadDatasetRegistry,
   loadSettings,
   readGeoidPaths,
-  type Geoid,
+  servabilityChecks,
+  unservable,
+  type Unservable,
 } from '../layers/elevation';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
   const broken = await unservableDatasets(path.resolve(REPO_ROOT, configPath), dataRoot);
   if (broken.length > 0) {
     throw new Error(
-      `${broken.length} dataset(s) cannot be served:\n${broken.map((b) => `  - ${b.name}: ${b.reason}`).join('\n')}`,
+      `${unservableHeadline(broken)}:\n${broken.map((b) => `  - ${b.name}: ${describe(b.reason)}`).join('\n')}`,
     );
   }
   const started = Date.now();
@@ -148,31 +150,29 @@ async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Pr
   process.exit(exitCode);
 }
 
-async function unservableDatasets(
-  configPath: string,
-  dataRoot: string,
-): Promise<{ name: string; reason: string }[]> {
+/** Every dataset and geoid grid that cannot be served (the list `GET /health?deep=1` checks), with the reason. */
+async function unservableDatasets(configPath: string, dataRoot: string): Promise<Unservable[]> {
   const registry = loadDatasetRegistry({ configPath, dataRoot });
-  // The geoid grids too (a path that is missing, not a COG, or not global): datum= would fail on each request.
-  const geoids = new GeoidGrids(readGeoidPaths(configPath), {
-    dataRoot,
-    headerPrefetchBytes: 65536,
-    timeoutMs: 10_000,
-    retries: 2,
-    missingTtlMs: 0,
-  });
-  const checks = [
-    ...registry.names().map((name) => ({ name, check: () => registry.get(name).describe() })),
-    ...Object.keys(geoids.paths).map((geoid) => ({
-      name: `geoids.${geoid}`,
-      check: () => geoids.undulations(geoid as Geoid, [{ lat: 0, lon: 0 }]),
-    })),
+  const geoids = (): GeoidGrids =>
+    new GeoidGrids(readGeoidPaths(configPath), {
+      dataRoot,
+      headerPrefetchBytes: 65536,
+      timeoutMs: 10_000,
+      retries: 2,
+      missingTtlMs: 0,
+    });
+  return unservable(servabilityChecks(registry, geoids));
+}
+
+/** '1 dataset(s) cannot be served', '1 geoid grid(s) …' or '1 dataset(s) and 2 geoid grid(s) …'. */
+function unservableHeadline(broken: readonly Unservable[]): string {
+  const datasets = broken.filter((b) => b.kind === 'dataset').length;
+  const grids = broken.length - datasets;
+  const counts = [
+    ...(datasets > 0 ? [`${datasets} dataset(s)`] : []),
+    ...(grids > 0 ? [`${grids} geoid grid(s)`] : []),
   ];
-  const settled = await Promise.allSettled(checks.map(({ check }) => check()));
-  return checks.flatMap(({ name }, i) => {
-    const outcome = settled[i];
-    return outcome.status === 'rejected' ? [{ name, reason: describe(outcome.reason) }] : [];
-  });
+  return `${counts.join(' and ')} cannot be served`;
 }
 
 function describe(error: unknown): string {

@@ -42,6 +42,7 @@ export {
 } from './datum/vertical-datum';
 export { GeoidGrids, readGeoidPaths } from './datum/geoid-grids';
 export { convertHeights, type HeightConversion } from './datum/convert-heights';
+export { servabilityChecks, unservable, type ServabilityCheck, type Unservable } from './service/servability';
 export {
   CONTENT_TYPES,
   detectTrackFormat,

@@ -456,30 +456,53 @@ describeIfAvailable(
   },
 );
 
-describe('npm start with a dataset that cannot be served', () => {
-  test('refuses to report ready and names the dataset and the reason', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'broken-'));
-    fs.writeFileSync(
-      path.join(root, 'config.yaml'),
-      `datasets:\n  - name: sample\n    path: ${path.join(REPO_ROOT, 'layers/dem-sample/sample/stuttgart.tif')}\n  - name: broken\n    path: nowhere/\n`,
-    );
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/start.ts')], {
-      env: {
-        ...process.env,
-        CONFIG_PATH: path.join(root, 'config.yaml'),
-        DATA_DIR: root,
-        DATA_PORT: '0',
-        PORT: String(await freePort()),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    fs.rmSync(root, { recursive: true, force: true });
-    expect(code).toBe(1);
-    expect(output).toMatch(/1 dataset\(s\) cannot be served:\s+- broken: /);
-    expect(output).not.toContain('Elevation API ready');
-  }, 60_000);
+describe('npm start with a dataset or a geoid grid that cannot be served', () => {
+  const sample = path.join(REPO_ROOT, 'layers/dem-sample/sample/stuttgart.tif');
+  const grid = path.join(REPO_ROOT, 'layers/dem-sample/geoid/egm96-15.tif');
+  test.each([
+    [
+      'a dataset',
+      `  - name: broken\n    path: nowhere/\ngeoids:\n  egm96: ${grid}\n`,
+      /1 dataset\(s\) cannot be served:\s+- broken: /,
+    ],
+    // A grid the store lacks: datum= would fail on every request (the list /health?deep=1 checks).
+    [
+      'a geoid grid',
+      `geoids:\n  egm96: nowhere.tif\n`,
+      /1 geoid grid\(s\) cannot be served:\s+- geoids\.egm96: /,
+    ],
+    [
+      'both',
+      `  - name: broken\n    path: nowhere/\ngeoids:\n  egm96: nowhere.tif\n`,
+      /1 dataset\(s\) and 1 geoid grid\(s\) cannot be served:\s+- broken: .*\n\s+- geoids\.egm96: /,
+    ],
+  ])(
+    'with %s: refuses to report ready and names each and the reason',
+    async (_, rest, message) => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'broken-'));
+      fs.writeFileSync(
+        path.join(root, 'config.yaml'),
+        `datasets:\n  - name: sample\n    path: ${sample}\n${rest}`,
+      );
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/start.ts')], {
+        env: {
+          ...process.env,
+          CONFIG_PATH: path.join(root, 'config.yaml'),
+          DATA_DIR: root,
+          DATA_PORT: '0',
+          PORT: String(await freePort()),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      fs.rmSync(root, { recursive: true, force: true });
+      expect(code).toBe(1);
+      expect(output).toMatch(message);
+      expect(output).not.toContain('Elevation API ready');
+    },
+    60_000,
+  );
 });

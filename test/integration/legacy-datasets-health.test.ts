@@ -290,6 +290,21 @@ describe('GET /health', () => {
     expect(deep.body).not.toContain('missing.tif');
   });
 
+  it('?deep=1 names the geoids section when it cannot be read (a grid given twice); the datasets stay OK', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'geoids-'));
+    const config = path.join(dir, 'config.yaml');
+    const grid = path.resolve('layers/dem-sample/geoid/egm96-15.tif');
+    writeFileSync(
+      config,
+      `datasets:\n  - name: good\n    path: ${path.resolve('test/fixtures/plane-point.tif')}\ngeoids:\n  egm96: ${grid}\n  EGM96: ${grid}\n`,
+    );
+    const broken = await loadHandlers({ CONFIG_PATH: config });
+    expect((await invoke(broken.health, { path: '/health' })).status).toBe(200);
+    const deep = await invoke(broken.health, { path: '/health', query: { deep: '1' } });
+    expect(deep.status).toBe(503);
+    expect(deep.json).toEqual({ status: 'UNAVAILABLE', datasets: ['good'], unavailable: ['geoids'] });
+  });
+
   it.each([
     ['0', 200, undefined, undefined],
     ['FALSE', 200, undefined, undefined],
