@@ -7,10 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startDataServer, type DataServer } from '../../scripts/data-server';
+import { startFlakyServer } from './support/flaky-data-server';
 import {
   configureBlockCache,
+  DataSourceAccessDeniedError,
   DatasetConfigError,
+  DatasetRegistry,
   DatasetUnavailableError,
+  loadApiConfig,
   loadDatasetRegistry,
   type Interpolation,
   type LatLon,
@@ -224,6 +228,54 @@ describe.each([
       pixelType: 'Float32',
     });
   });
+});
+
+it('checks a VRT once per MISSING_TTL_S by one byte: an outage keeps it, a refusal fails the request, a replaced one is read again', async () => {
+  write('checked.vrt', vrt(FOUR.slice(0, 3)));
+  fs.utimesSync(path.join(root, 'checked.vrt'), 1000, 1000); // the file's version is its size and mtime
+  write('checked.yaml', 'datasets:\n  - name: checked\n    path: checked.vrt\n');
+  const server = await startFlakyServer(root);
+  let clock = 0;
+  const registry = new DatasetRegistry(loadApiConfig(path.join(root, 'checked.yaml')), {
+    dataRoot: server.url,
+    headerPrefetchBytes: 65536,
+    timeoutMs: 5000,
+    retries: 0,
+    missingTtlMs: 1000,
+    now: () => clock,
+  });
+  const checked = () => registry.get('checked').sample([{ lat: 33.5, lon: -117.5 }], 'nearest'); // 4th source
+  try {
+    await expect(checked()).resolves.toEqual([null]);
+    write('checked.vrt', vrt(FOUR));
+    fs.utimesSync(path.join(root, 'checked.vrt'), 2000, 2000);
+    const read = server.requests;
+    clock = 999; // not checked yet: the VRT read at 0 answers, without a request
+    await expect(checked()).resolves.toEqual([null]);
+    expect(server.requests).toBe(read);
+
+    server.failNext = 1; // the check at 1000 fails (503): the VRT read before stays until the next, at 2000
+    clock = 1000;
+    await expect(checked()).resolves.toEqual([null]);
+    clock = 1999;
+    await expect(checked()).resolves.toEqual([null]);
+    expect(server.requests).toBe(read + 1);
+
+    server.mode = 'forbidden'; // refused: this request fails, and the next checks again
+    clock = 2000;
+    await expect(checked()).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+    await expect(checked()).rejects.toBeInstanceOf(DataSourceAccessDeniedError);
+    expect(server.requests).toBe(read + 3);
+
+    server.mode = 'ok'; // the check finds the VRT replaced: read again, its fourth source answers
+    const [truth] = await registryOver(root)
+      .get('tiles')
+      .sample([{ lat: 33.5, lon: -117.5 }], 'nearest');
+    expect(truth).not.toBeNull();
+    await expect(checked()).resolves.toEqual([truth]);
+  } finally {
+    await server.close();
+  }
 });
 
 it("places a VRT by its own <SRS> (gdalbuildvrt -a_srs), not by its sources' CRS", async () => {

@@ -27,7 +27,7 @@ import {
 } from '../types';
 import { describeMosaic } from './describe';
 import { missingFile, SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
-import type { RasterOpener } from './raster-opener';
+import { unchangedSincePinned, type RasterOpener } from './raster-opener';
 import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
 import { readVrtFile, VrtMosaic } from './vrt-mosaic';
@@ -52,6 +52,8 @@ export interface RasterDatasetOptions {
   relistMs: number;
   /** Points outside these WGS84 bounds [west, south, east, north] are null without any read. */
   wgs84Bounds?: [number, number, number, number] | null;
+  /** Milliseconds clock of the relisting and the VRT check (tests pass their own); default Date.now. */
+  now?: () => number;
 }
 
 /** Concurrent range reads per request when the caller sets no limiter (the API sets MAX_CONCURRENT_READS). */
@@ -92,9 +94,11 @@ export class RasterDataset extends DatasetBase {
    * but a VRT replaced under a running environment (sources swapped or added) was followed never.
    */
   private vrtFile: { source: ByteSource; checkAt: number } | null = null;
+  private readonly now: () => number;
 
   constructor(private readonly options: RasterDatasetOptions) {
     super();
+    this.now = options.now ?? Date.now;
   }
 
   get name(): string {
@@ -168,7 +172,7 @@ export class RasterDataset extends DatasetBase {
     interpolation: Interpolation,
     context: ReadContext,
   ): Promise<SampleResult> {
-    if (this.opened && this.vrtFile && Date.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
+    if (this.opened && this.vrtFile && this.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
     // The first request of an execution environment opens the dataset (a header read for one file): traced.
     const mosaic = this.opened ?? (await context.trace.span('open-dataset', () => this.openMosaic(context)));
     const toMosaic = wgs84Converter(mosaic.crs);
@@ -205,22 +209,27 @@ export class RasterDataset extends DatasetBase {
   }
 
   /**
-   * One request per `relistMs` reads a byte of the VRT's pinned version: a VRT replaced or deleted since is opened
-   * again by this request (its heights never outlive the file by more than MISSING_TTL_S, as a raster's do). A
-   * check the data layer fails to answer keeps the VRT read before (its bytes were verified), checked again later.
+   * One request per `relistMs` reads a byte of the VRT's pinned version, by the rule the opener checks rasters by
+   * (`unchangedSincePinned`): a VRT replaced or deleted since is opened again by this request (its heights never
+   * outlive the file by more than MISSING_TTL_S, as a raster's do). A check the data layer fails to answer keeps
+   * the VRT read before (its bytes were verified), checked again later; the request's own deadline or a refusal
+   * fails the request, and the next request checks.
    */
   private async checkVrt(ctx: ReadContext): Promise<void> {
     const file = this.vrtFile!;
-    file.checkAt = Date.now() + this.options.relistMs;
+    file.checkAt = this.now() + this.options.relistMs;
+    let unchanged: boolean;
     try {
-      await file.source.read(0, 1, ctx);
+      unchanged = await unchangedSincePinned(file.source, ctx);
     } catch (error) {
-      if (!(error instanceof ObjectChangedError) || this.vrtFile !== file) return;
-      this.mosaic = null;
-      this.opened = null;
-      this.info = null;
-      this.vrtFile = null;
+      file.checkAt = this.now();
+      throw error;
     }
+    if (unchanged || this.vrtFile !== file) return;
+    this.mosaic = null;
+    this.opened = null;
+    this.info = null;
+    this.vrtFile = null;
   }
 
   private openMosaic(ctx: ReadContext): Promise<Mosaic> {
@@ -260,7 +269,7 @@ export class RasterDataset extends DatasetBase {
   /** A gdalbuildvrt mosaic: its first source is opened now (the CRS, and a start-up check that it is served). */
   private async vrtMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
     const { spec, source } = await readVrtFile(file, this.options.opener, this.options.name, ctx);
-    this.vrtFile = { source, checkAt: Date.now() + this.options.relistMs };
+    this.vrtFile = { source, checkAt: this.now() + this.options.relistMs };
     const first = await this.options.opener.open(spec.sources[0].location, ctx);
     if (!first) throw missingFile(this.options.name, 'VRT', spec.sources[0].location);
     const mosaic = new VrtMosaic(
@@ -297,7 +306,7 @@ export class RasterDataset extends DatasetBase {
     const crs: Crs = crsFromEpsg(tiling.filenameEpsg);
     const index =
       files !== null
-        ? new ListedTileIndex(location, tiling.tileSize, files, relistMs)
+        ? new ListedTileIndex(location, tiling.tileSize, files, relistMs, this.now)
         : new TemplateTileIndex(
             location,
             tiling.template ?? defaultTemplates(tiling.filenameEpsg),

@@ -147,20 +147,16 @@ export class RasterOpener {
   private async check(location: string, entry: Entry, io: ReadIo | undefined): Promise<Raster | null> {
     entry.checkAt = this.now() + this.options.missingTtlMs;
     const raster = await entry.promise;
+    let unchanged: boolean;
     try {
-      await entry.source.read(0, 1, io);
-      return raster;
+      unchanged = await unchangedSincePinned(entry.source, io);
     } catch (error) {
-      if (error instanceof ObjectChangedError) {
-        this.forgetEntry(location, entry);
-        return this.lookup(location, io, false); // joins a newer open if one started meanwhile
-      }
-      if (error instanceof DeadlineExceededError || error instanceof DataSourceAccessDeniedError) {
-        entry.checkAt = this.now(); // not checked: the next request checks
-        throw error;
-      }
-      return raster;
+      entry.checkAt = this.now(); // not checked: the next request checks
+      throw error;
     }
+    if (unchanged) return raster;
+    this.forgetEntry(location, entry);
+    return this.lookup(location, io, false); // joins a newer open if one started meanwhile
   }
 
   /**
@@ -181,6 +177,24 @@ export class RasterOpener {
   /** Only the entry that failed: a newer open of the same location (its successor) stays. */
   private forgetEntry(location: string, entry: Entry): void {
     if (this.rasters.get(location) === entry) this.rasters.delete(location);
+  }
+}
+
+/**
+ * Whether a file is still the version `source` is pinned to (byte-source.ts), by reading one byte of it: false
+ * when it was replaced or deleted since. The request's own deadline or a refusal (401/403) throws: not checked,
+ * the caller checks again on its next request. Any other failure (an outage) counts as unchanged: the bytes read
+ * before were verified, and the caller checks again after its interval. Shared by the opener's rasters and a
+ * dataset's VRT file, so both follow one rule.
+ */
+export async function unchangedSincePinned(source: ByteSource, io: ReadIo | undefined): Promise<boolean> {
+  try {
+    await source.read(0, 1, io);
+    return true;
+  } catch (error) {
+    if (error instanceof ObjectChangedError) return false;
+    if (error instanceof DeadlineExceededError || error instanceof DataSourceAccessDeniedError) throw error;
+    return true;
   }
 }
 

@@ -22,6 +22,8 @@ export interface RegistryOptions extends RetryPolicy {
   missingTtlMs: number;
   /** See RasterOpenerOptions.accept. */
   accept?: (raster: Raster) => void;
+  /** Milliseconds clock of every cache expiry (the opener's, listings', VRT checks'); tests pass their own. */
+  now?: () => number;
 }
 
 /** Most datasets a single request may chain with commas. */
@@ -148,5 +150,6 @@ function rasterDataset(
     opener,
     filenameEpsg: def.filenameEpsg,
     relistMs: options.missingTtlMs,
+    now: options.now,
   });
 }
