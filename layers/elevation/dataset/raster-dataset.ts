@@ -87,6 +87,8 @@ export class RasterDataset extends DatasetBase {
   /** The mosaic once opened, so warm requests skip a promise and a span. */
   private opened: Mosaic | null = null;
   private info: Promise<DatasetInfo> | null = null;
+  /** When `info` is made again from the files as they are then. */
+  private infoExpires = 0;
   /** The tile size once the mosaic is built (configured or inferred); null for one file. */
   private tileSize: number | null = null;
   /**
@@ -198,14 +200,37 @@ export class RasterDataset extends DatasetBase {
     return { elevations, datasets: new Array<string>(points.length).fill(this.name), nodataPixels };
   }
 
+  /**
+   * What `/v1/datasets` lists, cached for `relistMs` (MISSING_TTL_S) like the listing and headers it is made of:
+   * then made again from the files as they are, so a file replaced by one of another extent, a tile added or a VRT
+   * replaced are described as they are answered (cached for good, the old bounds stood beside the new heights).
+   */
   describe(): Promise<DatasetInfo> {
-    this.info ??= this.openMosaic(fullContext())
-      .then((mosaic) => describeMosaic(this.name, mosaic, this.tileSize, this.options.verticalDatum))
-      .catch((error: unknown) => {
-        this.info = null;
-        throw error;
-      });
-    return this.info;
+    if (this.info && this.now() >= this.infoExpires) this.info = null;
+    if (this.info) return this.info;
+    this.infoExpires = this.now() + this.options.relistMs;
+    const info = this.describeReopening(fullContext()).catch((error: unknown) => {
+      if (this.info === info) this.info = null;
+      throw error;
+    });
+    this.info = info;
+    return info;
+  }
+
+  /** As `sampleReopening`: a file found replaced (its header checked after MISSING_TTL_S) is opened again once. */
+  private async describeReopening(context: ReadContext): Promise<DatasetInfo> {
+    for (let reopened = false; ; reopened = true) {
+      try {
+        if (this.opened && this.vrtFile && this.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
+        const mosaic = this.opened ?? (await this.openMosaic(context));
+        return await describeMosaic(this.name, mosaic, this.tileSize, this.options.verticalDatum);
+      } catch (error) {
+        if (!(error instanceof ObjectChangedError) || reopened) throw error;
+        this.options.opener.forget(error.url);
+        this.mosaic = null;
+        this.opened = null;
+      }
+    }
   }
 
   /**
