@@ -17,6 +17,12 @@ const ALIASES: Readonly<Record<string, VerticalDatum>> = {
   wgs84: 'ellipsoid',
 };
 
+/** The names a 400 offers, each datum with its aliases: "egm96, egm2008 (or egm08), ellipsoid (or wgs84)". */
+const DATUM_NAMES = VERTICAL_DATUMS.map((datum) => {
+  const aliases = Object.keys(ALIASES).filter((name) => ALIASES[name] === datum && name !== datum);
+  return aliases.length > 0 ? `${datum} (or ${aliases.join(', ')})` : datum;
+}).join(', ');
+
 /**
  * A config or request value ("EGM96", "egm2008", "ellipsoid", "WGS84") as a datum, or null.
  *
@@ -35,7 +41,7 @@ export function parseDatumOption(raw: string | undefined): VerticalDatum | null 
   if (raw === undefined || raw.trim() === '') return null;
   const datum = tryParseVerticalDatum(raw);
   if (datum) return datum;
-  throw new InvalidRequestError(`Invalid datum '${raw}': use one of ${VERTICAL_DATUMS.join(', ')}.`);
+  throw new InvalidRequestError(`Invalid datum '${raw.slice(0, 64)}': use one of ${DATUM_NAMES}.`);
 }
 
 /**
@@ -51,5 +57,5 @@ export function parseDatumOption(raw: string | undefined): VerticalDatum | null 
 export function parseDatumParam(raw: unknown): VerticalDatum | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') return parseDatumOption(raw);
-  throw new InvalidRequestError(`Invalid datum: expected one of ${VERTICAL_DATUMS.join(', ')} as a string.`);
+  throw new InvalidRequestError(`Invalid datum: expected one of ${DATUM_NAMES} as a string.`);
 }

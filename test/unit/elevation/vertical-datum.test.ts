@@ -37,12 +37,20 @@ describe('datum names', () => {
     expect(parseDatumParam(null)).toBeNull();
   });
 
-  it('refuses other names and non-strings with a 400 listing the datums', () => {
+  it('refuses other names and non-strings with a 400 listing the datums and their aliases', () => {
     expect(() => parseDatumOption('navd88')).toThrow(
-      new InvalidRequestError("Invalid datum 'navd88': use one of egm96, egm2008, ellipsoid."),
+      new InvalidRequestError(
+        "Invalid datum 'navd88': use one of egm96, egm2008 (or egm08), ellipsoid (or wgs84).",
+      ),
     );
     expect(() => parseDatumParam(96)).toThrow(
-      new InvalidRequestError('Invalid datum: expected one of egm96, egm2008, ellipsoid as a string.'),
+      new InvalidRequestError(
+        'Invalid datum: expected one of egm96, egm2008 (or egm08), ellipsoid (or wgs84) as a string.',
+      ),
+    );
+    // The value is echoed cut to 64 characters: a 16 KB one is not sent back whole.
+    expect(() => parseDatumOption('x'.repeat(10_000))).toThrow(
+      `Invalid datum '${'x'.repeat(64)}': use one of`,
     );
   });
 });
