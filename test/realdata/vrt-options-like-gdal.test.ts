@@ -78,10 +78,36 @@ describeIfAvailable(
         path.join(dir, 'ot-int16.vrt'),
         f32.replace('dataType="Float32" band="1"', 'dataType="Int16" band="1"'),
       );
-      const names = ['a-srs', 'off-grid', 'ot-int16'];
+      // The two tiles share the column at 10 E; here its copies differ (edited), with voids in one or both.
+      mkdirSync(path.join(dir, 'overlap'));
+      const edits: [number, number, number, number, number][] = [
+        // tile, column, first row, rows, value (-32768: a void)
+        [0, 1200, 300, 10, 1000],
+        [0, 1200, 400, 5, -32768],
+        [1, 0, 600, 10, 2000],
+        [1, 0, 700, 5, -32768],
+        [0, 1200, 800, 3, -32768],
+        [1, 0, 800, 3, -32768],
+      ];
+      TILES.forEach((tile, t) => {
+        const bytes = readFileSync(tile);
+        for (const [which, col, first, rows, value] of edits)
+          if (which === t)
+            for (let r = first; r < first + rows; r++) bytes.writeInt16BE(value, (r * 1201 + col) * 2);
+        writeFileSync(path.join(dir, 'overlap', path.basename(tile)), bytes);
+      });
+      const overlapVrt = path.join(dir, 'overlap.vrt');
+      execFileSync('gdalbuildvrt', [
+        '-q',
+        overlapVrt,
+        ...TILES.map((t) => path.join(dir, 'overlap', path.basename(t))),
+      ]);
+      // GDAL paints the VRT into one raster: the mosaic as GDAL reads it, read by us as a single file.
+      execFileSync('gdal_translate', ['-q', '-of', 'GTiff', overlapVrt, path.join(dir, 'composite.tif')]);
+      const names = ['a-srs', 'off-grid', 'ot-int16', 'overlap'];
       writeFileSync(
         path.join(dir, 'config.yaml'),
-        `datasets:\n${names.map((n) => `  - name: ${n}\n    path: ${n}.vrt\n`).join('')}`,
+        `datasets:\n${names.map((n) => `  - name: ${n}\n    path: ${n}.vrt\n`).join('')}  - name: composite\n    path: composite.tif\n`,
       );
       registry = loadDatasetRegistry({ configPath: path.join(dir, 'config.yaml') });
     });
@@ -100,6 +126,37 @@ describeIfAvailable(
       );
       expect(unshifted.length).toBeGreaterThan(20);
       expect(answered).toEqual(expected);
+    });
+
+    it('overlapping sources that differ: the later paints over the earlier, its nodata shows the earlier', async () => {
+      // Around the shared column (10 E, pixel centres on it), at and beside each edited band of rows.
+      const res = 1 / 1200;
+      const at = [300, 400, 600, 700, 800].flatMap((band) =>
+        Array.from({ length: 14 }, (_, k) => band - 2 + k).flatMap((row) =>
+          [-0.4, 0, 0.3].flatMap((dy) =>
+            [-1.6, -1.1, -0.6, -0.4, -0.1, 0, 0.1, 0.4, 0.6, 1.1, 1.6].map((dx) => ({
+              lat: 49 - (row + dy) * res,
+              lon: 10 + dx * res,
+            })),
+          ),
+        ),
+      );
+      const nearest = await registry.get('overlap').sample(at, 'nearest');
+      // gdallocationinfo on the painted raster (on the VRT itself GDAL 3.6 prints nodata at one of these pixels).
+      expect(nearest).toEqual(gdalValues(path.join(dir, 'composite.tif'), at));
+      expect(nearest).not.toContain(1000); // the earlier one's copy, painted over
+      expect(nearest).toContain(2000); // the later one's
+      const [shown] = await registry.get('overlap').sample([{ lat: 49 - 702 * res, lon: 10 }], 'nearest');
+      expect(shown).not.toBeNull(); // a void in the later one: the earlier one's height
+      expect(nearest).toContain(null); // a void in both
+      for (const method of ['bilinear', 'cubic'] as const) {
+        const painted = await registry.get('composite').sample(at, method);
+        const answered = await registry.get('overlap').sample(at, method);
+        // The same pixels weighted alike; the weights from another origin differ in the last bits (1e-9 m).
+        expect(answered.map((v) => v === null)).toEqual(painted.map((v) => v === null));
+        const worst = Math.max(...answered.map((v, i) => Math.abs((v ?? 0) - (painted[i] ?? 0))));
+        expect(worst).toBeLessThan(1e-6);
+      }
     });
 
     it.each([

@@ -21,6 +21,21 @@ export interface Mosaic {
   /** Tile ids that may contain (x, y), most likely first. */
   candidates(x: number, y: number): readonly string[];
   open(id: string, io?: ReadIo): Promise<Raster | null>;
+  /**
+   * Where rasters overlap and their painting order decides a pixel (a VRT's sources): absent, a pixel inside the
+   * raster that owns a point is that raster's (tiles whose shared edges hold the same heights).
+   */
+  layering?(id: string): Layering;
+}
+
+export interface Layering {
+  /**
+   * Rectangles of the raster's own pixels [col0, row0, col1, row1) (half-open, four numbers each) that another
+   * raster of the mosaic also paints: their pixels are read through the candidates, last painted first.
+   */
+  readonly shared: readonly number[];
+  /** Whether its nodata pixels show the raster under it (a ComplexSource with `<NODATA>`). */
+  readonly transparent: boolean;
 }
 
 const SINGLE = ['single'] as const;

@@ -23,7 +23,7 @@ import { DatasetConfigError, DatasetUnavailableError, SourceNotFoundError } from
 import type { Crs } from '../geo/crs';
 import { INTEGER_RANGES, type Raster, type RasterGrid } from '../raster/raster';
 import { scanXml, type XmlElement } from '../track/xml-scan';
-import { missingFile, type Mosaic } from './mosaic';
+import { missingFile, type Layering, type Mosaic } from './mosaic';
 import type { RasterOpener } from './raster-opener';
 import { joinLocation } from './tile-index';
 
@@ -41,6 +41,12 @@ export interface VrtSource {
   height: number;
   /** `<NODATA>` of a ComplexSource, or the band's `<NoDataValue>`; null: the source's own. */
   nodata: number | null;
+  /**
+   * A ComplexSource with `<NODATA>` (what gdalbuildvrt writes for sources with a nodata value): GDAL paints only
+   * its other pixels, so where it holds nodata an earlier source under it shows through. A SimpleSource paints
+   * every pixel, nodata too.
+   */
+  transparent: boolean;
 }
 
 export interface VrtSpec {
@@ -75,7 +81,8 @@ export function parseVrt(text: string, location: string): VrtSpec {
   let offset = 0;
   let pixelType: string | null = null;
   let srsEpsg: number | null = null;
-  let current: Partial<VrtSource> & { relative?: boolean; file?: string; band?: number } = {};
+  let current: Partial<VrtSource> & { relative?: boolean; file?: string; band?: number; complex?: boolean } =
+    {};
   const rects: Record<string, Record<string, number>> = {};
   const pending: (typeof current & { src?: Record<string, number>; dst?: Record<string, number> })[] = [];
   const number = (value: string | undefined, what: string): number => {
@@ -103,7 +110,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
         } else if (inBand(e)) {
           if (e.local === 'SimpleSource' || e.local === 'ComplexSource') {
             sourceElement = e;
-            current = {};
+            current = { complex: e.local === 'ComplexSource' };
           } else if (/Source$/.test(e.local))
             refuse(`band 1 has a <${e.local}>; only SimpleSource and ComplexSource are read.`);
         } else if (inSource(e)) {
@@ -192,6 +199,7 @@ export function parseVrt(text: string, location: string): VrtSpec {
       width: dst.xSize,
       height: dst.ySize,
       nodata: s.nodata !== undefined ? s.nodata : bandNodata,
+      transparent: s.complex === true && s.nodata !== undefined,
     };
   });
   return {
@@ -330,6 +338,7 @@ export class VrtMosaic implements Mosaic {
   private readonly ids: string[];
   /** The source rasters as the VRT reads them (its nodata, scale, offset, CRS), by the raster opened. */
   private readonly views = new WeakMap<Raster, Raster>();
+  private readonly layerings = new Map<string, Layering>();
 
   constructor(
     readonly crs: Crs,
@@ -382,6 +391,36 @@ export class VrtMosaic implements Mosaic {
         ids.push(this.ids[list[k]]);
     }
     return ids;
+  }
+
+  /**
+   * Where source `id` shares pixels with other sources, in its own pixel coordinates, and whether its nodata
+   * pixels show what lies under it: the sampler reads those pixels through every source, last painted first.
+   */
+  layering(id: string): Layering {
+    let layering = this.layerings.get(id);
+    if (layering) return layering;
+    const i = Number(id);
+    const source = this.spec.sources[i];
+    const others = new Set<number>();
+    const [x0, x1] = [source.dstX, source.dstX + source.width - 1];
+    const [y0, y1] = [source.dstY, source.dstY + source.height - 1];
+    for (let cy = Math.floor(y0 / this.cellH); cy <= Math.floor(y1 / this.cellH); cy++)
+      for (let cx = Math.floor(x0 / this.cellW); cx <= Math.floor(x1 / this.cellW); cx++)
+        for (const j of this.cells.get(this.cellKey(cx, cy)) ?? []) if (j !== i) others.add(j);
+    const shared: number[] = [];
+    for (const j of others) {
+      const o = this.spec.sources[j];
+      const left = Math.max(source.dstX, o.dstX);
+      const top = Math.max(source.dstY, o.dstY);
+      const right = Math.min(source.dstX + source.width, o.dstX + o.width);
+      const bottom = Math.min(source.dstY + source.height, o.dstY + o.height);
+      if (left < right && top < bottom)
+        shared.push(left - source.dstX, top - source.dstY, right - source.dstX, bottom - source.dstY);
+    }
+    layering = { shared, transparent: source.transparent };
+    this.layerings.set(id, layering);
+    return layering;
   }
 
   async open(id: string, io?: ReadIo): Promise<Raster | null> {

@@ -7,6 +7,8 @@
  *  3. values: windows are read from the fetched blocks and interpolated.
  * A window that leaves its owner raster (a tile edge) takes the slow path: each outside pixel is looked up in
  * whichever raster holds that pixel centre, so bilinear and cubic are seamless across tiles that do not overlap.
+ * So does a window that touches pixels another raster also paints (a VRT's overlapping sources, `layering`):
+ * each of those is read through the rasters holding it, last painted first, as GDAL paints a VRT.
  */
 import { crsToCrs } from '../geo/crs';
 import { containsPoint, pixelCentre, type PixelArray, type Raster } from '../raster/raster';
@@ -26,6 +28,10 @@ interface RasterState {
   blocks: Map<number, PixelArray>;
   /** Edge windows (slow path): rows decoded per fetched block, as asked for pixel by pixel. */
   edgeRows: Map<number, Set<number>>;
+  /** The mosaic's `Layering` of this raster: its pixels other rasters also paint; empty for most mosaics. */
+  shared: readonly number[];
+  /** Its nodata pixels show the raster under it. */
+  transparent: boolean;
 }
 
 /** Window geometry per interpolation: how far left/up of floor(col) it starts and its size. */
@@ -104,7 +110,8 @@ export async function sampleMosaic(
     rows[i] = row;
     const c0 = Math.floor(col) - before;
     const r0 = Math.floor(row) - before;
-    if (c0 < 0 || r0 < 0 || c0 + size > grid.width || r0 + size > grid.height) {
+    const leaves = c0 < 0 || r0 < 0 || c0 + size > grid.width || r0 + size > grid.height;
+    if (leaves || (state.shared.length > 0 && touchesShared(state.shared, c0, r0, size))) {
       slowPoints.push(i);
       continue;
     }
@@ -295,6 +302,7 @@ async function openAll(
   const rasters = await Promise.all(missing.map((id) => mosaic.open(id, ctx)));
   missing.forEach((id, n) => {
     const raster = rasters[n];
+    const layering = raster && mosaic.layering?.(id);
     states.set(
       id,
       raster && {
@@ -303,9 +311,22 @@ async function openAll(
         needed: new Map(),
         edgeRows: new Map(),
         blocks: new Map(),
+        shared: layering?.shared ?? NO_SHARED,
+        transparent: layering?.transparent ?? false,
       },
     );
   });
+}
+
+const NO_SHARED: readonly number[] = [];
+
+/** Whether the window (c0, r0) of `size` pixels touches one of the `shared` rectangles (see `Layering`). */
+function touchesShared(shared: readonly number[], c0: number, r0: number, size: number): boolean {
+  for (let k = 0; k < shared.length; k += 4) {
+    if (c0 < shared[k + 2] && c0 + size > shared[k] && r0 < shared[k + 3] && r0 + size > shared[k + 1])
+      return true;
+  }
+  return false;
 }
 
 function ownerOf(
@@ -431,7 +452,11 @@ async function edgeValue(
   return interpolate(interpolation, col, row, new Float64Array(16), (c, r) => values.get(`${c},${r}`) ?? NaN);
 }
 
-/** Pixel (c, r) of the owner's grid, read from whichever raster holds that pixel centre; NaN if none does. */
+/**
+ * Pixel (c, r) of the owner's grid as the mosaic paints it: the owner's own where no other raster paints it;
+ * else read through the rasters that hold that pixel centre, last painted first, where one whose nodata shows
+ * what lies under it (`transparent`) passes a nodata pixel on, as GDAL paints a VRT. NaN if none holds it.
+ */
 async function pixelAnywhere(
   mosaic: Mosaic,
   states: Map<string, RasterState | null>,
@@ -441,27 +466,39 @@ async function pixelAnywhere(
   ctx: ReadContext,
 ): Promise<number> {
   const { grid } = owner.raster;
-  if (c >= 0 && r >= 0 && c < grid.width && r < grid.height) return readPixel(owner, c, r, ctx);
+  const inside = c >= 0 && r >= 0 && c < grid.width && r < grid.height;
+  if (inside && (owner.shared.length === 0 || !touchesShared(owner.shared, c, r, 1)))
+    return readPixel(owner, c, r, ctx);
   const centre = pixelCentre(grid, c, r);
-  const [mosaicX, my] = owner.toRaster
+  const [mx, my] = owner.toRaster
     ? crsToCrs(owner.raster.crs, mosaic.crs)(centre.x, centre.y)
     : [centre.x, centre.y];
-  let mx = mosaicX;
-  const ids = new Set(mosaic.candidates(mx, my));
-  const wraps = nearAntimeridian(mosaic, mx);
-  if (wraps) for (const id of mosaic.candidates(acrossAntimeridian(mx), my)) ids.add(id);
+  const places: [number, number][] = [[mx, my]];
+  if (nearAntimeridian(mosaic, mx)) places.push([acrossAntimeridian(mx), my]);
+  const ids = new Set(places.flatMap(([x, y]) => mosaic.candidates(x, y)));
   await openAll(mosaic, ids, states, ctx);
-  let state = ownerOf(mosaic, states, mx, my);
-  if (!state && wraps) {
-    state = ownerOf(mosaic, states, acrossAntimeridian(mx), my);
-    mx = acrossAntimeridian(mx);
+  for (const [x, y] of places) {
+    for (const id of mosaic.candidates(x, y)) {
+      const state = states.get(id);
+      if (!state) continue;
+      const [rx, ry] = state.toRaster ? state.toRaster(x, y) : [x, y];
+      if (!containsPoint(state.raster.grid, rx, ry)) continue;
+      // Outside the owner's pixels, a centre that maps back into it (a CRS round trip) is nobody's.
+      if (state === owner && !inside) return NaN;
+      const g = state.raster.grid;
+      const value =
+        state === owner
+          ? await readPixel(owner, c, r, ctx)
+          : await readPixel(
+              state,
+              Math.min(Math.max(Math.floor((rx - g.originX) / g.resX), 0), g.width - 1),
+              Math.min(Math.max(Math.floor((ry - g.originY) / g.resY), 0), g.height - 1),
+              ctx,
+            );
+      if (!Number.isNaN(value) || !state.transparent) return value;
+    }
   }
-  if (!state || state === owner) return NaN;
-  const [x, y] = state.toRaster ? state.toRaster(mx, my) : [mx, my];
-  const g = state.raster.grid;
-  const nc = Math.min(Math.max(Math.floor((x - g.originX) / g.resX), 0), g.width - 1);
-  const nr = Math.min(Math.max(Math.floor((y - g.originY) / g.resY), 0), g.height - 1);
-  return readPixel(state, nc, nr, ctx);
+  return NaN;
 }
 
 /** Longitudes this close to ±180 also look across the antimeridian (only in WGS84 mosaics). */

@@ -30,7 +30,17 @@ describe('parseVrt', () => {
       offset: 0,
       pixelType: 'Int16',
       srsEpsg: null,
-      sources: [{ location: '/data/tiles/a.tif', dstX: 4, dstY: 0, width: 4, height: 4, nodata: null }],
+      sources: [
+        {
+          location: '/data/tiles/a.tif',
+          dstX: 4,
+          dstY: 0,
+          width: 4,
+          height: 4,
+          nodata: null,
+          transparent: false,
+        },
+      ],
     });
   });
 
@@ -112,6 +122,17 @@ describe('parseVrt', () => {
         'm.vrt',
       ).sources,
     ).toHaveLength(1); // an identity scale is no scale
+  });
+
+  it('a ComplexSource with <NODATA> (any, nan too) lets what lies under its nodata show; other sources do not', () => {
+    const transparent = (xml: string) => parseVrt(vrt(xml), 'm.vrt').sources[0].transparent;
+    expect(transparent(source('a.tif', '<NODATA>-32768</NODATA>', 'ComplexSource'))).toBe(true);
+    expect(transparent(source('a.tif', '<NODATA>nan</NODATA>', 'ComplexSource'))).toBe(true);
+    expect(transparent(source('a.tif', '', 'ComplexSource'))).toBe(false);
+    expect(transparent(`<NoDataValue>-9999</NoDataValue>${source('a.tif', '', 'ComplexSource')}`)).toBe(
+      false,
+    );
+    expect(transparent(source('a.tif'))).toBe(false); // a SimpleSource paints every pixel
   });
 
   it('reads band 1 only; later bands may be anything', () => {

@@ -25,6 +25,7 @@ function threeByThree(): VrtSpec {
         width: 10,
         height: 10,
         nodata: null,
+        transparent: false,
       });
   const geoTransform: VrtSpec['geoTransform'] = [10, 0.125, 0, 50, 0, -0.125];
   return {
@@ -139,7 +140,15 @@ describe('which sources a point of a VRT can fall in', () => {
 
   it('sources of different sizes: a large one is found wherever it reaches', () => {
     const spec = threeByThree();
-    spec.sources.push({ location: 'tiles/wide.tif', dstX: 0, dstY: 14, width: 30, height: 2, nodata: null });
+    spec.sources.push({
+      location: 'tiles/wide.tif',
+      dstX: 0,
+      dstY: 14,
+      width: 30,
+      height: 2,
+      nodata: null,
+      transparent: false,
+    });
     const mixed = new VrtMosaic(WGS84, spec, openerOf(null).opener, 'm');
     for (const px of [1, 12, 28]) {
       const ids = mixed.candidates(...at(px, 15)).map((id) => spec.sources[Number(id)].location);
