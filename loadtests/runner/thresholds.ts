@@ -30,7 +30,7 @@ export interface ThresholdResult {
 }
 
 const EXPRESSION =
-  /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$/;
+  /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*$/;
 const VALID_AGGREGATIONS: Record<string, RegExp> = {
   counter: /^(count|rate)$/,
   gauge: /^value$/,

@@ -3,7 +3,7 @@
  * digits with an optional fraction, an optional exponent, spaces around. JavaScript's `Number()` also reads
  * `0x30` (48), `0b11`, `0o7`, `Infinity` and `''` (0): a location `0x30,9` was answered as 48° N with 200.
  */
-const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+const DECIMAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /**
  * The value of decimal text, or NaN for anything else (hexadecimal, binary, octal, `Infinity`, empty).

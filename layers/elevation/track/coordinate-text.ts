@@ -15,7 +15,7 @@ export interface CoordinateTuple {
   end: number;
 }
 
-const NUMBER = String.raw`[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?`;
+const NUMBER = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?`;
 /** KML tuples: commas between the parts; spaces around commas are tolerated (seen in hand-written files). */
 const KML_TUPLE = new RegExp(String.raw`(${NUMBER})\s*,\s*(${NUMBER})(?:(\s*,\s*)(${NUMBER}))?`, 'y');
 /** gx:coord: the parts separated by whitespace. */

@@ -404,7 +404,7 @@ function appendedHeader({ delimiter, record }: Header): TextEdit {
   return { start: record.end, end: record.end, replacement: delimiter + name };
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const NUMBER = /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
 
 /** A decimal number, or with a decimal comma where the delimiter allows one; null otherwise. */

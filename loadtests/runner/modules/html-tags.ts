@@ -218,7 +218,7 @@ function indexIn(e: TagElement, holder: Cheerio<AnyNode>, selector: string, none
 }
 /** A number as Go's strconv.ParseFloat reads one; NaN for what it refuses ("", "1px"). */
 function goFloat(text: string | undefined): number {
-  return text !== undefined && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
+  return text !== undefined && /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
 }
 function progressMax(e: TagElement): number {
   const max = goFloat(attr(e, 'max'));

@@ -562,7 +562,7 @@ function dataValue(value: string): unknown {
       return value;
     }
   }
-  const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : NaN;
+  const n = /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : NaN;
   return Number.isFinite(n) && formatFloatF(n) === value ? n : value;
 }
 
