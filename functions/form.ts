@@ -7,7 +7,7 @@
  */
 import busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
+import { excerpt, InvalidRequestError, PayloadTooLargeError } from '../layers/elevation';
 import { base64DecodedBytes, textDamage } from './body-bytes';
 
 export interface FormFile {
@@ -59,7 +59,7 @@ export async function readForm(
   const file = files.length === 0 ? null : files[0];
   if (file && file.bytes.byteLength === 0) {
     throw new InvalidRequestError(
-      `The form's file${file.filename ? ` '${file.filename}'` : ''} is empty: choose a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file.`,
+      `The form's file${file.filename ? ` '${excerpt(file.filename)}'` : ''} is empty: choose a KML, KMZ, GPX, TCX, GeoJSON, CSV or FIT file.`,
     );
   }
   const damaged = file && !event.isBase64Encoded ? textDamage(file.bytes) : null;

@@ -10,6 +10,7 @@ import {
   DataSourceAccessDeniedError,
   DatasetUnavailableError,
   ElevationError,
+  excerpt,
   IGNORED_PARAMETERS,
   InvalidRequestError,
   MethodNotAllowedError,
@@ -333,6 +334,12 @@ export function preflightResponse(corsOrigin: string | null): Response {
 }
 
 /**
+ * The longest 4xx message answered and logged (the longest we write is ~600 characters): one quoting a client's
+ * value whole (a 30 MB GPX attribute) is cut here, whichever message forgot to cut it.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 2000;
+
+/**
  * Maps any error to a response. The wide log line gets the error's code and the exact text the client got; for
  * a 5xx also the internal error with its cause, which never reaches the client.
  */
@@ -340,11 +347,12 @@ export function errorResponse(error: unknown, corsOrigin: string | null, t: Requ
   const status = error instanceof ElevationError ? error.statusCode : 500;
   const errorCode = error instanceof ElevationError ? error.name : 'InternalError';
   if (status < 500 && error instanceof Error) {
-    t.set({ errorCode, errorMessage: error.message });
+    const text = excerpt(error.message, MAX_ERROR_MESSAGE_CHARS);
+    t.set({ errorCode, errorMessage: text });
     const extra = error instanceof MethodNotAllowedError ? { allow: error.allowed.join(', ') } : undefined;
     return jsonResponse(
       status,
-      JSON.stringify({ status: 'INVALID_REQUEST', error: error.message }),
+      JSON.stringify({ status: 'INVALID_REQUEST', error: text }),
       corsOrigin,
       extra,
     );

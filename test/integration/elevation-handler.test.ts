@@ -223,6 +223,17 @@ describe('GET /v1/{dataset}', () => {
 });
 
 describe('POST /v1/{dataset}', () => {
+  it.each(['interpolation', 'nodata_value', 'format', 'samples', 'datum'])(
+    'quotes at most 64 characters of a megabyte %s (the log line takes the message answered)',
+    async (option) => {
+      const body = JSON.stringify({ locations: INTERIOR, [option]: 'C'.repeat(1_000_000) });
+      const response = await post('plane-point', body);
+      expect(response.status).toBe(400);
+      expect(response.body.length).toBeLessThan(400);
+      expect((response.json as { error: string }).error).toContain('CCCCCCCCCC');
+    },
+  );
+
   it('accepts {"locations": "lat,lon|lat,lon"} with options in the body', async () => {
     const response = await post(
       'plane-point',

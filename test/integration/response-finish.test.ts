@@ -4,7 +4,9 @@
  */
 import fs from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Response } from '../../functions/http';
+import { errorResponse, MAX_ERROR_MESSAGE_CHARS, type Response } from '../../functions/http';
+import { InvalidRequestError } from '../../layers/elevation';
+import type { RequestTelemetry } from '../../layers/telemetry';
 import {
   API_VERSION,
   finishResponse,
@@ -249,4 +251,20 @@ describe('an answer too large for Lambda to return (6 MB) is a 413 saying what t
     expect(gz.status).toBe(200);
     expect(gz.headers['content-type']).toBe('application/gzip');
   }, 30_000);
+});
+
+describe('a 4xx message', () => {
+  it('is cut at MAX_ERROR_MESSAGE_CHARS in the answer and the log line, whichever message forgot to cut a value', () => {
+    const set = jest.fn();
+    const t = { set, recordServerError: jest.fn() } as unknown as RequestTelemetry;
+    const response = errorResponse(
+      new InvalidRequestError(`Invalid thing '${'x'.repeat(1_000_000)}'.`),
+      null,
+      t,
+    );
+    const { error } = JSON.parse(response.body ?? '') as { error: string };
+    expect(error).toHaveLength(MAX_ERROR_MESSAGE_CHARS + 1); // and '…'
+    expect(error.endsWith('x…')).toBe(true);
+    expect(set).toHaveBeenCalledWith(expect.objectContaining({ errorMessage: error }));
+  });
 });

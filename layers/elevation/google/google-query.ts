@@ -3,7 +3,7 @@
  * polyline) or `path` with `samples`. `key` (and Google's premium `client`, `signature`, `channel`) is
  * accepted and ignored; other parameters are ignored too, as Google does. Errors carry Google's wording.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { decimalNumber } from '../request/decimal';
 import { parseLocations } from '../request/locations';
 import { unreadHeightOption } from '../request/options';
@@ -67,7 +67,7 @@ export function parseGoogleQuery(
   const count = decimalNumber(String(samples));
   if (!Number.isInteger(count) || count < 1 || count > limits.maxSamples) {
     throw invalid(
-      `Invalid 'samples' parameter '${samples}': use a whole number from 1 to ${limits.maxSamples}.`,
+      `Invalid 'samples' parameter '${excerpt(String(samples))}': use a whole number from 1 to ${limits.maxSamples}.`,
     );
   }
   const points = parsePoints('path', path, limits.maxLocations);

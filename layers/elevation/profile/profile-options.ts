@@ -79,7 +79,7 @@ function shown(raw: unknown): string {
     ? Array.isArray(raw)
       ? 'a list'
       : 'an object'
-    : String(raw);
+    : excerpt(String(raw));
 }
 
 function scalarNumber(raw: unknown): number {

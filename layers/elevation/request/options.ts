@@ -94,7 +94,7 @@ export function parseInterpolation(input: unknown): Interpolation {
   const value = String(raw).toLowerCase();
   if ((INTERPOLATIONS as readonly string[]).includes(value)) return value as Interpolation;
   throw new InvalidRequestError(
-    `Invalid interpolation method '${String(raw)}'. The valid interpolation methods are: ${INTERPOLATIONS.join(', ')}.`,
+    `Invalid interpolation method '${excerpt(String(raw))}'. The valid interpolation methods are: ${INTERPOLATIONS.join(', ')}.`,
   );
 }
 
@@ -106,7 +106,7 @@ function parseNodataValue(input: unknown): NodataValue {
   const value = decimalNumber(String(raw));
   if (Number.isInteger(value) && Math.abs(value) <= 2 ** 31) return { kind: 'number', value };
   throw new InvalidRequestError(
-    `Invalid nodata value '${String(raw)}'. Valid nodata values are 'null', 'nan', or an integer.`,
+    `Invalid nodata value '${excerpt(String(raw))}'. Valid nodata values are 'null', 'nan', or an integer.`,
   );
 }
 
@@ -115,7 +115,7 @@ function parseFormat(input: unknown): ResponseFormat {
   if (raw === undefined || raw === null || raw === '') return 'json';
   const value = String(raw).toLowerCase();
   if (value === 'json' || value === 'geojson') return value;
-  throw new InvalidRequestError(`Invalid format '${String(raw)}': use json or geojson.`);
+  throw new InvalidRequestError(`Invalid format '${excerpt(String(raw))}': use json or geojson.`);
 }
 
 function parseSamples(input: unknown, maxSamples: number): number | null {
@@ -124,7 +124,7 @@ function parseSamples(input: unknown, maxSamples: number): number | null {
   const value = decimalNumber(String(raw));
   if (!Number.isInteger(value))
     throw new InvalidRequestError(
-      `Invalid value for samples argument '${String(raw)}'. Samples should be an integer.`,
+      `Invalid value for samples argument '${excerpt(String(raw))}'. Samples should be an integer.`,
     );
   if (value < 2)
     throw new InvalidRequestError(

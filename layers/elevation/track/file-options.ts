@@ -47,12 +47,12 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = tryParseBoolean(raw);
   if (value !== null) return value;
-  throw new InvalidRequestError(`Invalid ${name} '${raw}': use true or false.`);
+  throw new InvalidRequestError(`Invalid ${name} '${excerpt(raw)}': use true or false.`);
 }
 
 /** An option with one value besides leaving it out (true when given): `report=json`, `altitude_mode=absolute`. */
 function parseChoice(name: string, raw: string | undefined, choice: string): boolean {
   if (raw === undefined || raw.trim() === '') return false;
   if (raw.trim().toLowerCase() === choice) return true;
-  throw new InvalidRequestError(`Invalid ${name} '${raw}': use ${choice}, or leave it out.`);
+  throw new InvalidRequestError(`Invalid ${name} '${excerpt(raw)}': use ${choice}, or leave it out.`);
 }

@@ -6,7 +6,7 @@
  * turned into WGS84 longitude/latitude; CRS84 and EPSG:4326 are longitude/latitude as they are (GDAL and QGIS
  * write 4326 in that order too). Anything else is refused, saying how to convert the file.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { crsFromEpsg, wgs84Converter } from '../geo/crs';
 
 /** (x, y) in the file's system to [longitude, latitude] in WGS84. */
@@ -35,7 +35,7 @@ export function crsConversion(crs: unknown): ToWgs84 | null {
   const code = EPSG.exec(name)?.[1];
   if (code === undefined) {
     throw new InvalidRequestError(
-      `The GeoJSON file's crs '${name}' is not a system this API reads (a named EPSG code or CRS84): ${CONVERT}.`,
+      `The GeoJSON file's crs '${excerpt(name)}' is not a system this API reads (a named EPSG code or CRS84): ${CONVERT}.`,
     );
   }
   let definition;
@@ -44,15 +44,15 @@ export function crsConversion(crs: unknown): ToWgs84 | null {
   } catch (error) {
     throw new InvalidRequestError(
       /^Unknown EPSG code/.test((error as Error).message)
-        ? `The GeoJSON file's crs '${name}' is an EPSG code this API does not know: ${CONVERT}.`
-        : `The GeoJSON file's crs '${name}' is one this API cannot place points in within metres of where PROJ places them (its datum has no shift proj4 can apply, or its definition is not PROJ's): ${CONVERT}.`,
+        ? `The GeoJSON file's crs '${excerpt(name)}' is an EPSG code this API does not know: ${CONVERT}.`
+        : `The GeoJSON file's crs '${excerpt(name)}' is one this API cannot place points in within metres of where PROJ places them (its datum has no shift proj4 can apply, or its definition is not PROJ's): ${CONVERT}.`,
     );
   }
   if (definition.isWgs84) return null;
   // The heights written into the file are metres; in a system measured in feet its z would be read as feet.
   if (/\+(units=(?!m\b)\S+|to_meter=)/.test(definition.proj4)) {
     throw new InvalidRequestError(
-      `The GeoJSON file's crs '${name}' is not measured in metres or degrees, so metre heights would not fit it: ${CONVERT}.`,
+      `The GeoJSON file's crs '${excerpt(name)}' is not measured in metres or degrees, so metre heights would not fit it: ${CONVERT}.`,
     );
   }
   const { inverse } = wgs84Converter(definition);

@@ -3,7 +3,7 @@
  * it, route points too unless the file has a track). An existing `<ele>` gets its text replaced; a point without
  * one gets `<ele>` inserted as its first child, where the GPX schema puts it. Extensions, times and other namespaces are never touched.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { decimalNumber } from '../request/decimal';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
@@ -110,6 +110,6 @@ function attributeNumber(element: XmlElement, name: string, where: () => string)
   const value = raw === undefined ? NaN : decimalNumber(raw);
   if (Number.isFinite(value)) return value;
   throw new InvalidRequestError(
-    `${where()} has ${raw === undefined ? `no '${name}' attribute` : `an invalid '${name}' attribute '${raw}'`}: every GPX point needs decimal-degree lat and lon attributes.`,
+    `${where()} has ${raw === undefined ? `no '${name}' attribute` : `an invalid '${name}' attribute '${excerpt(raw)}'`}: every GPX point needs decimal-degree lat and lon attributes.`,
   );
 }

@@ -10,7 +10,7 @@
  */
 import { crc32, inflateRawSync } from 'node:zlib';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { InvalidRequestError, PayloadTooLargeError } from '../errors';
+import { InvalidRequestError, PayloadTooLargeError, excerpt } from '../errors';
 import { readZipDirectory, type ZipRecord } from './zip-directory';
 
 /** Real KMZs hold a document and some icons; thousands of entries only cost time. */
@@ -36,13 +36,15 @@ export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive
   refuseRepeatedNames(records);
   const entries = records.map((record): KmzEntry => {
     if (record.method !== STORED && record.method !== DEFLATE) {
-      throw new InvalidRequestError(`The KMZ entry '${record.name}' uses an unsupported compression method.`);
+      throw new InvalidRequestError(
+        `The KMZ entry '${excerpt(record.name)}' uses an unsupported compression method.`,
+      );
     }
     if (record.size > left) throw tooLarge(maxUnzippedBytes);
     const data = unzipEntry(record, left, maxUnzippedBytes);
     if (data.length !== record.size || crc32(data) !== record.crc32) {
       throw new InvalidRequestError(
-        `The KMZ entry '${record.name}' is damaged: its ${data.length !== record.size ? 'size' : 'CRC-32'} does not match the archive's directory. Send the file again, or its doc.kml alone.`,
+        `The KMZ entry '${excerpt(record.name)}' is damaged: its ${data.length !== record.size ? 'size' : 'CRC-32'} does not match the archive's directory. Send the file again, or its doc.kml alone.`,
       );
     }
     left -= data.length;
@@ -77,7 +79,7 @@ function unzipEntry(record: ZipRecord, left: number, limit: number): Uint8Array 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(limit);
     throw new InvalidRequestError(
-      `The KMZ entry '${record.name}' cannot be unzipped: ${(error as Error).message}.`,
+      `The KMZ entry '${excerpt(record.name)}' cannot be unzipped: ${(error as Error).message}.`,
     );
   }
 }

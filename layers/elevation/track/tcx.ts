@@ -8,7 +8,7 @@
  * pause, an indoor ride) is no slot and is left as it is; times, heart rate, cadence and extensions are never
  * touched.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 import { decimalNumber } from '../request/decimal';
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ParsedTrack, TrackReadOptions } from './parsed-track';
@@ -151,6 +151,6 @@ function degrees(position: PositionState, name: string, where: () => string): nu
   if (Number.isFinite(value)) return value;
   const of = position.element.local;
   throw new InvalidRequestError(
-    `${where()} has ${raw === undefined ? `no <${name}>` : `an invalid <${name}> '${raw}'`} in its <${of}>: every TCX position needs decimal-degree LatitudeDegrees and LongitudeDegrees.`,
+    `${where()} has ${raw === undefined ? `no <${name}>` : `an invalid <${name}> '${excerpt(raw)}'`} in its <${of}>: every TCX position needs decimal-degree LatitudeDegrees and LongitudeDegrees.`,
   );
 }

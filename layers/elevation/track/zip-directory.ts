@@ -9,7 +9,7 @@
  * Not supported, and refused with a message that says so: ZIP64 (a KMZ is bounded far below 4 GiB by
  * MAX_KMZ_UNZIPPED_MB), archives split over several files, encrypted entries.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, excerpt } from '../errors';
 
 export interface ZipRecord {
   readonly name: string;
@@ -85,11 +85,11 @@ function centralRecord(
   // Without the UTF-8 flag a name is in code page 437; latin1 reads its ASCII part, all KMZ names need.
   const name = new TextDecoder(flags & FLAG_UTF8_NAME ? 'utf-8' : 'latin1').decode(nameBytes);
   if (flags & FLAG_ENCRYPTED)
-    throw new InvalidRequestError(`The KMZ entry '${name}' is encrypted; send it unencrypted.`);
+    throw new InvalidRequestError(`The KMZ entry '${excerpt(name)}' is encrypted; send it unencrypted.`);
   const compressedSize = view.getUint32(at + 20, true);
   const start = dataStart(view, view.getUint32(at + 42, true), name);
   if (start + compressedSize > bytes.length)
-    throw unreadable(`the entry '${name}' runs past the end of the file`);
+    throw unreadable(`the entry '${excerpt(name)}' runs past the end of the file`);
   const record: ZipRecord = {
     name,
     method: view.getUint16(at + 10, true),
@@ -104,7 +104,7 @@ function centralRecord(
 /** Where an entry's data starts: after its local header, whose name and extra field lengths may differ. */
 function dataStart(view: DataView, local: number, name: string): number {
   if (local + LOCAL_BYTES > view.byteLength || view.getUint32(local, true) !== LOCAL_SIGNATURE)
-    throw unreadable(`the entry '${name}' is not where its directory says`);
+    throw unreadable(`the entry '${excerpt(name)}' is not where its directory says`);
   return local + LOCAL_BYTES + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
 }
 

@@ -87,6 +87,11 @@ describe('readGpx', () => {
       /<wpt> at line 1 has an invalid 'lat' attribute '0x30'/,
     ],
     ['markup in <ele>', '<gpx><wpt lat="50" lon="10"><ele>1<!--x--></ele></wpt></gpx>', /contains markup/],
+    [
+      'a 4 MB lat, quoted cut to 60 characters',
+      `<gpx><wpt lat="${'9'.repeat(4_000_000)}x" lon="10"/></gpx>`,
+      new RegExp(`an invalid 'lat' attribute '${'9'.repeat(60)}…': every GPX point`),
+    ],
   ])('refuses %s with a 400 saying what', (_what, text, message) => {
     expect(() => readGpx(text, options)).toThrow(InvalidRequestError);
     expect(() => readGpx(text, options)).toThrow(message);
