@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { DatasetConfigError } from '../errors';
+import { decimalNumber } from '../request/decimal';
+import { DatasetConfigError, excerpt } from '../errors';
 import { expandTemplate, isValidTemplate, TEMPLATE_PRESETS } from '../dataset/tile-names';
 
 export interface DatasetDefinition {
@@ -47,6 +48,15 @@ export function loadApiConfig(file: string): ApiConfig {
 }
 
 /**
+ * A datasets file's YAML as OpenTopoData reads it (PyYAML), where the two differ in a way a config shows: merge
+ * keys (`<<: *defaults`) are applied. YAML 1.2 (the parser's default) reads `<<` as a plain key, so settings shared
+ * by an anchor (a `vertical_datum`, `wgs84_bounds`) were dropped without a word, answering heights in the wrong datum.
+ */
+export function parseConfigYaml(text: string): unknown {
+  return parse(text, { merge: true });
+}
+
+/**
  * @example
  * ```ts
  * const config = parseApiConfig('datasets:\n  - name: srtm\n    path: data/srtm/\n    filename_tile_size: 1\n');
@@ -58,7 +68,7 @@ export function loadApiConfig(file: string): ApiConfig {
 export function parseApiConfig(text: string, source = 'config'): ApiConfig {
   let raw: unknown;
   try {
-    raw = parse(text);
+    raw = parseConfigYaml(text);
   } catch (error) {
     throw new DatasetConfigError(`${source} is not valid YAML: ${(error as Error).message}`);
   }
@@ -66,6 +76,13 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
     throw new DatasetConfigError(`${source}: ${message}`);
   };
   if (!isRecord(raw)) return fail('expected a mapping with a `datasets` list');
+  // The keys OpenTopoData reads, and ours (geoids).
+  refuseMisspelt(
+    raw,
+    ['max_locations_per_request', 'access_control_allow_origin', 'datasets', 'geoids'],
+    '',
+    fail,
+  );
   const datasetsRaw = raw.datasets;
   if (!Array.isArray(datasetsRaw) || datasetsRaw.length === 0)
     return fail('`datasets` must be a non-empty list');
@@ -89,20 +106,39 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
         fail(`dataset '${d.name}': child '${child}' may not itself have children`);
     }
   }
-  const origin = raw.access_control_allow_origin;
   return {
     maxLocationsPerRequest: maxLocations as number,
-    accessControlAllowOrigin: origin === undefined || origin === null ? null : String(origin),
+    accessControlAllowOrigin: originOf(raw.access_control_allow_origin, fail),
     datasets,
   };
 }
 
 function parseDataset(entry: unknown, index: number, fail: (message: string) => never): DatasetDefinition {
   if (!isRecord(entry)) return fail(`datasets[${index}] must be a mapping`);
+  // YAML reads `name: 1e3` as 1000 and `name: 0x10` as 16: a dataset no URL written as the file says would reach.
+  if (typeof entry.name === 'number')
+    fail(`datasets[${index}].name is read as the number ${entry.name} by YAML: quote it ('...')`);
   const name = String(entry.name ?? '');
   // A literal per call, not a module constant: StrykerJS cannot test mutants of module-level values per test.
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
-    fail(`datasets[${index}].name must be letters, digits, '.', '_' or '-', got '${name}'`);
+    fail(`datasets[${index}].name must be letters, digits, '.', '_' or '-', got '${excerpt(name)}'`);
+  if (name === '.' || name === '..') fail(`datasets[${index}].name '${name}' cannot be reached by a URL`);
+  // The keys OpenTopoData reads, and ours (vertical_datum, tile_template).
+  refuseMisspelt(
+    entry,
+    [
+      'name',
+      'path',
+      'filename_epsg',
+      'filename_tile_size',
+      'child_datasets',
+      'wgs84_bounds',
+      'vertical_datum',
+      'tile_template',
+    ],
+    `dataset '${name}': `,
+    fail,
+  );
   const children = entry.child_datasets;
   if (children !== undefined) {
     if (!Array.isArray(children) || children.length === 0 || !children.every((c) => typeof c === 'string')) {
@@ -160,11 +196,72 @@ function parseBounds(
 ): [number, number, number, number] | null {
   if (raw === undefined || raw === null) return null;
   const b = isRecord(raw) ? raw : {};
-  const [left, bottom, right, top] = [b.left, b.bottom, b.right, b.top].map(Number);
+  // A number, or decimal text as OpenTopoData's float() reads it; an empty value (YAML null) or true is not 0 or 1.
+  const degrees = (v: unknown) =>
+    typeof v === 'number' ? v : typeof v === 'string' ? decimalNumber(v) : NaN;
+  const [left, bottom, right, top] = [b.left, b.bottom, b.right, b.top].map(degrees);
   if (![left, bottom, right, top].every(Number.isFinite) || left >= right || bottom >= top) {
     return fail(`dataset '${name}': wgs84_bounds needs numeric left < right and bottom < top (degrees)`);
   }
   return [left, bottom, right, top];
+}
+
+/**
+ * `access_control_allow_origin`: one origin, as the header holds one (a list of one is read as it). A list of
+ * several was sent joined by commas, which browsers refuse, and a mapping as '[object Object]'.
+ */
+function originOf(raw: unknown, fail: (message: string) => never): string | null {
+  if (raw === undefined || raw === null) return null;
+  const [one, ...more] = Array.isArray(raw) ? raw : [raw];
+  // As OpenTopoData checks it: '*', or a scheme and a host (and port), no path.
+  if (more.length === 0 && typeof one === 'string' && (one === '*' || isOrigin(one))) return one;
+  return fail(
+    `\`access_control_allow_origin\` must be one origin, '*' or a scheme and host such as https://example.org (no path), got ${excerpt(JSON.stringify(raw) ?? String(raw))}`,
+  );
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.host !== '' && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A key a letter or two from a known one (`max_location_per_request`, `wgs84_bound`) is a typo whose setting would
+ * be ignored without a word, as OpenTopoData ignores every key it does not read: refused, naming the key meant.
+ * Other keys (notes an operator keeps in the file) are ignored, as there.
+ */
+function refuseMisspelt(
+  record: Record<string, unknown>,
+  known: readonly string[],
+  where: string,
+  fail: (message: string) => never,
+): void {
+  for (const key of Object.keys(record)) {
+    if (known.includes(key)) continue;
+    const meant = known.find((k) => editDistance(key.toLowerCase(), k) <= 2);
+    if (meant) fail(`${where}unknown key '${excerpt(key)}': did you mean '${meant}'?`);
+  }
+}
+
+/** Levenshtein distance, stopping early: only "within 2" matters. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -131,6 +131,9 @@ datasets:
     ['{left: -10, right: 30, bottom: 72, top: 34}', 'bottom > top'],
     ['{left: -10, right: 30, bottom: 34, top: 34}', 'bottom = top'],
     ['{left: -10, right: .inf, bottom: 34, top: 72}', 'infinite'],
+    ['{left: , right: 30, bottom: 34, top: 72}', 'an empty left (YAML null, not 0)'],
+    ['{left: -10, right: 30, bottom: true, top: 72}', 'a boolean'],
+    ['{left: -10, right: "0x1e", bottom: 34, top: 72}', 'hexadecimal text'],
   ])('refuses wgs84_bounds %s (%s), naming the dataset and the field', (bounds) => {
     const yaml = `datasets: [{name: eu, path: x, wgs84_bounds: ${bounds}}]`;
     expect(() => parse(yaml)).toThrow(DatasetConfigError);
@@ -201,10 +204,94 @@ datasets:
     expect(() => parse(yaml)).toThrow(message);
   });
 
-  it('reads an empty access_control_allow_origin as no CORS, a number or a list of one as text', () => {
+  it('applies YAML merge keys as OpenTopoData (PyYAML) does: settings shared by an anchor are not dropped', () => {
+    const config = parse(`
+common: &common
+  vertical_datum: ellipsoid
+  wgs84_bounds: {left: 9.5, right: 11, bottom: 48, top: 49}
+datasets:
+  - name: merged
+    path: srtm/
+    <<: *common
+  - <<: *common
+    name: override
+    path: srtm/
+    vertical_datum: EGM96
+`);
+    expect(config.datasets[0]).toMatchObject({ verticalDatum: 'ellipsoid', wgs84Bounds: [9.5, 48, 11, 49] });
+    expect(config.datasets[1]).toMatchObject({ verticalDatum: 'EGM96', wgs84Bounds: [9.5, 48, 11, 49] });
+  });
+
+  it.each([
+    [
+      'max_location_per_request: 3\ndatasets: [{name: a, path: x}]',
+      "unknown key 'max_location_per_request': did you mean 'max_locations_per_request'?",
+    ],
+    [
+      'acces_control_allow_origin: "*"\ndatasets: [{name: a, path: x}]',
+      "unknown key 'acces_control_allow_origin': did you mean 'access_control_allow_origin'?",
+    ],
+    ['geoid: {egm96: g.tif}\ndatasets: [{name: a, path: x}]', "unknown key 'geoid': did you mean 'geoids'?"],
+    [
+      'datasets: [{name: a, path: x, wgs84_bound: {}}]',
+      "dataset 'a': unknown key 'wgs84_bound': did you mean 'wgs84_bounds'?",
+    ],
+    [
+      'datasets: [{name: a, path: x, filename_tile_sise: 1}]',
+      "dataset 'a': unknown key 'filename_tile_sise': did you mean 'filename_tile_size'?",
+    ],
+    [
+      'datasets: [{name: a, path: x, vertical_datums: EGM96}]',
+      "dataset 'a': unknown key 'vertical_datums': did you mean 'vertical_datum'?",
+    ],
+    ['datasets: [{name: a, path: x, Path: y}]', "dataset 'a': unknown key 'Path': did you mean 'path'?"],
+  ])('refuses a misspelt key, naming the one meant: %p', (yaml, message) => {
+    expect(() => parse(yaml)).toThrow(DatasetConfigError);
+    expect(() => parse(yaml)).toThrow(message);
+  });
+
+  it('ignores keys far from every known one, as OpenTopoData does (notes kept in the file)', () => {
+    const config = parse(
+      'description: my DEMs\ndatasets: [{name: a, path: x, source_url: https://example.org}]',
+    );
+    expect(config.datasets[0].name).toBe('a');
+  });
+
+  it.each([
+    ['datasets: [{name: 1e3, path: x}]', 'datasets[0].name is read as the number 1000 by YAML: quote it'],
+    ['datasets: [{name: 0x10, path: x}]', 'datasets[0].name is read as the number 16 by YAML: quote it'],
+    ['datasets: [{name: .., path: x}]', "datasets[0].name '..' cannot be reached by a URL"],
+    ['datasets: [{name: ".", path: x}]', "datasets[0].name '.' cannot be reached by a URL"],
+  ])('refuses a dataset name no URL reaches: %p', (yaml, message) => {
+    expect(() => parse(yaml)).toThrow(message);
+  });
+
+  it.each([
+    ['5', 'a number'],
+    ['a.example', 'no scheme (OpenTopoData refuses it too)'],
+    ['https://a.example/app', 'a path'],
+    ['"https://"', 'no host'],
+    [
+      '[https://a.example, https://b.example]',
+      'a list of two (sent joined by commas, which browsers refuse)',
+    ],
+    ['{a: 1}', 'a mapping'],
+    ['true', 'a boolean'],
+  ])('refuses access_control_allow_origin %s (%s)', (origin) => {
+    const yaml = `access_control_allow_origin: ${origin}\ndatasets: [{name: a, path: x}]`;
+    expect(() => parse(yaml)).toThrow(DatasetConfigError);
+    expect(() => parse(yaml)).toThrow('`access_control_allow_origin` must be one origin');
+  });
+
+  it('reads an empty access_control_allow_origin as no CORS; an origin with a port, or a list of one, as it is', () => {
     const ds = 'datasets: [{name: a, path: x}]';
     expect(parse(`access_control_allow_origin:\n${ds}`).accessControlAllowOrigin).toBeNull();
     expect(parse(`access_control_allow_origin: "*"\n${ds}`).accessControlAllowOrigin).toBe('*');
+    const origin = 'http://127.0.0.1:8080';
+    expect(parse(`access_control_allow_origin: ${origin}\n${ds}`).accessControlAllowOrigin).toBe(origin);
+    expect(parse(`access_control_allow_origin: [${origin}/]\n${ds}`).accessControlAllowOrigin).toBe(
+      `${origin}/`,
+    );
     expect(parse(ds).accessControlAllowOrigin).toBeNull();
     expect(parse(`max_locations_per_request: 1\n${ds}`).maxLocationsPerRequest).toBe(1);
   });
