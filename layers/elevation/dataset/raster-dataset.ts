@@ -3,13 +3,15 @@
  * mosaic's CRS, samples them, and maps nodata to null. Opening is lazy and cached; a failed open is retried on
  * the next request.
  */
-import type { ByteSource } from '../data/byte-source';
+import { openByteSource, type ByteSource } from '../data/byte-source';
 import { listFolder } from '../data/folder-listing';
 import { ReadLimiter } from '../data/read-limiter';
 import {
   DatasetConfigError,
   DatasetUnavailableError,
+  DataSourceAccessDeniedError,
   ObjectChangedError,
+  SourceNotFoundError,
   UndecodableBlockError,
 } from '../errors';
 import { crsFromEpsg, wgs84Converter, type Crs } from '../geo/crs';
@@ -28,7 +30,14 @@ import {
 import { describeMosaic } from './describe';
 import { missingFile, SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import { unchangedSincePinned, type RasterOpener } from './raster-opener';
-import { joinLocation, ListedTileIndex, TemplateTileIndex } from './tile-index';
+import {
+  joinLocation,
+  ListedTileIndex,
+  refuseListedSidecar,
+  SIDECAR,
+  sidecarError,
+  TemplateTileIndex,
+} from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
 import { readVrtFile, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
@@ -272,7 +281,10 @@ export class RasterDataset extends DatasetBase {
     const { location, tiling, name } = this.options;
     if (tiling) return this.tiledMosaic(tiling, tiling.template ? null : await listFolder(location));
     if (isVrtFile(location)) return this.vrtMosaic(location, ctx);
-    if (isRasterFile(location)) return this.singleMosaic(location, ctx);
+    if (isRasterFile(location)) {
+      await refuseProbedSidecar(location, this.options.opener, ctx);
+      return this.singleMosaic(location, ctx);
+    }
     // As OpenTopoData: a folder with one raster (or one VRT and no rasters) is a single-file dataset, with
     // several a tiled one.
     const listed = await listFolder(location);
@@ -286,9 +298,15 @@ export class RasterDataset extends DatasetBase {
     }
     if (files.length === 0)
       throw new DatasetConfigError(`Dataset '${name}': ${location} holds no raster files.`);
-    if (files.length === 1) return this.singleMosaic(joinLocation(location, files[0]), ctx);
+    if (files.length === 1) {
+      refuseListedSidecar(location, listed ?? [], files);
+      return this.singleMosaic(joinLocation(location, files[0]), ctx);
+    }
     const tileSize = inferTileSize(files, name, this.options.filenameEpsg);
-    return this.tiledMosaic({ filenameEpsg: this.options.filenameEpsg, tileSize, template: null }, files);
+    return this.tiledMosaic(
+      { filenameEpsg: this.options.filenameEpsg, tileSize, template: null },
+      listed ?? files,
+    );
   }
 
   /** A gdalbuildvrt mosaic: its first source is opened now (the CRS, and a start-up check that it is served). */
@@ -318,6 +336,7 @@ export class RasterDataset extends DatasetBase {
   }
 
   private async singleMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
+    // (A folder's one raster: its listing was checked for a sidecar by tilesOf's rule, refuseListedSidecar.)
     const raster: Raster | null = await this.options.opener.open(file, ctx);
     // One missing file is not "no data here" but a dataset that cannot answer at all.
     if (!raster)
@@ -339,6 +358,20 @@ export class RasterDataset extends DatasetBase {
           );
     return new TiledMosaic(crs, tiling.tileSize, index, opener, this.options.name);
   }
+}
+
+/**
+ * A single file named in `path` has no listing: whether GDAL's sidecar (`<file>.aux.xml`) is beside it is asked of
+ * the store, once per open. A refusal counts as absent (S3 without ListBucket answers 403 for a missing key).
+ */
+async function refuseProbedSidecar(file: string, opener: RasterOpener, io: ReadContext): Promise<void> {
+  try {
+    await openByteSource(`${file}${SIDECAR}`, opener.policy).read(0, 1, io);
+  } catch (error) {
+    if (error instanceof SourceNotFoundError || error instanceof DataSourceAccessDeniedError) return;
+    throw error;
+  }
+  throw sidecarError(file);
 }
 
 /**

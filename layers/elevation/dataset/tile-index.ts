@@ -72,12 +72,38 @@ export class ListedTileIndex implements TileIndex {
   }
 }
 
+/** GDAL's sidecar of a raster: `<raster>.aux.xml` (its Persistent Auxiliary Metadata). */
+export const SIDECAR = '.aux.xml';
+
+/**
+ * A raster with GDAL's sidecar beside it: its nodata, scale/offset or even georeferencing, which GDAL (and so
+ * OpenTopoData, through rasterio) applies over the file's own and this reader does not read. Answering without it
+ * would answer other heights than GDAL as success (an <Offset> of 100 m; a <NoDataValue> answered as a height).
+ */
+export function sidecarError(raster: string): DatasetConfigError {
+  return new DatasetConfigError(
+    `${raster}${SIDECAR} holds GDAL metadata (nodata, scale/offset or georeferencing) that GDAL and OpenTopoData apply over the file's own, and this API does not read: write it into the file (gdal_translate the file to a new one) or remove the ${SIDECAR} file.`,
+  );
+}
+
+/** Refuses a listing where a raster has a sidecar (in any case: refusing one GDAL might skip beats answering without one it reads). */
+export function refuseListedSidecar(
+  folder: string,
+  listed: readonly string[],
+  rasters: readonly string[],
+): void {
+  const names = new Set(listed.map((f) => f.toLowerCase()));
+  const raster = rasters.find((r) => names.has(`${r}${SIDECAR}`.toLowerCase()));
+  if (raster !== undefined) throw sidecarError(joinLocation(folder, raster));
+}
+
 /**
  * Two rasters named for one corner are refused, as OpenTopoData refuses them ("SRTM filenames must be unique"):
  * picking one would be a guess, and a wrong one answers wrong heights as success (Copernicus's full distribution
  * holds `AUXFILES/…_EDM.tif`, an editing mask, beside `DEM/…_DEM.tif`, both named for the same corner).
  */
 function tilesOf(folder: string, files: readonly string[], tileSize: number): Tiles {
+  refuseListedSidecar(folder, files, files.filter(isRasterFile));
   const tiles: Tiles = new Map();
   for (const entry of [...files].sort()) {
     if (!isRasterFile(entry)) continue;

@@ -353,3 +353,45 @@ describe('files that change while the service runs', () => {
     await expect(registry.get('fixed').sample([at(1, 2)], 'nearest')).resolves.toEqual([602]);
   });
 });
+
+describe("GDAL's sidecar (.aux.xml) beside a raster: refused, as its nodata, scale/offset or georeferencing is not read", () => {
+  let root: string;
+  const pam = '<PAMDataset><PAMRasterBand band="1"><Offset>100</Offset></PAMRasterBand></PAMDataset>';
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'sidecar-'));
+    for (const folder of ['single', 'one', 'tiles', 'clean']) fs.mkdirSync(path.join(root, folder));
+    fs.writeFileSync(path.join(root, 'single', 'dem.tif'), tiff(100));
+    fs.writeFileSync(path.join(root, 'single', 'dem.tif.aux.xml'), pam);
+    fs.writeFileSync(path.join(root, 'one', 'dem.tif'), tiff(100));
+    fs.writeFileSync(path.join(root, 'one', 'DEM.TIF.AUX.XML'), pam);
+    fs.writeFileSync(path.join(root, 'tiles', 'N49E008.tif'), tiff(100, 8, 50));
+    fs.writeFileSync(path.join(root, 'tiles', 'N49E009.tif'), tiff(200, 9, 50));
+    fs.writeFileSync(path.join(root, 'tiles', 'N49E009.tif.aux.xml'), pam);
+    fs.writeFileSync(path.join(root, 'clean', 'dem.tif'), tiff(100));
+    fs.writeFileSync(path.join(root, 'clean', 'other.tif.aux.xml'), pam); // no raster of that name: not a sidecar
+    fs.writeFileSync(
+      path.join(root, 'config.yaml'),
+      'datasets:\n  - name: single\n    path: single/dem.tif\n  - name: one\n    path: one/\n' +
+        '  - name: tiles\n    path: tiles/\n  - name: clean\n    path: clean/dem.tif\n',
+    );
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it.each([
+    ['a file named in path (asked of the store)', 'single', /single\/dem\.tif\.aux\.xml holds GDAL metadata/],
+    ["a folder's one raster (its listing, any case)", 'one', /one\/dem\.tif\.aux\.xml holds GDAL metadata/],
+    ['a tile of a listed folder', 'tiles', /tiles\/N49E009\.tif\.aux\.xml holds GDAL metadata/],
+  ])('%s', async (_, name, message) => {
+    const registry = loadDatasetRegistry({ configPath: path.join(root, 'config.yaml') });
+    const answer = registry.get(name).sample([{ lat: 49.5, lon: 8.5 }], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+    await expect(answer).rejects.toThrow(message);
+  });
+
+  it('reads a raster with no sidecar of its own name', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(root, 'config.yaml') });
+    await expect(
+      registry.get('clean').sample([{ lat: 50 - 1.5 * RES, lon: 8 + 2.5 * RES }], 'nearest'),
+    ).resolves.toEqual([202]);
+  });
+});
