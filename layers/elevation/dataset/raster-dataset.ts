@@ -3,7 +3,7 @@
  * mosaic's CRS, samples them, and maps nodata to null. Opening is lazy and cached; a failed open is retried on
  * the next request.
  */
-import { openByteSource, type ByteSource } from '../data/byte-source';
+import { isRemote, openByteSource, type ByteSource } from '../data/byte-source';
 import { listFolder } from '../data/folder-listing';
 import { ReadLimiter } from '../data/read-limiter';
 import {
@@ -232,7 +232,13 @@ export class RasterDataset extends DatasetBase {
       try {
         if (this.opened && this.vrtFile && this.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
         const mosaic = this.opened ?? (await this.openMosaic(context));
-        return await describeMosaic(this.name, mosaic, this.tileSize, this.options.verticalDatum);
+        const info = await describeMosaic(this.name, mosaic, this.tileSize, this.options.verticalDatum);
+        // A remote single file's sidecar is asked of the store here, not on the requests' path (a round trip
+        // per cold start): npm start and /health?deep=1 refuse it before users are answered.
+        const { location, tiling, opener } = this.options;
+        if (!tiling && isRasterFile(location) && isRemote(location))
+          await refuseProbedSidecar(location, opener);
+        return info;
       } catch (error) {
         if (!(error instanceof ObjectChangedError) || reopened) throw error;
         this.options.opener.forget(error.url);
@@ -282,7 +288,8 @@ export class RasterDataset extends DatasetBase {
     if (tiling) return this.tiledMosaic(tiling, tiling.template ? null : await listFolder(location));
     if (isVrtFile(location)) return this.vrtMosaic(location, ctx);
     if (isRasterFile(location)) {
-      await refuseProbedSidecar(location, this.options.opener, ctx);
+      // A local file's sidecar costs a stat; a remote one's a request, asked by describe() only (below).
+      if (!isRemote(location)) await refuseProbedSidecar(location, this.options.opener);
       return this.singleMosaic(location, ctx);
     }
     // As OpenTopoData: a folder with one raster (or one VRT and no rasters) is a single-file dataset, with
@@ -362,11 +369,12 @@ export class RasterDataset extends DatasetBase {
 
 /**
  * A single file named in `path` has no listing: whether GDAL's sidecar (`<file>.aux.xml`) is beside it is asked of
- * the store, once per open. A refusal counts as absent (S3 without ListBucket answers 403 for a missing key).
+ * the store. A refusal counts as absent (S3 without ListBucket answers 403 for a missing key).
  */
-async function refuseProbedSidecar(file: string, opener: RasterOpener, io: ReadContext): Promise<void> {
+async function refuseProbedSidecar(file: string, opener: RasterOpener): Promise<void> {
   try {
-    await openByteSource(`${file}${SIDECAR}`, opener.policy).read(0, 1, io);
+    // Not the request's read: not counted in its stats (a sidecar is no data), under the store's own timeouts.
+    await openByteSource(`${file}${SIDECAR}`, opener.policy).read(0, 1);
   } catch (error) {
     if (error instanceof SourceNotFoundError || error instanceof DataSourceAccessDeniedError) return;
     throw error;

@@ -14,6 +14,7 @@ import {
   loadDatasetRegistry,
   UndecodableBlockError,
 } from '../../../layers/elevation';
+import { startDataServer } from '../../../scripts/data-server';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
 const TILE = 16;
@@ -386,6 +387,25 @@ describe("GDAL's sidecar (.aux.xml) beside a raster: refused, as its nodata, sca
     const answer = registry.get(name).sample([{ lat: 49.5, lon: 8.5 }], 'nearest');
     await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
     await expect(answer).rejects.toThrow(message);
+  });
+
+  it("a remote file named in path: asked of the store by describe() (npm start, /health?deep=1), not on requests' path", async () => {
+    const server = await startDataServer({ root, port: 0 });
+    try {
+      const registry = loadDatasetRegistry({
+        configPath: path.join(root, 'config.yaml'),
+        dataRoot: server.url,
+      });
+      await expect(registry.get('single').describe()).rejects.toThrow(
+        /single\/dem\.tif\.aux\.xml holds GDAL metadata/,
+      );
+      await expect(registry.get('clean').describe()).resolves.toMatchObject({ tileCount: 1 });
+      await expect(registry.get('tiles').describe()).rejects.toThrow(
+        /N49E009\.tif\.aux\.xml holds GDAL metadata/,
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it('reads a raster with no sidecar of its own name', async () => {
