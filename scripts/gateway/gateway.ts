@@ -62,6 +62,11 @@ export interface Gateway {
  */
 export const MAX_URL_BYTES = 16 * 1024;
 export const MAX_HEADER_BYTES = 32 * 1024;
+/**
+ * Most headers a request may have: Node's http servers (this one's parser, serverless-offline's behind it) keep
+ * the first 2,000 and drop the rest without a word; browsers and clients send a few dozen.
+ */
+export const MAX_HEADER_COUNT = 500;
 /** Lambda's synchronous invocation payload limit. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 /**
@@ -142,6 +147,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       });
     },
   );
+  // Every header is read: Node keeps the first 2,000 only, so a second Host or a Content-Encoding after them went
+  // unseen (and serverless-offline, behind, drops them too). Over MAX_HEADER_COUNT is a 431.
+  server.maxHeadersCount = 0;
   // `Expect: 100-continue`: a body over the limit is refused before the client sends it.
   server.on('checkContinue', (request: http.IncomingMessage, response: http.ServerResponse) => {
     if (declaredTooLarge(request, bodyLimit(request.headers['content-type']))) {
@@ -207,6 +215,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         414,
         'INVALID_REQUEST',
         `The URL is longer than ${MAX_URL_BYTES} bytes: send many locations as a POST body.`,
+      );
+    }
+    if (request.rawHeaders.length / 2 > MAX_HEADER_COUNT) {
+      request.resume();
+      return sendJson(
+        response,
+        431,
+        'INVALID_REQUEST',
+        `The request has more than ${MAX_HEADER_COUNT} headers.`,
       );
     }
     if (headerBytes(request) > MAX_HEADER_BYTES) {

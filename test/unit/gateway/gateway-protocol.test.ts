@@ -9,6 +9,7 @@ import {
   handlerCodings,
   jsonString,
   MAX_BODY_BYTES,
+  MAX_HEADER_COUNT,
   originForm,
 } from '../../../scripts/gateway/gateway';
 import type { ApiRoute } from '../../../scripts/gateway/routes';
@@ -124,6 +125,32 @@ describe('the local gateway at the HTTP level', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ status: 'INVALID_REQUEST', error });
     expect(seen).toEqual([]);
+  });
+
+  it("sees every header, not Node's first 2,000: a second Host after them is a 400, many headers a 431", async () => {
+    const many = Array.from({ length: 2100 }, (_, i) => `x-${i}: 1\r\n`).join(''); // ~17 KB, under the bytes limit
+    const request = (headers: string) => `GET /v1/sample HTTP/1.1\r\n${headers}\r\n`;
+    const twoHosts = answerOf((await raw(gateway.port, request(`Host: a\r\n${many}Host: b\r\n`), 1500)).text);
+    expect(twoHosts.body).toEqual({
+      status: 'INVALID_REQUEST',
+      error: 'The request has more than one Host header.',
+    });
+    const tooMany = answerOf((await raw(gateway.port, request(`${many}Host: a\r\n`), 1500)).text);
+    expect(tooMany.status).toBe(431);
+    expect(tooMany.body).toEqual({
+      status: 'INVALID_REQUEST',
+      error: `The request has more than ${MAX_HEADER_COUNT} headers.`,
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it('passes a request of MAX_HEADER_COUNT headers on', async () => {
+    const many = Array.from({ length: MAX_HEADER_COUNT - 1 }, (_, i) => `x-${i}: 1\r\n`).join('');
+    const answer = answerOf(
+      (await raw(gateway.port, `GET /v1/sample HTTP/1.1\r\n${many}Host: a\r\n\r\n`)).text,
+    );
+    expect(answer.status).toBe(200);
+    expect(seen).toHaveLength(1);
   });
 
   it('answers an HTTP/1.0 request without Host, which HTTP/1.0 allows', async () => {
