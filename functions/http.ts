@@ -301,7 +301,8 @@ const GZIP_MIN_BYTES = 1024;
 
 export function acceptsGzip(event: APIGatewayProxyEventV2): boolean {
   const accept = headerValue(event, 'accept-encoding') ?? '';
-  return /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(accept);
+  // One \s* per gap: two side by side (before and after an absent q=) split a run of spaces n² ways.
+  return /(^|,)\s*gzip\s*(?:;\s*q=(?!0(?:\.0*)?\s*(?:,|$))[\d.]+\s*)?(?:,|$)/i.test(accept);
 }
 
 /** Whether a text answer goes out gzip-compressed (response-finish.ts compresses it; its 304 names that ETag). */

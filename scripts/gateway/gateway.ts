@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConcurrencyLimit } from '../../layers/elevation';
-import { describeRoutes, matchRoute, type ApiRoute } from './routes';
+import { describeRoutes, matchRoute, trimSlashes, type ApiRoute } from './routes';
 
 export interface GatewayOptions {
   /** serverless-offline's base URL, e.g. http://127.0.0.1:41000 */
@@ -250,7 +250,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // API Gateway matches `/v1/` to the route `/v1`; serverless-offline's router does not: forward it without the slash.
     const forwardPath =
       route && path.length > 1 && path.endsWith('/') && !route.path.endsWith('/')
-        ? path.replace(/\/+$/, '') + (query === undefined ? '' : `?${query}`)
+        ? trimSlashes(path) + (query === undefined ? '' : `?${query}`)
         : url;
     const noRoute = () =>
       sendJson(

@@ -42,7 +42,7 @@ export function loadRoutes(serverlessYmlPath: string): ApiRoute[] {
  * matched, then forwarded as it came, and serverless-offline's own 404 listed its route table).
  */
 function splitPath(path: string): string[] {
-  return path.replace(/\/+$/, '').split('/').slice(1);
+  return trimSlashes(path).split('/').slice(1);
 }
 
 /** The route for `method path`, most specific first (literal beats `{param}`); null when none matches. */
@@ -84,4 +84,11 @@ export function describeRoutes(routes: readonly ApiRoute[]): string {
         .map((r) => `${r.method === '*' ? 'ANY' : r.method} ${r.path}`),
     ),
   ].join(', ');
+}
+
+/** `path` without its trailing slashes, in one pass (/\/+$/ tries every slash of a run: n² on '////…x'). */
+export function trimSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(0, end);
 }

@@ -88,7 +88,9 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
       if (own) return setContent(own.element, own.content, height);
       const element_ = `<${tag}>${height}</${tag}>`;
       if (element.selfClosing) {
-        const open = text.slice(element.start, element.openEnd).replace(/\s*\/>$/, '>');
+        // The tag ends in '/>': cut it and the spaces before it without a regex (/\s*\/>$/ backtracked n² steps
+        // over a long run of spaces in the tag: 3 s at 100,000).
+        const open = `${text.slice(element.start, element.openEnd - 2).trimEnd()}>`;
         return {
           start: element.start,
           end: element.openEnd,

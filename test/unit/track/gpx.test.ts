@@ -112,6 +112,14 @@ describe('readGpx', () => {
     expect(filled('<gpx><wpt lat="50" lon="10"   /></gpx>')).toBe(
       '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt></gpx>',
     );
+    expect(filled('<gpx><wpt lat="50" lon="10"\n\t/></gpx>')).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt></gpx>',
+    );
+    // In one pass: a regex over the tag backtracked n² steps over a long run of spaces (3 s at 100,000).
+    const spaces = ' '.repeat(1_000_000);
+    expect(filled(`<gpx><wpt lat="50"${spaces}lon="10"/></gpx>`)).toBe(
+      `<gpx><wpt lat="50"${spaces}lon="10"><ele>123.4</ele></wpt></gpx>`,
+    );
   });
 
   it.each([
