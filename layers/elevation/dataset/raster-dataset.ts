@@ -343,7 +343,6 @@ export class RasterDataset extends DatasetBase {
   }
 
   private async singleMosaic(file: string, ctx: ReadContext): Promise<Mosaic> {
-    // (A folder's one raster: its listing was checked for a sidecar by tilesOf's rule, refuseListedSidecar.)
     const raster: Raster | null = await this.options.opener.open(file, ctx);
     // One missing file is not "no data here" but a dataset that cannot answer at all.
     if (!raster)
