@@ -8,12 +8,16 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
   answerGoogleQuery,
+  DatasetConfigError,
+  InvalidRequestError,
+  type Dataset,
   GOOGLE_PARAMETERS,
   GoogleInvalidRequestError,
   googleAnswerXml,
   googleErrorXml,
   parseGoogleQuery,
 } from '../layers/elevation';
+import type { App } from './app';
 import { route } from './route';
 import { cacheableResponse, repeatedMessage, repeatedParameter, type Response } from './http';
 import { datasetFields } from './dataset-fields';
@@ -33,9 +37,7 @@ export const handler = route(
         throw new GoogleInvalidRequestError(`Invalid request. ${repeatedMessage(repeated, '|')}`);
       return parseGoogleQuery(event.queryStringParameters ?? {}, app.limits);
     });
-    const datasetSpec = app.settings.googleDataset ?? defaultDatasetName(app);
-    // GOOGLE_DATASET may be a chain "a,b" (not client-made, but the same rule keeps every route's dimension alike).
-    const dataset = app.registry.resolve(datasetSpec);
+    const dataset = googleDataset(app);
     const fields = datasetFields(app.registry.names(), dataset.name);
     t.set({ ...fields, points: locations.length });
     const answer = await answerGoogleQuery(app.registry, dataset, locations, ctx);
@@ -66,4 +68,20 @@ function inGoogleShape(event: APIGatewayProxyEventV2, response: Response): Respo
     headers: { ...response.headers, 'content-type': XML_TYPE },
     body: googleErrorXml(status, error),
   };
+}
+
+/**
+ * The dataset Google's routes answer from: GOOGLE_DATASET (a name or a chain "a,b": not client-made, but the same
+ * rule keeps every route's dimension alike), else the default. A GOOGLE_DATASET the datasets file lacks is the
+ * operator's to fix (a 500 saying so), not the client's 400 (npm start refuses it before).
+ */
+function googleDataset(app: App): Dataset {
+  const spec = app.settings.googleDataset;
+  if (spec === null) return app.registry.resolve(defaultDatasetName(app));
+  try {
+    return app.registry.resolve(spec);
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error;
+    throw new DatasetConfigError(`GOOGLE_DATASET '${spec}': ${error.message}`, { cause: error });
+  }
 }

@@ -19,6 +19,8 @@ import {
   unservable,
   type Unservable,
 } from '../layers/elevation';
+import { sampleRateFromEnv } from '../layers/telemetry/offline-trace';
+import { runtimeIntervalMs } from '../layers/telemetry/runtime-health';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
 import { cacheMbPerEnvironment, localConcurrency, startLocalApi, type LocalApi } from './start/local-api';
@@ -51,12 +53,26 @@ async function main(): Promise<void> {
     throw new Error(`CONFIG_PATH ${configPath} does not exist (paths are relative to ${REPO_ROOT})`);
   }
   // Fail here, with the parser's message, rather than on every request once the API is up.
-  const datasetNames = loadDatasetRegistry({ configPath: path.resolve(REPO_ROOT, configPath) }).names();
+  const registry = loadDatasetRegistry({ configPath: path.resolve(REPO_ROOT, configPath) });
+  const datasetNames = registry.names();
   if (env.DEFAULT_DATASET && !datasetNames.includes(env.DEFAULT_DATASET)) {
     throw new Error(
       `DEFAULT_DATASET '${env.DEFAULT_DATASET}' is not in ${configPath} (${datasetNames.join(', ')})`,
     );
   }
+  // GOOGLE_DATASET (a name or a chain "a,b"): wrong, every Google request was answered the client's 400.
+  const google = env.GOOGLE_DATASET?.trim();
+  if (google) {
+    try {
+      registry.resolve(google);
+    } catch (error) {
+      throw new Error(`GOOGLE_DATASET '${google}': ${describe(error)} (${configPath})`);
+    }
+  }
+  // The telemetry settings each function reads as it loads: wrong, every function failed to load and npm start
+  // waited out its start-up among repeated stack traces.
+  sampleRateFromEnv(env.XRAY_SAMPLE_RATE);
+  runtimeIntervalMs(env.RUNTIME_METRICS_INTERVAL_S);
   const cache = cacheMbPerEnvironment(env, DEFAULT_CACHE_BUDGET_MB);
   // The functions' settings as they will read them, checked now: a bad one (REQUEST_BLOCK_BUDGET_MB=1) made every
   // function fail at its first request, so npm start waited out its 120 s start-up for a /health that never came.

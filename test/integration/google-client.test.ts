@@ -229,6 +229,20 @@ describe('GET /maps/api/elevation/json errors', () => {
     });
     expect((response.json as { results: { elevation: number }[] }).results[0].elevation).toBe(1038.4);
   });
+
+  it("answers a GOOGLE_DATASET the datasets file lacks as the operator's 500, not the client's 400", async () => {
+    const wrong = await loadTrackHandlers({
+      CONFIG_PATH: 'test/fixtures/config.yaml',
+      GOOGLE_DATASET: 'nope',
+    });
+    const response = await invoke(wrong.google, {
+      path: '/maps/api/elevation/json',
+      query: { locations: '49.9,10.1' },
+    });
+    expect(response.status).toBe(500);
+    expect(response.json).toMatchObject({ status: 'UNKNOWN_ERROR', results: [] });
+    expect(response.body).not.toContain('nope');
+  });
 });
 
 describe('GET /maps/api/elevation/xml: the same answers as XML, for spreadsheets and scripts', () => {

@@ -10,6 +10,16 @@ const START = path.resolve(__dirname, '../../scripts/start.ts');
 it.each([
   ['REQUEST_BLOCK_BUDGET_MB', '1', "REQUEST_BLOCK_BUDGET_MB must be an integer between 4 and 4096, got '1'."],
   ['MAX_CONCURRENT_READS', 'lots', "MAX_CONCURRENT_READS must be an integer between 1 and 256, got 'lots'."],
+  // Read by the telemetry layer as each function loads, and GOOGLE_DATASET by the Google routes: npm start checks
+  // them too (a helper's probe: 120 s of stack traces, or every Google request the client's 400).
+  ['XRAY_SAMPLE_RATE', 'abc', 'XRAY_SAMPLE_RATE must be a number from 0 to 1, got "abc"'],
+  [
+    'RUNTIME_METRICS_INTERVAL_S',
+    'abc',
+    'RUNTIME_METRICS_INTERVAL_S must be a number of seconds >= 0, got "abc"',
+  ],
+  ['CORS_ORIGIN', 'https://a.example\nx: 1', "CORS_ORIGIN must be '*' or one origin"],
+  ['GOOGLE_DATASET', 'nope', "GOOGLE_DATASET 'nope': Dataset 'nope' not in config"],
 ])(
   'refuses %s=%s at once, naming it',
   (name, value, message) => {

@@ -220,7 +220,11 @@ function originOf(raw: unknown, fail: (message: string) => never): string | null
   );
 }
 
-function isOrigin(text: string): boolean {
+/**
+ * Whether `text` is one origin as the Access-Control-Allow-Origin header holds it: a scheme and a host (and port),
+ * no path, query or fragment (OpenTopoData's check of its config's value).
+ */
+export function isOrigin(text: string): boolean {
   try {
     const url = new URL(text);
     return url.host !== '' && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;

@@ -3,6 +3,9 @@
  * message naming the variable. The README's settings table mirrors this list.
  */
 import path from 'node:path';
+import { excerpt } from '../errors';
+import { decimalNumber } from '../request/decimal';
+import { isOrigin } from './dataset-config';
 
 export interface Settings {
   /** OpenTopoData-style config.yaml declaring the datasets. */
@@ -64,7 +67,8 @@ export class SettingsError extends Error {}
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
+  // Decimal, as every number a client sends: Number() also read 0x10 as 16 and '' as 0.
+  const value = decimalNumber(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new SettingsError(`${name} must be an integer between ${min} and ${max}, got '${raw}'.`);
   }
@@ -95,6 +99,18 @@ function text(env: Env, name: string): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
+/**
+ * CORS_ORIGIN as the header holds it: '*' or one origin. A newline in it made every function fail as it loaded
+ * (Node refuses the header value), and npm start waited out its start-up among stack traces.
+ */
+function origin(env: Env, name: string): string | null {
+  const value = text(env, name);
+  if (value === null || value === '*' || isOrigin(value)) return value;
+  throw new SettingsError(
+    `${name} must be '*' or one origin, a scheme and host such as https://example.org (no path), got '${excerpt(value)}'.`,
+  );
+}
+
 const DEFAULT_CONFIG_PATH = 'layers/dem-sample/config.yaml';
 
 /**
@@ -117,7 +133,7 @@ export function loadSettings(env: Env = process.env): Settings {
     maxLocations: maxLocations === null ? null : integer(env, 'MAX_LOCATIONS', 512, 1, 100_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),
     maxSamples: integer(env, 'MAX_SAMPLES', 512, 2, 100_000),
-    corsOrigin: text(env, 'CORS_ORIGIN'),
+    corsOrigin: origin(env, 'CORS_ORIGIN'),
     // 512 MiB holds 128 decoded 1024x1024 Float32 blocks (4 MiB each) within a 1769 MB Lambda.
     blockCacheBytes: integer(env, 'BLOCK_CACHE_MB', 512, 1, 64 * 1024) * 1024 * 1024,
     // 64 KiB covers the IFDs and tile offset tables of a GDAL COG up to ~4,000 blocks in one request.

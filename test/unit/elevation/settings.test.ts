@@ -93,7 +93,23 @@ describe('settings: every variable, its unit and its bounds', () => {
       "MAX_LOCATIONS must be an integer between 1 and 100000, got '0'.",
     );
     expect(() => loadSettings({ MAX_LOCATIONS: '100001' })).toThrow(SettingsError);
+    // Decimal only, as every number a client sends (Number() read 0x10 as 16).
+    expect(() => loadSettings({ MAX_LOCATIONS: '0x10' })).toThrow("got '0x10'");
+    expect(loadSettings({ MAX_LOCATIONS: '1e3' }).maxLocations).toBe(1000);
   });
+
+  it.each([
+    'a.example',
+    'https://a.example/app',
+    'https://a.example\nx-evil: 1',
+    'https://a.example, https://b.example',
+  ])(
+    'refuses CORS_ORIGIN %p: the header holds one origin (a newline made every function fail as it loaded)',
+    (origin) => {
+      expect(() => loadSettings({ CORS_ORIGIN: origin })).toThrow(SettingsError);
+      expect(() => loadSettings({ CORS_ORIGIN: origin })).toThrow("CORS_ORIGIN must be '*' or one origin");
+    },
+  );
 
   it.each([
     ['PARTIAL_DECODE', 'partialDecode'],
