@@ -495,46 +495,56 @@ function forward(
     // The handler sees the path without its slash (serverless-offline's router needs that); this tells it the
     // client's path had one, as API Gateway's rawPath does (the help route redirects /v1 but not /v1/).
     if (slashStripped) headers[TRAILING_SLASH_HEADER] = '1';
-    const outgoing = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: request.method,
-        path,
-        headers,
-        agent,
-      },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.once('error', () => resolve('failed'));
-        incoming.once('end', () => {
-          const out: http.OutgoingHttpHeaders = {};
-          for (const [key, value] of Object.entries(incoming.headers))
-            if (!HOP_BY_HOP.has(key) && !NOT_ANSWERED.has(key)) out[key] = value;
-          const payload = Buffer.concat(chunks);
-          // Answers without a body get no Content-Length rather than a false 0 (RFC 9110 §8.6): a HEAD's or a
-          // 304's may only be the length of the 200 to a GET, which we do not know here; a 204 must have none.
-          const status = incoming.statusCode ?? 502;
-          if (request.method !== 'HEAD' && status !== 204 && status !== 304) {
-            out['content-length'] = payload.byteLength;
-          }
-          resolve({ status, headers: out, body: payload });
-        });
-      },
-    );
+    const onAnswer = (incoming: http.IncomingMessage): void => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('error', () => resolve('failed'));
+      incoming.once('end', () => {
+        const out: http.OutgoingHttpHeaders = {};
+        for (const [key, value] of Object.entries(incoming.headers))
+          if (!HOP_BY_HOP.has(key) && !NOT_ANSWERED.has(key)) out[key] = value;
+        const payload = Buffer.concat(chunks);
+        // Answers without a body get no Content-Length rather than a false 0 (RFC 9110 §8.6): a HEAD's or a
+        // 304's may only be the length of the 200 to a GET, which we do not know here; a 204 must have none.
+        const status = incoming.statusCode ?? 502;
+        if (request.method !== 'HEAD' && status !== 204 && status !== 304) {
+          out['content-length'] = payload.byteLength;
+        }
+        resolve({ status, headers: out, body: payload });
+      });
+    };
     // The function may still run on (as a Lambda does after API Gateway gives up): the client gets its 504
     // now, the request to serverless-offline stays open, and `ended` (which frees the slot) waits for it.
+    let outgoing: http.ClientRequest;
     const timer = setTimeout(() => resolve('timeout'), timeoutMs);
     const abandon = setTimeout(() => outgoing.destroy(), timeoutMs + ABANDON_AFTER_MS);
-    outgoing.once('close', () => {
-      clearTimeout(timer);
-      clearTimeout(abandon);
-      resolve('failed'); // no effect once answered: only a connection closed without an answer lands here
-      endInvocation();
-    });
-    outgoing.once('error', () => resolve('failed'));
-    outgoing.end(body);
+    const send = (mayResend: boolean): void => {
+      outgoing = http.request(
+        { host: upstream.hostname, port: upstream.port, method: request.method, path, headers, agent },
+        onAnswer,
+      );
+      let resent = false;
+      outgoing.once('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection serverless-offline closed as idle just as this request went out on it (Node's
+        // documented race, `reusedSocket`): sent once more on a new one. The likely cause of a 502 "could not be
+        // invoked" a probe saw twice in ~200 requests, each ~6 s after the one before (its keep-alive timeout).
+        if (mayResend && outgoing.reusedSocket && error.code === 'ECONNRESET') {
+          resent = true;
+          send(false);
+          return;
+        }
+        resolve('failed');
+      });
+      outgoing.once('close', () => {
+        if (resent) return;
+        clearTimeout(timer);
+        clearTimeout(abandon);
+        resolve('failed'); // no effect once answered: only a connection closed without an answer lands here
+        endInvocation();
+      });
+      outgoing.end(body);
+    };
+    send(true);
   });
   return { answer, ended };
 }

@@ -326,3 +326,29 @@ describe('the local gateway at the HTTP level', () => {
     expect(line(new Date(Date.UTC(2026, 11, 31, 23, 59, 59)))).toBe('31/Dec/2026:23:59:59 +0000');
   });
 });
+
+describe('a kept-alive connection to serverless-offline closed just as a request goes out on it', () => {
+  it('sends the request once more on a new connection, not a 502 (Node documents the race: reusedSocket)', async () => {
+    let calls = 0;
+    const harness = await gatewayOver((request, response) => {
+      calls++;
+      // The second request arrives on the first one's kept-alive connection: its server closes it unanswered,
+      // as a server does whose keep-alive timeout ran out as the request came.
+      if (calls === 2) {
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"OK"}');
+    }, ROUTES);
+    try {
+      const first = await fetch(`${harness.gateway.url}/v1/sample`);
+      expect(first.status).toBe(200);
+      const second = await fetch(`${harness.gateway.url}/v1/sample`);
+      expect(second.status).toBe(200);
+      expect(await second.json()).toEqual({ status: 'OK' });
+      expect(calls).toBe(3);
+    } finally {
+      await harness.close();
+    }
+  });
+});
