@@ -129,7 +129,10 @@ async function serve(
   const { handle, stat: fileStat } = opened;
   let streaming = false;
   try {
-    streaming = answerFile(request, response, pathname, handle, fileStat, stats);
+    // Counted by the file served, not the path asked (`/a//b.tif` and `/a/b%2etif` are one file): the map stays
+    // bounded by the data folder, as request-stats.ts says.
+    const file = `/${path.relative(path.resolve(root), filePath).split(path.sep).join('/')}`;
+    streaming = answerFile(request, response, pathname, file, handle, fileStat, stats);
   } finally {
     if (!streaming) await handle.close();
   }
@@ -140,6 +143,7 @@ function answerFile(
   request: http.IncomingMessage,
   response: http.ServerResponse,
   pathname: string,
+  file: string,
   handle: fs.promises.FileHandle,
   fileStat: fs.Stats,
   stats: RequestStats,
@@ -160,7 +164,6 @@ function answerFile(
   const decision: RangeDecision = rangeStillValid
     ? decideRange(request.headers.range, fileStat.size)
     : { kind: 'full' };
-  const file = pathname;
   if (decision.kind === 'unsatisfiable') {
     stats.count('unsatisfiable', file);
     response.setHeader('Content-Range', unsatisfiedContentRange(fileStat.size));

@@ -208,6 +208,22 @@ describe('data layer server', () => {
     expect(file?.rangeRequests).toBe((before.files['/tiles/N48E009.tif']?.rangeRequests ?? 0) + 2);
   });
 
+  it('counts by the file served, not the path asked: the map stays bounded by the data folder', async () => {
+    const before = server.stats();
+    for (const asked of [
+      'tiles//N48E009.tif',
+      'tiles///N48E009.tif',
+      'tiles/N48E009%2Etif',
+      '/tiles/N48E009.tif',
+    ])
+      await (await fetch(`${server.url}${asked}`, { headers: { range: 'bytes=0-9' } })).arrayBuffer();
+    const after = server.stats();
+    expect(Object.keys(after.files).length).toBe(Object.keys(before.files).length || 1);
+    expect(after.files['/tiles/N48E009.tif']?.rangeRequests).toBe(
+      (before.files['/tiles/N48E009.tif']?.rangeRequests ?? 0) + 4,
+    );
+  });
+
   it('logs one line per request when given a logger', async () => {
     const lines: string[] = [];
     const logged = await startDataServer({
