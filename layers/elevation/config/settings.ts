@@ -67,7 +67,7 @@ export class SettingsError extends Error {}
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
-  // Decimal, as every number a client sends: Number() also read 0x10 as 16 and '' as 0.
+  // Decimal, as every number a client sends: Number() also read 0x10 as 16.
   const value = decimalNumber(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new SettingsError(`${name} must be an integer between ${min} and ${max}, got '${raw}'.`);

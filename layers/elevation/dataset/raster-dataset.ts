@@ -183,9 +183,7 @@ export class RasterDataset extends DatasetBase {
     interpolation: Interpolation,
     context: ReadContext,
   ): Promise<SampleResult> {
-    if (this.opened && this.vrtFile && this.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
-    // The first request of an execution environment opens the dataset (a header read for one file): traced.
-    const mosaic = this.opened ?? (await context.trace.span('open-dataset', () => this.openMosaic(context)));
+    const mosaic = await this.currentMosaic(context);
     const toMosaic = wgs84Converter(mosaic.crs);
     const xs = new Float64Array(points.length);
     const ys = new Float64Array(points.length);
@@ -209,6 +207,13 @@ export class RasterDataset extends DatasetBase {
     return { elevations, datasets: new Array<string>(points.length).fill(this.name), nodataPixels };
   }
 
+  /** The mosaic as it is now: a VRT due for its check is checked (and opened again if replaced) first. */
+  private async currentMosaic(context: ReadContext): Promise<Mosaic> {
+    if (this.opened && this.vrtFile && this.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
+    // The first request of an execution environment opens the dataset (a header read for one file): traced.
+    return this.opened ?? (await context.trace.span('open-dataset', () => this.openMosaic(context)));
+  }
+
   /**
    * What `/v1/datasets` lists, cached for `relistMs` (MISSING_TTL_S) like the listing and headers it is made of:
    * then made again from the files as they are, so a file replaced by one of another extent, a tile added or a VRT
@@ -230,8 +235,7 @@ export class RasterDataset extends DatasetBase {
   private async describeReopening(context: ReadContext): Promise<DatasetInfo> {
     for (let reopened = false; ; reopened = true) {
       try {
-        if (this.opened && this.vrtFile && this.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
-        const mosaic = this.opened ?? (await this.openMosaic(context));
+        const mosaic = await this.currentMosaic(context);
         const info = await describeMosaic(this.name, mosaic, this.tileSize, this.options.verticalDatum);
         // A remote single file's sidecar is asked of the store here, not on the requests' path (a round trip
         // per cold start): npm start and /health?deep=1 refuse it before users are answered.
@@ -295,25 +299,22 @@ export class RasterDataset extends DatasetBase {
     // As OpenTopoData: a folder with one raster (or one VRT and no rasters) is a single-file dataset, with
     // several a tiled one.
     const listed = await listFolder(location);
-    const files = listed?.filter(isRasterFile) ?? null;
-    const vrts = listed?.filter(isVrtFile) ?? [];
-    if (files?.length === 0 && vrts.length === 1) return this.vrtMosaic(joinLocation(location, vrts[0]), ctx);
-    if (files === null) {
+    if (listed === null) {
       throw new DatasetConfigError(
         `Dataset '${name}': ${location} cannot be listed; name the file in \`path\`, or set filename_tile_size (and tile_template) for tiles.`,
       );
     }
+    const files = listed.filter(isRasterFile);
+    const vrts = listed.filter(isVrtFile);
+    if (files.length === 0 && vrts.length === 1) return this.vrtMosaic(joinLocation(location, vrts[0]), ctx);
     if (files.length === 0)
       throw new DatasetConfigError(`Dataset '${name}': ${location} holds no raster files.`);
     if (files.length === 1) {
-      refuseListedSidecar(location, listed ?? [], files);
+      refuseListedSidecar(location, listed, files);
       return this.singleMosaic(joinLocation(location, files[0]), ctx);
     }
     const tileSize = inferTileSize(files, name, this.options.filenameEpsg);
-    return this.tiledMosaic(
-      { filenameEpsg: this.options.filenameEpsg, tileSize, template: null },
-      listed ?? files,
-    );
+    return this.tiledMosaic({ filenameEpsg: this.options.filenameEpsg, tileSize, template: null }, listed);
   }
 
   /** A gdalbuildvrt mosaic: its first source is opened now (the CRS, and a start-up check that it is served). */

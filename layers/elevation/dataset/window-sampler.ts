@@ -475,10 +475,10 @@ async function pixelAnywhere(
     : [centre.x, centre.y];
   const places: [number, number][] = [[mx, my]];
   if (nearAntimeridian(mosaic, mx)) places.push([acrossAntimeridian(mx), my]);
-  const ids = new Set(places.flatMap(([x, y]) => mosaic.candidates(x, y)));
-  await openAll(mosaic, ids, states, ctx);
-  for (const [x, y] of places) {
-    for (const id of mosaic.candidates(x, y)) {
+  const candidates = places.map(([x, y]) => mosaic.candidates(x, y));
+  await openAll(mosaic, new Set(candidates.flat()), states, ctx);
+  for (const [p, [x, y]] of places.entries()) {
+    for (const id of candidates[p]) {
       const state = states.get(id);
       if (!state) continue;
       const [rx, ry] = state.toRaster ? state.toRaster(x, y) : [x, y];
