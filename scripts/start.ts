@@ -6,7 +6,8 @@
  * Settings: PORT (API, 3000), DATA_PORT (data layer, 4000; 0 = any free port), DATA_DIR (folder served,
  * layers/dem-sample), CONFIG_PATH (layers/dem-sample/config.yaml), DATA_ROOT (default: the data layer's
  * URL), LAMBDA_PORT (serverless-offline's invoke endpoint; default: any free port), DATA_LOG=1, BLOCK_CACHE_MB (128:
- * the decoded-block cache of one function, split over its LOCAL_CONCURRENCY workers).
+ * the decoded-block cache of one function, split over its LOCAL_CONCURRENCY workers), SHUTDOWN_DRAIN_S (30: how
+ * long Ctrl-C or SIGTERM lets requests in progress finish).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +24,14 @@ import { sampleRateFromEnv } from '../layers/telemetry/offline-trace';
 import { runtimeIntervalMs } from '../layers/telemetry/runtime-health';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
 import { freePort, parsePort } from './start/free-port';
-import { cacheMbPerEnvironment, localConcurrency, startLocalApi, type LocalApi } from './start/local-api';
+import {
+  cacheMbPerEnvironment,
+  DEFAULT_DRAIN_S,
+  drainSeconds,
+  localConcurrency,
+  startLocalApi,
+  type LocalApi,
+} from './start/local-api';
 import { OfflineLogWriter } from './start/offline-log';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -40,13 +48,23 @@ const LOCAL_REQUEST_BLOCK_BUDGET_MB = 16;
 const README_POINT = '48.742275,9.101177'; // HdM main entrance, inside the bundled sample
 
 /** What to stop on Ctrl-C, filled in as things start (a signal during startup must not orphan osls). */
-const running: { api?: LocalApi; dataServer?: DataServer; stopping: boolean } = { stopping: false };
+const running: {
+  api?: LocalApi;
+  dataServer?: DataServer;
+  /** Set once the API answers: only then does a stop wait for requests in progress (SHUTDOWN_DRAIN_S). */
+  ready: boolean;
+  drainS: number;
+  stopping: boolean;
+  /** Requests a stop answered 503 (or cut off mid-answer) instead of letting them finish. */
+  cutOff: number;
+} = { ready: false, drainS: DEFAULT_DRAIN_S, stopping: false, cutOff: 0 };
 
 async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => void stopAll(signal, 0));
   }
   const env = process.env;
+  running.drainS = drainSeconds(env);
   const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR || DEFAULT_DATA_DIR);
   const configPath = env.CONFIG_PATH || DEFAULT_CONFIG_PATH;
   if (!fs.existsSync(path.resolve(REPO_ROOT, configPath))) {
@@ -116,6 +134,7 @@ async function main(): Promise<void> {
   running.api = api;
   await api.ready;
   if (running.stopping) return;
+  running.ready = true;
   printReady(api.baseUrl, configPath, datasetNames, dataRoot, Date.now() - started);
   console.log(
     `  block cache: BLOCK_CACHE_MB=${cache.budgetMb} per function = ${localConcurrency(env)} workers (LOCAL_CONCURRENCY) x ${cache.perEnvironmentMb} MiB\n`,
@@ -152,18 +171,49 @@ function printReady(
       `Elevation API ready on ${baseUrl}/ (serverless-offline started in ${(startupMs / 1000).toFixed(1)} s)`,
       `  datasets: ${datasetNames.join(', ')} (${configPath}), read through ${dataRoot}`,
       `  try:      curl '${example}'`,
-      '  Ctrl-C stops the API and the data layer.',
+      '  Ctrl-C stops the API and the data layer (after the requests in progress; Ctrl-C again stops at once).',
       '',
     ].join('\n'),
   );
 }
 
+/**
+ * Stops the stack. On a signal the gateway first takes no new connections and lets the requests it holds (running
+ * or queued) be answered, for up to SHUTDOWN_DRAIN_S, with the functions and the data layer still up: a Ctrl-C or
+ * SIGTERM (systemd, a container runtime) cut them off mid-answer before. A second signal, or the time running out,
+ * answers those left 503 with Retry-After; then the exit code is 1, as nothing was lost only when it is 0.
+ */
 async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Promise<void> {
-  if (running.stopping) return;
+  const gateway = running.api?.gateway;
+  if (running.stopping) {
+    if (signal && gateway) {
+      console.log(`${signal} again: answering the requests still in progress 503 and stopping now`);
+      void drain(gateway, 0);
+    }
+    return;
+  }
   running.stopping = true;
-  if (signal) console.log(`\n${signal}: stopping serverless-offline and the data layer`);
+  if (signal && gateway) {
+    // Before the API is ready nothing runs yet: requests waiting for its start-up are answered 503 at once.
+    const drainS = running.ready ? running.drainS : 0;
+    if (drainS > 0) {
+      console.log(
+        `\n${signal}: taking no new requests; finishing those in progress (up to SHUTDOWN_DRAIN_S=${drainS} s, ${signal} again stops at once)`,
+      );
+    }
+    await drain(gateway, drainS * 1000);
+  }
+  if (signal) console.log(`${signal}: stopping serverless-offline and the data layer`);
+  if (running.cutOff > 0) {
+    console.error(`${running.cutOff} request(s) were answered 503 or cut off instead of finishing`);
+  }
   await Promise.allSettled([running.api?.stop(), running.dataServer?.close()]);
-  process.exit(exitCode);
+  process.exit(running.cutOff > 0 ? Math.max(1, exitCode) : exitCode);
+}
+
+async function drain(gateway: LocalApi['gateway'], timeoutMs: number): Promise<void> {
+  const { cutOff } = await gateway.drain(timeoutMs);
+  running.cutOff += cutOff;
 }
 
 /** Every dataset and geoid grid that cannot be served (the list `GET /health?deep=1` checks), with the reason. */

@@ -53,6 +53,13 @@ export interface GatewayOptions {
 export interface Gateway {
   url: string;
   port: number;
+  /**
+   * A graceful stop: takes no new connections, lets every request already received (running or queued) be
+   * answered, each on a connection that then closes, for up to `timeoutMs`; any still unanswered then gets a 503
+   * with Retry-After (its function may be cut off mid-run) before every connection closes. Resolves with how
+   * many were answered so. Call close() after it to free the rest.
+   */
+  drain(timeoutMs: number): Promise<{ cutOff: number }>;
   close(): Promise<void>;
 }
 
@@ -132,6 +139,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     error: string,
     request?: http.IncomingMessage,
   ) => log(writeRawJson(socket, status, kind, error), socket.remoteAddress, request);
+  /** Requests received and not yet answered (or given up by their client): what a drain waits for. */
+  const open = new Set<http.ServerResponse>();
+  let draining = false;
+  /** Called once `open` is empty: each waiting drain's. */
+  const onDrained = new Set<() => void>();
+  const received = (response: http.ServerResponse): void => {
+    open.add(response);
+    // While draining, each answer closes its connection: a kept-alive client then sends its next request to
+    // whatever replaces this process, not into one about to stop.
+    if (draining) response.setHeader('connection', 'close');
+    response.once('close', () => {
+      open.delete(response);
+      if (open.size > 0) return;
+      for (const resolve of onDrained) resolve();
+      onDrained.clear();
+    });
+  };
   const server = http.createServer(
     {
       maxHeaderSize: PARSER_HEADER_BYTES,
@@ -141,6 +165,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       requireHostHeader: false, // answered below, in JSON (Node's own 400 has an empty body)
     },
     (request, response) => {
+      received(response);
       handle(request, response).catch(() => {
         if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
         else response.destroy();
@@ -152,14 +177,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   server.maxHeadersCount = 0;
   // `Expect: 100-continue`: a body over the limit is refused before the client sends it.
   server.on('checkContinue', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    received(response);
     if (declaredTooLarge(request, bodyLimit(request.headers['content-type']))) {
       handle(request, response).catch(() => response.destroy());
       return;
     }
     response.writeContinue();
-    server.emit('request', request, response);
+    handle(request, response).catch(() => {
+      if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
+      else response.destroy();
+    });
   });
   server.on('checkExpectation', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    received(response);
     request.resume();
     sendJson(
       response,
@@ -310,7 +340,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // (one more block cache) per timed-out request.
     let invocationEnded: Promise<void> = Promise.resolve();
     try {
-      if (!(await upstreamUp(options.timeoutMs - (Date.now() - arrived)))) {
+      const up = await upstreamUp(options.timeoutMs - (Date.now() - arrived));
+      // Answered while it waited (a drain that ran out of time): not invoked now.
+      if (response.writableEnded) return;
+      if (!up) {
         return sendJson(response, 503, 'SERVER_ERROR', 'The API is still starting; retry in a few seconds.', {
           'retry-after': String(STARTING_RETRY_AFTER_S),
         });
@@ -336,6 +369,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const invocation = forward(agent, upstream, request, forwardPath, body, remaining, forwardPath !== url);
       invocationEnded = invocation.ended;
       const answer = await invocation.answer;
+      if (response.writableEnded) return; // answered by a drain that ran out of time
       if (answer === 'timeout') return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
       if (answer === 'failed')
         return sendJson(response, 502, 'SERVER_ERROR', 'The function could not be invoked.');
@@ -387,6 +421,35 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
+    drain: async (timeoutMs) => {
+      draining = true;
+      server.close(); // no new connections; Node closes the idle kept-alive ones
+      server.closeIdleConnections();
+      for (const response of open) if (!response.headersSent) response.setHeader('connection', 'close');
+      if (open.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => onDrained.add(resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs)))),
+        ]);
+        clearTimeout(timer);
+      }
+      let cutOff = 0;
+      for (const response of [...open]) {
+        if (response.headersSent) {
+          response.destroy(); // an answer still being written when time ran out
+          cutOff += 1;
+          continue;
+        }
+        response.req.resume();
+        sendJson(response, 503, 'SERVER_ERROR', 'The API is shutting down; retry in a few seconds.', {
+          connection: 'close',
+          'retry-after': String(STARTING_RETRY_AFTER_S),
+        });
+        cutOff += 1;
+      }
+      return { cutOff };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -72,6 +72,25 @@ export async function startLocalApi(
   };
 }
 
+/**
+ * SHUTDOWN_DRAIN_S: how long Ctrl-C or SIGTERM lets the requests already received be answered before npm start
+ * stops (default 30 s, API Gateway's integration timeout: every request is answered or timed out by then).
+ */
+export const DEFAULT_DRAIN_S = 30;
+const MAX_DRAIN_S = 600;
+
+export function drainSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SHUTDOWN_DRAIN_S;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_DRAIN_S;
+  const value = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || value > MAX_DRAIN_S) {
+    throw new Error(
+      `SHUTDOWN_DRAIN_S must be a whole number of seconds from 0 to ${MAX_DRAIN_S}, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
 /** LOCAL_CONCURRENCY: how many invocations of one function run at once, i.e. how many workers (environments) it has. */
 export function localConcurrency(
   env: NodeJS.ProcessEnv = process.env,

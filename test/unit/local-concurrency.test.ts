@@ -2,7 +2,12 @@
  * npm start's LOCAL_CONCURRENCY: invocations of one function at once, i.e. its worker threads, each with its own
  * isolate and its share of BLOCK_CACHE_MB. The default follows the cores (2 to 4); a set value wins.
  */
-import { cacheMbPerEnvironment, defaultConcurrency, localConcurrency } from '../../scripts/start/local-api';
+import {
+  cacheMbPerEnvironment,
+  defaultConcurrency,
+  drainSeconds,
+  localConcurrency,
+} from '../../scripts/start/local-api';
 
 describe('LOCAL_CONCURRENCY', () => {
   it.each([
@@ -35,5 +40,17 @@ describe('LOCAL_CONCURRENCY', () => {
     expect(cacheMbPerEnvironment({ BLOCK_CACHE_MB: '1', LOCAL_CONCURRENCY: '4' }, 128).perEnvironmentMb).toBe(
       1,
     );
+  });
+
+  it('takes SHUTDOWN_DRAIN_S in whole seconds from 0 to 600, 30 unset', () => {
+    expect(drainSeconds({})).toBe(30);
+    expect(drainSeconds({ SHUTDOWN_DRAIN_S: ' ' })).toBe(30);
+    expect(drainSeconds({ SHUTDOWN_DRAIN_S: '0' })).toBe(0);
+    expect(drainSeconds({ SHUTDOWN_DRAIN_S: '600' })).toBe(600);
+    for (const bad of ['601', '-1', '1.5', '1e2', 'ten', '0x10']) {
+      expect(() => drainSeconds({ SHUTDOWN_DRAIN_S: bad })).toThrow(
+        `SHUTDOWN_DRAIN_S must be a whole number of seconds from 0 to 600, got "${bad}"`,
+      );
+    }
   });
 });
