@@ -57,6 +57,8 @@ const running: {
   stopping: boolean;
   /** Requests a stop answered 503 (or cut off mid-answer) instead of letting them finish. */
   cutOff: number;
+  /** serverless-esbuild's bundle folder of this instance (ownWorkFolder), removed on stop. */
+  workFolder?: string;
 } = { ready: false, drainS: DEFAULT_DRAIN_S, stopping: false, cutOff: 0 };
 
 async function main(): Promise<void> {
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
       `${unservableHeadline(broken)}:\n${broken.map((b) => `  - ${b.name}: ${describe(b.reason)}`).join('\n')}`,
     );
   }
+  running.workFolder = ownWorkFolder();
   const started = Date.now();
   const logs = {
     stdout: new OfflineLogWriter((line) => process.stdout.write(line)),
@@ -129,7 +132,12 @@ async function main(): Promise<void> {
     // The gateway's own answers (404, 413, 429, 504 …), which no function logs: one access-log line each.
     accessLog: (line) => process.stdout.write(`${line}\n`),
     // Up to LOCAL_CONCURRENCY workers per function each hold a block cache: together they get BLOCK_CACHE_MB.
-    env: { DATA_ROOT: dataRoot, CONFIG_PATH: configPath, ...functionSettings(env, cache.perEnvironmentMb) },
+    env: {
+      DATA_ROOT: dataRoot,
+      CONFIG_PATH: configPath,
+      ESBUILD_WORK_FOLDER: running.workFolder,
+      ...functionSettings(env, cache.perEnvironmentMb),
+    },
   });
   running.api = api;
   await api.ready;
@@ -145,6 +153,33 @@ async function main(): Promise<void> {
     console.error(`serverless-offline exited unexpectedly (${code}); stopping the data layer`);
     void stopAll(undefined, typeof code === 'number' && code !== 0 ? code : 1);
   });
+}
+
+/**
+ * This instance's bundle folder, `.build/start-<pid>` (git-ignored): a second npm start in the same checkout (another
+ * PORT) bundled into the shared `.esbuild` and serverless-esbuild's cleanup there deleted the first one's handlers.
+ * ESBUILD_WORK_FOLDER, when set, wins. Folders of instances no longer running (killed with SIGKILL) are removed.
+ */
+function ownWorkFolder(): string {
+  const set = process.env.ESBUILD_WORK_FOLDER?.trim();
+  if (set) return set;
+  const parent = path.join(REPO_ROOT, '.build');
+  for (const entry of fs.existsSync(parent) ? fs.readdirSync(parent) : []) {
+    const pid = /^start-(\d+)$/.exec(entry)?.[1];
+    if (pid !== undefined && !alive(Number(pid))) {
+      fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+    }
+  }
+  return `.build/start-${process.pid}`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // running, as another user
+  }
 }
 
 /** What npm start sets for the functions beyond the environment they inherit: their share of the cache and budget. */
@@ -208,6 +243,10 @@ async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Pr
     console.error(`${running.cutOff} request(s) were answered 503 or cut off instead of finishing`);
   }
   await Promise.allSettled([running.api?.stop(), running.dataServer?.close()]);
+  // Only the folder this instance named itself: an ESBUILD_WORK_FOLDER set by hand is serverless-esbuild's to clean.
+  if (running.workFolder?.startsWith('.build/start-')) {
+    fs.rmSync(path.join(REPO_ROOT, running.workFolder), { recursive: true, force: true });
+  }
   process.exit(running.cutOff > 0 ? Math.max(1, exitCode) : exitCode);
 }
 

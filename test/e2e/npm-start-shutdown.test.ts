@@ -4,6 +4,7 @@
  * serverless-offline and the data layer at once and dropped them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../scripts/start/free-port';
@@ -61,6 +62,9 @@ describe('npm start stopped while it serves', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       await waitFor(child, () => output, 'Elevation API ready', 150_000);
+      // Its own bundle folder, so a second npm start in this checkout cannot delete its handlers.
+      const workFolder = path.join(REPO_ROOT, `.build/start-${child.pid}`);
+      expect(fs.readdirSync(workFolder)).toContain('.build');
       const url = `http://127.0.0.1:${port}/v1/sample`;
       let answered = 0;
       let signalled = false;
@@ -85,6 +89,7 @@ describe('npm start stopped while it serves', () => {
       expect(output).toMatch(/SIGTERM: taking no new requests; finishing those in progress/);
       expect(output).not.toMatch(/answered 503 or cut off/);
       expect(await refused(port)).toBe(true);
+      expect(fs.existsSync(workFolder)).toBe(false);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
