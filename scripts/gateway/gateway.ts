@@ -124,14 +124,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }),
     );
   };
+  /** `why`, when given, goes to the access log after the message, not to the client. */
   const sendJson = (
     response: http.ServerResponse,
     status: number,
     kind: string,
     error: string,
     headers: http.OutgoingHttpHeaders = {},
-  ) =>
-    log(writeJson(response, status, kind, error, headers), response.req.socket.remoteAddress, response.req);
+    why?: string,
+  ) => {
+    const answer = writeJson(response, status, kind, error, headers);
+    log(
+      why === undefined ? answer : { ...answer, error: `${error} (${why})` },
+      response.req.socket.remoteAddress,
+      response.req,
+    );
+  };
   const rawJson = (
     socket: Socket,
     status: number,
@@ -371,8 +379,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const answer = await invocation.answer;
       if (response.writableEnded) return; // answered by a drain that ran out of time
       if (answer === 'timeout') return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
-      if (answer === 'failed')
-        return sendJson(response, 502, 'SERVER_ERROR', 'The function could not be invoked.');
+      if (answer === 'failed') {
+        // Why goes to the access log only: it names internal ports and serverless-offline's behaviour.
+        const why = invocation.failure();
+        return sendJson(response, 502, 'SERVER_ERROR', 'The function could not be invoked.', {}, why);
+      }
       const offlineError = offlineErrorOf(answer);
       if (offlineError === 'timeout')
         return sendJson(response, 504, 'SERVER_ERROR', 'The request timed out.');
@@ -545,8 +556,15 @@ function forward(
   body: Buffer,
   timeoutMs: number,
   slashStripped: boolean,
-): { answer: Promise<Answer | 'timeout' | 'failed'>; ended: Promise<void> } {
+): { answer: Promise<Answer | 'timeout' | 'failed'>; ended: Promise<void>; failure: () => string } {
   let endInvocation: () => void = () => undefined;
+  /** What made the answer 'failed', for the access log (the first cause seen). */
+  let failure = 'serverless-offline closed the connection without an answer';
+  let failed = false;
+  const fail = (why: string): void => {
+    if (!failed) failure = why;
+    failed = true;
+  };
   const ended = new Promise<void>((resolve) => (endInvocation = resolve));
   const answer = new Promise<Answer | 'timeout' | 'failed'>((resolve) => {
     const headers: http.OutgoingHttpHeaders = {};
@@ -561,7 +579,10 @@ function forward(
     const onAnswer = (incoming: http.IncomingMessage): void => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.once('error', () => resolve('failed'));
+      incoming.once('error', (error: NodeJS.ErrnoException) => {
+        fail(`the answer broke off: ${errorText(error)}`);
+        resolve('failed');
+      });
       incoming.once('end', () => {
         const out: http.OutgoingHttpHeaders = {};
         for (const [key, value] of Object.entries(incoming.headers))
@@ -596,6 +617,7 @@ function forward(
           send(false);
           return;
         }
+        fail(errorText(error));
         resolve('failed');
       });
       outgoing.once('close', () => {
@@ -609,7 +631,13 @@ function forward(
     };
     send(true);
   });
-  return { answer, ended };
+  return { answer, ended, failure: () => failure };
+}
+
+/** 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:41234', or the message alone when there is no code. */
+function errorText(error: NodeJS.ErrnoException): string {
+  const message = error.message.slice(0, 200);
+  return error.code && !message.includes(error.code) ? `${error.code}: ${message}` : message;
 }
 
 const ERROR_TYPE_KEY = Buffer.from('"errorType"');
