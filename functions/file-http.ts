@@ -9,6 +9,7 @@ import {
 } from '../layers/elevation';
 import { corsHeaders, type Response } from './http';
 import { base64DecodedBytes, textDamage } from './body-bytes';
+import { attachmentHeader } from './form';
 
 export function fileBytes(event: APIGatewayProxyEventV2, maxBytes: number): Uint8Array {
   if (!event.body) {
@@ -71,6 +72,12 @@ export function fileResponse(filled: FilledFile, corsOrigin: string | null): Res
       'content-type': filled.gzip
         ? 'application/gzip'
         : CONTENT_TYPES[report.format] + (charset ? `; charset=${charset}` : ''),
+      // Always a download: a browser shown an answered GPX or KML inline (a cross-site form can POST one) rendered
+      // it as an XML document of this API's origin, scripts in the XHTML namespace included. A named upload
+      // answers under its own name (functions/file.ts); the formats are named by their extensions.
+      'content-disposition': attachmentHeader(`track.${report.format}${filled.gzip ? '.gz' : ''}`),
+      'content-security-policy': "default-src 'none'; sandbox",
+      'x-content-type-options': 'nosniff',
       ...corsHeaders(corsOrigin),
       ...reportHeaders(report),
     },

@@ -192,8 +192,25 @@ function uploadName(filename: string | undefined): string | null {
  * name: an ASCII fallback (RFC 6266) and the exact name as UTF-8 (RFC 8187).
  */
 export function attachmentHeader(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRFC8187(filename)}`;
+  const name = boundedName(filename);
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/gu, '_'); // u: one '_' per character, not per UTF-16 unit
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRFC8187(name)}`;
+}
+
+/**
+ * Longest name an answer carries, in characters: a 6,000-character upload name made a 12 KB header (two copies,
+ * one percent-encoded), over what many proxies and API Gateway's 10 KB limit for request headers suggest. File
+ * systems take 255 bytes.
+ */
+export const MAX_ATTACHMENT_NAME_CHARS = 120;
+
+/** The name cut to MAX_ATTACHMENT_NAME_CHARS characters (code points), its extension kept. */
+function boundedName(filename: string): string {
+  const chars = Array.from(filename);
+  if (chars.length <= MAX_ATTACHMENT_NAME_CHARS) return filename;
+  const dot = filename.lastIndexOf('.');
+  const extension = dot > 0 && filename.length - dot <= 10 ? Array.from(filename.slice(dot)) : [];
+  return [...chars.slice(0, MAX_ATTACHMENT_NAME_CHARS - extension.length), ...extension].join('');
 }
 
 function encodeRFC8187(value: string): string {

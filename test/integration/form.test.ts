@@ -94,7 +94,15 @@ describe('a track uploaded as a form', () => {
     expect(viaForm.headers['content-disposition']).toBe(
       `attachment; filename="${name}"; filename*=UTF-8''${name}`,
     );
-    expect(raw.headers['content-disposition']).toBeUndefined();
+    // A raw upload has no name: a download all the same, never a document shown inline in this API's origin.
+    const extension = name.slice(name.lastIndexOf('.'));
+    expect(raw.headers['content-disposition']).toBe(
+      `attachment; filename="track${extension}"; filename*=UTF-8''track${extension}`,
+    );
+    for (const answer of [raw, viaForm]) {
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    }
   });
 
   it('answers a KMZ part as a KMZ, whatever the file field is called', async () => {
@@ -490,5 +498,20 @@ describe('attachmentHeader', () => {
     expect(attachmentHeader("it's (1)*.gpx")).toBe(
       `attachment; filename="it's (1)*.gpx"; filename*=UTF-8''it%27s%20%281%29%2A.gpx`,
     );
+  });
+
+  it('cuts a long name to 120 characters, its extension kept (a 6,000-character name made a 12 KB header)', () => {
+    expect(attachmentHeader(`${'a'.repeat(6000)}.gpx`)).toBe(
+      `attachment; filename="${'a'.repeat(116)}.gpx"; filename*=UTF-8''${'a'.repeat(116)}.gpx`,
+    );
+    // Characters, not UTF-16 units: an emoji is never cut in half.
+    expect(attachmentHeader(`${'😀'.repeat(200)}.kml`)).toBe(
+      `attachment; filename="${'_'.repeat(116)}.kml"; filename*=UTF-8''${'%F0%9F%98%80'.repeat(116)}.kml`,
+    );
+    // No extension, or a "dot" too far from the end to be one: cut plainly.
+    expect(attachmentHeader('b'.repeat(121))).toContain(`filename="${'b'.repeat(120)}"`);
+    expect(attachmentHeader(`x.${'c'.repeat(200)}`)).toContain(`filename="x.${'c'.repeat(118)}"`);
+    expect(attachmentHeader(`${'d'.repeat(120)}.gpx`)).toContain(`filename="${'d'.repeat(116)}.gpx"`);
+    expect(attachmentHeader(`${'e'.repeat(116)}.gpx`)).toContain(`filename="${'e'.repeat(116)}.gpx"`);
   });
 });
