@@ -67,11 +67,12 @@ datasets:
     expect(config.datasets[1]).toMatchObject({ name: 'both', path: null, childDatasets: ['eudem'] });
   });
 
-  it('keeps vertical_datum trimmed, a blank one as none', () => {
+  it('keeps vertical_datum trimmed, a blank or empty one as none', () => {
     const config = parseApiConfig(
-      "datasets:\n  - {name: a, path: x, vertical_datum: ' egm08 '}\n  - {name: b, path: x, vertical_datum: ' '}\n",
+      "datasets:\n  - {name: a, path: x, vertical_datum: ' egm08 '}\n  - {name: b, path: x, vertical_datum: ' '}\n" +
+        '  - {name: c, path: x, vertical_datum: }\n',
     );
-    expect(config.datasets.map((d) => d.verticalDatum)).toEqual(['egm08', null]);
+    expect(config.datasets.map((d) => d.verticalDatum)).toEqual(['egm08', null, null]);
   });
 
   it.each([
@@ -255,6 +256,14 @@ datasets:
       'description: my DEMs\ndatasets: [{name: a, path: x, source_url: https://example.org}]',
     );
     expect(config.datasets[0].name).toBe('a');
+    // Three edits from 'name' (two of them in its first four letters): a note, not a typo.
+    expect(parse('datasets: [{name: a, path: x, notes: mine}]').datasets[0].name).toBe('a');
+  });
+
+  it('refuses a key two edits from a known one (two letters left out)', () => {
+    expect(() => parse('datasets: [{name: a, path: x, wgs84_bnds: {}}]')).toThrow(
+      "dataset 'a': unknown key 'wgs84_bnds': did you mean 'wgs84_bounds'?",
+    );
   });
 
   it.each([
@@ -277,6 +286,9 @@ datasets:
     ],
     ['{a: 1}', 'a mapping'],
     ['true', 'a boolean'],
+    ['"file:///"', 'a URL without a host'],
+    ['"https://a.example?x=1"', 'a query'],
+    ['"https://a.example#top"', 'a fragment'],
   ])('refuses access_control_allow_origin %s (%s)', (origin) => {
     const yaml = `access_control_allow_origin: ${origin}\ndatasets: [{name: a, path: x}]`;
     expect(() => parse(yaml)).toThrow(DatasetConfigError);
@@ -294,6 +306,10 @@ datasets:
     );
     expect(parse(ds).accessControlAllowOrigin).toBeNull();
     expect(parse(`max_locations_per_request: 1\n${ds}`).maxLocationsPerRequest).toBe(1);
+    // An app's own scheme (Capacitor, Ionic): a host and no path, as browsers send it in Origin.
+    expect(parse(`access_control_allow_origin: capacitor://localhost\n${ds}`).accessControlAllowOrigin).toBe(
+      'capacitor://localhost',
+    );
   });
 
   it('keeps a child dataset list in its order and trims a path', () => {
