@@ -45,6 +45,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/dataset/block-store.ts`,
     `${LIB}/dataset/mosaic.ts`,
     `${LIB}/dataset/multi-dataset.ts`,
+    `${LIB}/dataset/wgs84-box.ts`,
   ],
   dataset: [
     `${LIB}/dataset/raster-dataset.ts`,

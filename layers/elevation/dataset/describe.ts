@@ -1,12 +1,11 @@
 /** What `GET /v1/datasets` reports for a raster dataset: WGS84 bounds, resolution, CRS, pixel type, tile count. */
-import { wgs84Converter, type Crs } from '../geo/crs';
+import type { Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import type { DatasetInfo } from '../types';
 import type { Mosaic } from './mosaic';
 import { TiledMosaic } from './mosaic';
 import { VrtMosaic } from './vrt-mosaic';
-
-type Box = [number, number, number, number];
+import { toWgs84Box, type Box } from './wgs84-box';
 
 export async function describeMosaic(
   name: string,
@@ -66,32 +65,4 @@ function keysBox(keys: { ix: number; iy: number }[], tileSize: number): Box {
   const xs = keys.map((k) => k.ix * tileSize);
   const ys = keys.map((k) => k.iy * tileSize);
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs) + tileSize, Math.max(...ys) + tileSize];
-}
-
-/** Transforms a box by sampling its edges (a projected box is curved in WGS84). */
-function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
-  const converter = wgs84Converter(crs);
-  const lons: number[] = [];
-  const lats: number[] = [];
-  const steps = crs.isGeographic ? 1 : 16;
-  for (let i = 0; i <= steps; i++) {
-    const t = i / steps;
-    for (const [x, y] of [
-      [minX + t * (maxX - minX), minY],
-      [minX + t * (maxX - minX), maxY],
-      [minX, minY + t * (maxY - minY)],
-      [maxX, minY + t * (maxY - minY)],
-    ]) {
-      const [lon, lat] = converter.inverse(x, y);
-      lons.push(lon);
-      lats.push(lat);
-    }
-  }
-  const round = (v: number) => Math.round(v * 1e6) / 1e6;
-  return [
-    round(Math.min(...lons)),
-    round(Math.min(...lats)),
-    round(Math.max(...lons)),
-    round(Math.max(...lats)),
-  ];
 }

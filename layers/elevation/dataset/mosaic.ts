@@ -7,13 +7,19 @@
  * tiles), Copernicus (pixel centres on whole degrees, south row and east column dropped, so lat 34.0 lives in
  * N33) and EU-DEM (pixel-is-area tiles that do not overlap).
  */
-import { DatasetUnavailableError, ObjectChangedError, SourceNotFoundError } from '../errors';
+import {
+  DatasetConfigError,
+  DatasetUnavailableError,
+  ObjectChangedError,
+  SourceNotFoundError,
+} from '../errors';
 import type { Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import type { ReadIo } from '../data/byte-source';
 import type { RasterOpener } from './raster-opener';
 import type { TileIndex } from './tile-index';
 import { parseTileKeyId, tileKeyId, type TileKey } from './tile-names';
+import { gridBox, sharedFraction, toWgs84Box, type Box } from './wgs84-box';
 
 export interface Mosaic {
   /** The CRS of the coordinates given to `candidates` (the filename CRS for tiles, the raster's for one file). */
@@ -88,6 +94,9 @@ export class TiledMosaic implements Mosaic {
     private readonly datasetName: string,
   ) {}
 
+  /** Rasters whose placement was checked (checkPlacement). */
+  private readonly placed = new WeakSet<Raster>();
+
   candidates(x: number, y: number): readonly string[] {
     const fx = x / this.tileSize;
     const fy = y / this.tileSize;
@@ -112,9 +121,13 @@ export class TiledMosaic implements Mosaic {
    * the next request: a tile really deleted is then no longer located, one served again is read.
    */
   async open(id: string, io?: ReadIo): Promise<Raster | null> {
-    for (const location of await this.index.locate(parseTileKeyId(id))) {
+    const key = parseTileKeyId(id);
+    for (const location of await this.index.locate(key)) {
       const raster = await this.opener.open(location, io);
-      if (raster) return raster;
+      if (raster) {
+        this.checkPlacement(key, location, raster);
+        return raster;
+      }
       if (this.index.listed) {
         // Neither the listing nor "missing" is kept: the next request lists and opens the file again, so a file
         // the store answers again (a fault, not a deletion) is read at once rather than after MISSING_TTL_S.
@@ -124,6 +137,43 @@ export class TiledMosaic implements Mosaic {
       }
     }
     return null;
+  }
+
+  /**
+   * A tile must cover the box its name gives it. One that does not (a file misnamed, or filename_epsg naming the
+   * wrong CRS: degree-named tiles read as EPSG:3035 metres) answered null, "no data here", as success for the
+   * points it holds, or every point of the dataset. Now a 500 naming the file and both boxes (npm start and
+   * /health?deep=1 open the first listed tile, so they report it too). Checked once per raster opened.
+   */
+  private checkPlacement(key: TileKey, location: string, raster: Raster): void {
+    if (this.placed.has(raster)) return;
+    const size = this.tileSize;
+    const named: Box = [key.ix * size, key.iy * size, (key.ix + 1) * size, (key.iy + 1) * size];
+    const namedWgs84 = safeWgs84Box(this.crs, named);
+    const heldWgs84 = safeWgs84Box(raster.crs, gridBox(raster.grid));
+    if (sharedFraction(namedWgs84, heldWgs84) < MIN_SHARED_FRACTION) {
+      const name = location.slice(location.lastIndexOf('/') + 1);
+      const degrees = (box: Box) =>
+        `[${box.map((v) => (Number.isFinite(v) ? v.toFixed(4) : '?')).join(', ')}]`;
+      throw new DatasetConfigError(
+        `Dataset '${this.datasetName}': ${name} holds ${degrees(heldWgs84)} (WGS84 lon/lat), but its name places ` +
+          `it at ${degrees(namedWgs84)} (read in EPSG:${this.crs.epsg}, filename_tile_size ${size}): its name, ` +
+          `filename_epsg or filename_tile_size is wrong.`,
+      );
+    }
+    this.placed.add(raster);
+  }
+}
+
+/** A tile and the box its name gives share at least this much of the smaller (real tiles: ~100 %). */
+const MIN_SHARED_FRACTION = 0.5;
+
+/** toWgs84Box, NaN where the box lies outside the CRS's domain (which shares nothing with any box). */
+function safeWgs84Box(crs: Crs, box: Box): Box {
+  try {
+    return toWgs84Box(crs, box);
+  } catch {
+    return [NaN, NaN, NaN, NaN];
   }
 }
 

@@ -134,19 +134,26 @@ beforeAll(() => {
     'N49E010.tif': tiff(300, 10, 50),
   });
   // A tile named by its WGS84 corner but stored in UTM 32N (as a reprojected SRTM tile is).
-  const utm = writeTiff({
-    width: TILE,
-    height: TILE,
-    tile: TILE,
-    tiles: [new Uint8Array(TILE * TILE * 2)],
-    tags: {
-      258: short(16),
-      34735: short(1, 1, 0, 2, 1024, 0, 1, 1, 3072, 0, 1, 32632),
-      33550: double(100, 100, 0),
-      33922: double(0, 0, 0, 500000, 5540000, 0),
-    },
+  // Each holds 1.6 km inside its named degree box, its north-west corner at (8.5, 49.5) and (9.5, 49.5) (cs2cs).
+  const utm = (east: number, north: number) =>
+    writeTiff({
+      width: TILE,
+      height: TILE,
+      tile: TILE,
+      tiles: [new Uint8Array(TILE * TILE * 2)],
+      tags: {
+        258: short(16),
+        34735: short(1, 1, 0, 2, 1024, 0, 1, 1, 3072, 0, 1, 32632),
+        33550: double(100, 100, 0),
+        33922: double(0, 0, 0, east, north, 0),
+      },
+    });
+  folder('utm-named-by-degrees', {
+    'N49E008.tif': utm(463796, 5483161),
+    'N49E009.tif': utm(536204, 5483161),
   });
-  folder('utm-named-by-degrees', { 'N49E008.tif': utm, 'N49E009.tif': utm });
+  // N49E008.tif holds what N49E009 holds (a copy under the wrong name).
+  folder('misnamed', { 'N49E008.tif': tiff(100, 9, 50), 'N49E009.tif': tiff(200, 9, 50) });
   // Tiles named at the antimeridian: 180 is a degree, not a metre.
   folder('antimeridian', { 'N49W180.tif': tiff(300, -180, 50), 'N49E179.tif': tiff(400, 179, 50) });
   // A tile beside one that cannot be read (not a GeoTIFF).
@@ -184,6 +191,12 @@ beforeAll(() => {
     path: broken-neighbour/
   - name: utm-named-by-degrees
     path: utm-named-by-degrees/
+  - name: misnamed
+    path: misnamed/
+  - name: degrees-read-as-metres
+    path: vanishing/
+    filename_epsg: 3035
+    filename_tile_size: 1
   - name: replaced
     path: replaced.tif
   - name: vanishing
@@ -261,6 +274,27 @@ describe('what a folder holds decides what it is', () => {
       tileCount: 2,
       bounds: [8, 49, 10, 50],
     });
+  });
+
+  it('refuses a tile that is not where its name puts it (500 naming it and both boxes), not null', async () => {
+    const misnamed = registry.get('misnamed');
+    const message =
+      "Dataset 'misnamed': N49E008.tif holds [9.0000, 49.0000, 10.0000, 50.0000] (WGS84 lon/lat), but its name " +
+      'places it at [8.0000, 49.0000, 9.0000, 50.0000] (read in EPSG:4326, filename_tile_size 1): its name, ' +
+      'filename_epsg or filename_tile_size is wrong.';
+    await expect(misnamed.sample([{ lat: 49.5, lon: 8.5 }], 'nearest')).rejects.toThrow(message);
+    await expect(misnamed.sample([{ lat: 49.5, lon: 8.5 }], 'nearest')).rejects.toBeInstanceOf(
+      DatasetConfigError,
+    );
+    // The rightly named tile still answers; the listing's first tile is the misnamed one, so describe() refuses.
+    await expect(misnamed.sample([{ lat: 49.5, lon: 9.5 }], 'nearest')).resolves.toEqual([200 + 800 + 8]);
+    await expect(misnamed.describe()).rejects.toThrow(message);
+  });
+
+  it('refuses degree-named tiles read with filename_epsg 3035 at describe() (npm start, /health?deep=1)', async () => {
+    await expect(registry.get('degrees-read-as-metres').describe()).rejects.toThrow(
+      /^Dataset 'degrees-read-as-metres': N49E008\.tif holds \[8\.0000, 49\.0000, 9\.0000, 50\.0000\] \(WGS84 lon\/lat\), but its name places it at \[.*\] \(read in EPSG:3035, filename_tile_size 1\)/,
+    );
   });
 
   it('tiles named W180 and E179 are one-degree tiles', async () => {

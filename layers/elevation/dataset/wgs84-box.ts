@@ -1,0 +1,58 @@
+/** Boxes in a CRS and in WGS84 degrees: a dataset's bounds (describe.ts), a tile's placement (mosaic.ts). */
+import { wgs84Converter, type Crs } from '../geo/crs';
+import type { RasterGrid } from '../raster/raster';
+
+/** [minX, minY, maxX, maxY] */
+export type Box = [number, number, number, number];
+
+/** Transforms a box by sampling its edges (a projected box is curved in WGS84). */
+export function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
+  const converter = wgs84Converter(crs);
+  const lons: number[] = [];
+  const lats: number[] = [];
+  const steps = crs.isGeographic ? 1 : 16;
+  for (let i = 0; i <= steps; i++) {
+    const t = i / steps;
+    for (const [x, y] of [
+      [minX + t * (maxX - minX), minY],
+      [minX + t * (maxX - minX), maxY],
+      [minX, minY + t * (maxY - minY)],
+      [maxX, minY + t * (maxY - minY)],
+    ]) {
+      const [lon, lat] = converter.inverse(x, y);
+      lons.push(lon);
+      lats.push(lat);
+    }
+  }
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  return [
+    round(Math.min(...lons)),
+    round(Math.min(...lats)),
+    round(Math.max(...lons)),
+    round(Math.max(...lats)),
+  ];
+}
+
+/** The box a raster's grid covers, in its own CRS. */
+export function gridBox(grid: RasterGrid): Box {
+  const xs = [grid.originX, grid.originX + grid.width * grid.resX];
+  const ys = [grid.originY, grid.originY + grid.height * grid.resY];
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/**
+ * How much of the smaller box the two share (0 to 1; 0 when either is empty or not finite): a tile's box and the
+ * one its name gives share nearly all (half a pixel more or less) when the name, filename_epsg and
+ * filename_tile_size are right, and nothing when one of them is wrong.
+ */
+export function sharedFraction(a: Box, b: Box): number {
+  const area = ([minX, minY, maxX, maxY]: Box) => Math.max(0, maxX - minX) * Math.max(0, maxY - minY);
+  const shared = area([
+    Math.max(a[0], b[0]),
+    Math.max(a[1], b[1]),
+    Math.min(a[2], b[2]),
+    Math.min(a[3], b[3]),
+  ]);
+  const smaller = Math.min(area(a), area(b));
+  return smaller > 0 && Number.isFinite(shared) ? shared / smaller : 0;
+}
