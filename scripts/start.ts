@@ -138,6 +138,14 @@ async function main(): Promise<void> {
       ESBUILD_WORK_FOLDER: running.workFolder,
       ...functionSettings(env, cache.perEnvironmentMb),
     },
+  }).catch((error: unknown) => {
+    // Node's 'listen EADDRINUSE: address already in use 127.0.0.1:3000' named neither the setting nor a way out.
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(
+        `PORT ${httpPort} is already in use (another npm start?): stop that, or set PORT to a free port`,
+      );
+    }
+    throw error;
   });
   running.api = api;
   await api.ready;

@@ -94,4 +94,27 @@ describe('npm start stopped while it serves', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 240_000);
+
+  it('names PORT when the port is taken, and leaves no bundle folder behind', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/start.ts')], {
+        env: { ...process.env, PORT: String(port), DATA_PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output).toContain(
+        `npm start failed: PORT ${port} is already in use (another npm start?): stop that, or set PORT to a free port`,
+      );
+      expect(fs.existsSync(path.join(REPO_ROOT, `.build/start-${child.pid}`))).toBe(false);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 120_000);
 });
