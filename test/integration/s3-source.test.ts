@@ -392,11 +392,22 @@ describe('what an S3 answer means (S3Source, one GetObject each)', () => {
   });
 
   it.each(['answer-416-InvalidRange', 'answer-416-RequestedRangeNotSatisfiable', 'answer-400-InvalidRange'])(
-    '%s is a range past the object end: no bytes',
+    '%s is a range past the object end: no bytes; from byte 0, an empty object',
     async (kind) => {
       await expect(read(kind)).resolves.toEqual({
         bytes: new Uint8Array(0),
         start: 0,
+        total: 0,
+        identity: { etag: null, lastModified: null },
+      });
+      const later = new S3Source(`s3://${BUCKET}/faults/${kind}/plane-point.tif`).readRange(
+        100,
+        100,
+        AbortSignal.timeout(5000),
+      );
+      await expect(later).resolves.toEqual({
+        bytes: new Uint8Array(0),
+        start: 100,
         total: null,
         identity: { etag: null, lastModified: null },
       });

@@ -130,7 +130,8 @@ export class S3Source implements RangeReader {
         return {
           bytes: new Uint8Array(0),
           start: offset,
-          total: null,
+          // Nothing from byte 0: the object is empty (S3 answers an empty object's ranged GET so).
+          total: offset === 0 ? 0 : null,
           identity: { etag: null, lastModified: null },
         };
       }

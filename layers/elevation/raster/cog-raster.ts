@@ -87,6 +87,11 @@ export async function openCogRaster(
   try {
     header = await readHeader(source, prefetchBytes, io);
   } catch (error) {
+    // An empty file (the store says its size is 0, so no retry or fault on the way explains it): a dataset file
+    // an operator must replace, a 500 saying so, not a 502 telling the client to retry.
+    if (source.size === 0) {
+      throw new DatasetConfigError(`${source.url} is empty (0 bytes), not a GeoTIFF`, { cause: error });
+    }
     // Bytes that are no TIFF at all where a raster is named (an HTML error page, a text file): the data store
     // holds a wrong file, a 502 as for any other file it holds that cannot be read (one cut short, one empty).
     if (error instanceof Error && /byte order|magic number/i.test(error.message)) {

@@ -52,6 +52,8 @@ async function probeSize(source: ByteSource, io?: ReadIo): Promise<number> {
   const end = 2 * SIZES[0] * SIZES[0];
   const probe = await source.read(end - 2, 4, io);
   const size = source.size;
+  // Empty in the store (no fault on the way explains a size of 0): a file an operator must replace (500).
+  if (size === 0) throw new DatasetConfigError(`${source.url} is empty (0 bytes), not an SRTM .hgt file`);
   if (size !== null && !SIZES.some((n) => 2 * n * n === size)) {
     throw new DataSourceUnavailableError(
       `${source.url} is ${size} bytes: not a complete 1201x1201 or 3601x3601 .hgt file (truncated?)`,

@@ -257,6 +257,39 @@ describe('a tile that cannot be read', () => {
   });
 });
 
+describe('an empty tile (0 bytes)', () => {
+  it('is a 500 for an operator (a file to replace), not a 502 telling the client to retry; locally and over HTTP', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'empty-tile-'));
+    fs.mkdirSync(path.join(root, 'tiles'));
+    fs.writeFileSync(path.join(root, 'tiles', 'N49E008.tif'), tiff(100, 8, 50));
+    fs.writeFileSync(path.join(root, 'tiles', 'N49E009.tif'), '');
+    fs.writeFileSync(path.join(root, 'N49E009.hgt'), '');
+    fs.writeFileSync(
+      path.join(root, 'config.yaml'),
+      'datasets:\n  - name: tiles\n    path: tiles/\n  - name: hgt\n    path: N49E009.hgt\n',
+    );
+    const server = await startDataServer({ root, port: 0 });
+    try {
+      for (const dataRoot of [undefined, server.url]) {
+        const tiles = loadDatasetRegistry({ configPath: path.join(root, 'config.yaml'), dataRoot }).get(
+          'tiles',
+        );
+        await expect(tiles.sample([{ lat: 49.5, lon: 8.5 }], 'nearest')).resolves.toEqual([100 + 800 + 8]);
+        const answer = tiles.sample([{ lat: 49.5, lon: 9.5 }], 'nearest');
+        await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+        await expect(answer).rejects.toThrow(/tiles\/N49E009\.tif is empty \(0 bytes\), not a GeoTIFF$/);
+        const registry = loadDatasetRegistry({ configPath: path.join(root, 'config.yaml'), dataRoot });
+        const hgt = registry.get('hgt').sample([{ lat: 49.5, lon: 9.5 }], 'nearest');
+        await expect(hgt).rejects.toBeInstanceOf(DatasetConfigError);
+        await expect(hgt).rejects.toThrow(/N49E009\.hgt is empty \(0 bytes\), not an SRTM \.hgt file$/);
+      }
+    } finally {
+      await server.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('what a folder holds decides what it is', () => {
   it('corner-named tiles beside a VRT are a tiled dataset; the VRT is not read', async () => {
     await expect(registry.get('tiles-and-vrt').sample([at(1, 2)], 'nearest')).resolves.toEqual([202]);
