@@ -105,6 +105,12 @@ export class RasterDataset extends DatasetBase {
    * but a VRT replaced under a running environment (sources swapped or added) was followed never.
    */
   private vrtFile: { source: ByteSource; checkAt: number } | null = null;
+  /**
+   * A folder whose listing decided what the dataset is (one raster, one VRT, or tiles: folderShape()), listed again
+   * by one request per `relistMs`: a tile added beside a lone raster made it a tiled dataset only at the next
+   * cold start, and until then the new tile's points were answered null.
+   */
+  private folder: { shape: string; checkAt: number } | null = null;
   private readonly now: () => number;
 
   constructor(private readonly options: RasterDatasetOptions) {
@@ -210,6 +216,7 @@ export class RasterDataset extends DatasetBase {
   /** The mosaic as it is now: a VRT due for its check is checked (and opened again if replaced) first. */
   private async currentMosaic(context: ReadContext): Promise<Mosaic> {
     if (this.opened && this.vrtFile && this.now() >= this.vrtFile.checkAt) await this.checkVrt(context);
+    if (this.opened && this.folder && this.now() >= this.folder.checkAt) await this.checkFolder();
     // The first request of an execution environment opens the dataset (a header read for one file): traced.
     return this.opened ?? (await context.trace.span('open-dataset', () => this.openMosaic(context)));
   }
@@ -276,6 +283,28 @@ export class RasterDataset extends DatasetBase {
     this.vrtFile = null;
   }
 
+  /**
+   * The folder listed again: another shape (a lone raster joined by tiles, tiles down to one, a VRT added or gone)
+   * opens the dataset again. A listing that fails keeps the dataset as it is (its files are checked on their own),
+   * listed again after `relistMs`.
+   */
+  private async checkFolder(): Promise<void> {
+    const folder = this.folder!;
+    folder.checkAt = this.now() + this.options.relistMs;
+    let listed: string[] | null;
+    try {
+      listed = await listFolder(this.options.location);
+    } catch {
+      return;
+    }
+    if (listed === null || folderShape(listed) === folder.shape || this.folder !== folder) return;
+    this.mosaic = null;
+    this.opened = null;
+    this.info = null;
+    this.vrtFile = null;
+    this.folder = null;
+  }
+
   private openMosaic(ctx: ReadContext): Promise<Mosaic> {
     this.mosaic ??= this.createMosaic(ctx).then(
       (mosaic) => (this.opened = mosaic),
@@ -304,6 +333,9 @@ export class RasterDataset extends DatasetBase {
         `Dataset '${name}': ${location} cannot be listed; name the file in \`path\`, or set filename_tile_size (and tile_template) for tiles.`,
       );
     }
+    // Tiles are relisted by their index (ListedTileIndex); a lone raster or VRT by checkFolder.
+    const shape = folderShape(listed);
+    this.folder = shape === 'tiles' ? null : { shape, checkAt: this.now() + this.options.relistMs };
     const files = listed.filter(isRasterFile);
     const vrts = listed.filter(isVrtFile);
     if (files.length === 0 && vrts.length === 1) return this.vrtMosaic(joinLocation(location, vrts[0]), ctx);
@@ -371,6 +403,17 @@ export class RasterDataset extends DatasetBase {
  * A single file named in `path` has no listing: whether GDAL's sidecar (`<file>.aux.xml`) is beside it is asked of
  * the store. A refusal counts as absent (S3 without ListBucket answers 403 for a missing key).
  */
+/**
+ * What a folder's listing makes of a dataset (createMosaic): `vrt:<name>`, `single:<name>`, or `tiles` (several
+ * rasters, whose set the tile index follows itself) or `none`.
+ */
+function folderShape(listed: readonly string[]): string {
+  const files = listed.filter(isRasterFile);
+  const vrts = listed.filter(isVrtFile);
+  if (files.length === 0) return vrts.length === 1 ? `vrt:${vrts[0]}` : 'none';
+  return files.length === 1 ? `single:${files[0]}` : 'tiles';
+}
+
 async function refuseProbedSidecar(file: string, opener: RasterOpener): Promise<void> {
   try {
     // Not the request's read: not counted in its stats (a sidecar is no data), under the store's own timeouts.

@@ -43,9 +43,12 @@ beforeEach(() => {
   write('single.tif', tiff(16, 100, 8, 50), 1000);
   write('tiles/N49E008.tif', tiff(16, 200, 8, 50), 1000);
   write('tiles/N48E008.tif', tiff(16, 200, 8, 49), 1000);
+  fs.mkdirSync(path.join(dir, 'lone'));
+  write('lone/N49E008.tif', tiff(16, 400, 8, 50), 1000);
   write(
     'config.yaml',
-    'datasets:\n  - name: single\n    path: single.tif\n  - name: tiles\n    path: tiles/\n',
+    'datasets:\n  - name: single\n    path: single.tif\n  - name: tiles\n    path: tiles/\n' +
+      '  - name: lone\n    path: lone/\n',
     1000,
   );
   clock = 0;
@@ -91,4 +94,29 @@ it('describes a single file deleted since as unavailable, not with its old facts
   fs.rmSync(path.join(dir, 'single.tif'));
   clock = 1000;
   await expect(registry.get('single').describe()).rejects.toThrow(/single/);
+});
+
+it('a folder of one raster joined by a tile becomes a tiled dataset after MISSING_TTL_S (its points had no data)', async () => {
+  const lone = registry.get('lone');
+  const [west, east] = [
+    { lat: 49.5, lon: 8.5 },
+    { lat: 49.5, lon: 9.5 },
+  ];
+  await expect(lone.sample([west, east], 'nearest')).resolves.toEqual([400, null]);
+  await expect(lone.describe()).resolves.toMatchObject({ tileCount: 1, bounds: [8, 49, 9, 50] });
+  write('lone/N49E009.tif', tiff(16, 500, 9, 50), 2000);
+  clock = 999;
+  await expect(lone.sample([west, east], 'nearest')).resolves.toEqual([400, null]);
+  clock = 1000;
+  await expect(lone.sample([west, east], 'nearest')).resolves.toEqual([400, 500]);
+  await expect(lone.describe()).resolves.toMatchObject({ tileCount: 2, bounds: [8, 49, 10, 50] });
+});
+
+it('a lone raster replaced by another name in its folder is read from the new one after MISSING_TTL_S', async () => {
+  const lone = registry.get('lone');
+  await expect(lone.sample([{ lat: 49.5, lon: 8.5 }], 'nearest')).resolves.toEqual([400]);
+  fs.rmSync(path.join(dir, 'lone/N49E008.tif'));
+  write('lone/dem.tif', tiff(16, 600, 8, 50), 2000);
+  clock = 1000;
+  await expect(lone.sample([{ lat: 49.5, lon: 8.5 }], 'nearest')).resolves.toEqual([600]);
 });
