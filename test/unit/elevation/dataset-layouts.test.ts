@@ -139,7 +139,7 @@ describe('dataset layouts', () => {
     expect((await tiles.describe()).tileCount).toBeNull(); // not listed, so not counted
   });
 
-  it('reports a file that is not a GeoTIFF as the data store failing (502) naming the file, as an empty one', async () => {
+  it('reports a file that is not a GeoTIFF as the data store failing (502) naming the file; an empty one as an operator error (500)', async () => {
     const answer = registry()
       .get('text-file')
       .sample([{ lat: 0, lon: 0 }], 'nearest');
@@ -152,7 +152,9 @@ describe('dataset layouts', () => {
       const empty = registry()
         .get('text-file')
         .sample([{ lat: 0, lon: 0 }], 'nearest');
-      await expect(empty).rejects.toBeInstanceOf(DataSourceUnavailableError);
+      // The store says it holds 0 bytes: no retry helps, an operator must replace it.
+      await expect(empty).rejects.toBeInstanceOf(DatasetConfigError);
+      await expect(empty).rejects.toThrow(/not-a-tiff\.tif is empty \(0 bytes\), not a GeoTIFF$/);
     } finally {
       fs.writeFileSync(file, text);
     }
