@@ -117,6 +117,18 @@ describe('convertHeights', () => {
     await expect(convertHeights(heights, 'ellipsoid', datumOf, stub)).resolves.toEqual([340, 355]);
   });
 
+  it('asks only the datasets that answered a height: a chain member without a datum that answered null is no refusal', async () => {
+    const { stub } = grids();
+    const asked: string[] = [];
+    const heights = { elevations: [null, 310], datasets: ['undeclared', 'srtm'], points };
+    const of = (dataset: string) => {
+      asked.push(dataset);
+      return dataset === 'srtm' ? 'egm96' : null;
+    };
+    await expect(convertHeights(heights, 'ellipsoid', of, stub)).resolves.toEqual([null, 355]);
+    expect(asked).toEqual(['srtm']);
+  });
+
   it('refuses a dataset without a vertical datum, naming it and the setting', async () => {
     const { stub } = grids();
     const heights = { elevations: [300], datasets: ['unknown'], points: points.slice(0, 1) };
