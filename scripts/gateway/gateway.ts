@@ -56,8 +56,8 @@ export interface Gateway {
   /**
    * A graceful stop: takes no new connections, lets every request already received (running or queued) be
    * answered, each on a connection that then closes, for up to `timeoutMs`; any still unanswered then gets a 503
-   * with Retry-After (its function may be cut off mid-run) before every connection closes. Resolves with how
-   * many were answered so. Call close() after it to free the rest.
+   * with Retry-After (its function may still be running) and one already being answered is cut off. Resolves
+   * with how many were cut off so. Call close() after it to free the rest.
    */
   drain(timeoutMs: number): Promise<{ cutOff: number }>;
   close(): Promise<void>;
