@@ -86,7 +86,11 @@ describe('readGpx', () => {
       '<gpx><wpt lat="0x30" lon="10"/></gpx>',
       /<wpt> at line 1 has an invalid 'lat' attribute '0x30'/,
     ],
-    ['markup in <ele>', '<gpx><wpt lat="50" lon="10"><ele>1<!--x--></ele></wpt></gpx>', /contains markup/],
+    [
+      'markup in <ele>',
+      '<gpx><wpt lat="50" lon="10"><ele>1<!--x--></ele></wpt></gpx>',
+      /^The <ele> of <wpt> at line 1 contains markup: write the height as plain text\.$/,
+    ],
     [
       'a 4 MB lat, quoted cut to 60 characters',
       `<gpx><wpt lat="${'9'.repeat(4_000_000)}x" lon="10"/></gpx>`,
