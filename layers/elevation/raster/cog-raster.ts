@@ -109,6 +109,7 @@ export async function openCogRaster(
   const { scale, offset } = readScale(header.bandMetadata, source.url);
   refuseNotMetres(header.bandMetadata, header.geoKeys, source.url);
   refuseMasks(header, source.url);
+  refuseBlocksPastEnd(offsets, byteCounts, source);
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
   const bytesPerSample = bits[0] / 8;
   const pixelType = pixelTypeName(sampleFormat, bits[0]);
@@ -448,6 +449,30 @@ function refuseNotMetres(
 }
 
 /** A header that arrived verified but cannot be decoded: the data layer holds a corrupt file (502, never data). */
+/**
+ * A file whose blocks reach past its end is cut short or still being written: refused whole (502, as any file cut
+ * short), not read where its blocks happen to lie within it. A tile rewritten in place (`rsync --inplace`,
+ * `dd conv=notrunc`) holds the new header over the old blocks until the write ends, and its uncompressed blocks
+ * answered heights neither file holds (a probe: 738 where the old tile held 608 and the new 510), as GDAL reads
+ * them too. A rewrite of the same size is not caught by this; no checksum covers uncompressed blocks.
+ */
+function refuseBlocksPastEnd(
+  offsets: readonly number[],
+  byteCounts: readonly number[],
+  source: ByteSource,
+): void {
+  const size = source.size;
+  if (size === null) return;
+  let end = 0;
+  for (let i = 0; i < offsets.length; i++)
+    if (byteCounts[i] > 0) end = Math.max(end, offsets[i] + byteCounts[i]);
+  if (end > size) {
+    throw new DataSourceUnavailableError(
+      `${source.url} is cut short: its blocks reach byte ${end} but it holds ${size} bytes (a copy still in progress, or a truncated file)`,
+    );
+  }
+}
+
 function unreadableHeader(url: string, error: unknown): Error {
   if (error instanceof ElevationError || error instanceof SourceNotFoundError) return error;
   return new DataSourceUnavailableError(`Cannot decode the header of ${url}: ${String(error)}`, {

@@ -43,7 +43,7 @@ function tiff(base: number, west = 8, north = 50, deflate = false): Uint8Array {
 /**
  * Two 16 x 16 DEFLATE tiles side by side (west 8, north 50), UInt16 with horizontal differencing (predictor 2),
  * pixel (r, c) = 100 r + c; `damage` as a byte damaged on the way would leave the header: no predictor, and the
- * second tile's offset a byte too far.
+ * second tile's offset a byte too early.
  */
 function twoTiles(damage: boolean): Uint8Array {
   const tiles = [0, 1].map((t) => {
@@ -74,7 +74,7 @@ function twoTiles(damage: boolean): Uint8Array {
       const entry = 10 + i * 12;
       if (bytes.readUInt16LE(entry) !== 324) continue;
       const second = bytes.readUInt32LE(entry + 8) + 4; // TileOffsets' values, out of line: the second one
-      bytes.writeUInt32LE(bytes.readUInt32LE(second) + 1, second);
+      bytes.writeUInt32LE(bytes.readUInt32LE(second) - 1, second);
     }
   }
   return bytes;
@@ -162,6 +162,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dir, 'damaged-header.tif'), tiff(700, 8, 50, true));
   fs.writeFileSync(path.join(dir, 'suspect-blocks.tif'), twoTiles(true));
   fs.writeFileSync(path.join(dir, 'fixed.tif'), Buffer.from('II*\u0000garbage, not yet a GeoTIFF'));
+  fs.writeFileSync(path.join(dir, 'inplace.tif'), tiff(100));
   fs.writeFileSync(
     path.join(dir, 'config.yaml'),
     `datasets:
@@ -207,6 +208,8 @@ beforeAll(() => {
     path: suspect-blocks.tif
   - name: fixed
     path: fixed.tif
+  - name: inplace
+    path: inplace.tif
 `,
   );
   registry = loadDatasetRegistry({ configPath: path.join(dir, 'config.yaml') });
@@ -380,13 +383,14 @@ describe('files that change while the service runs', () => {
   it('a header whose block does not decode is read again, not kept: once fixed, the file answers', async () => {
     const file = path.join(dir, 'damaged-header.tif');
     const good = fs.readFileSync(file);
-    // The header as a byte damaged on the way would leave it: its one TileOffsets entry a byte too far.
+    // The header as a byte damaged on the way would leave it: its one TileOffsets entry a byte too early (one too
+    // far would reach past the file's end, refused at open as a file cut short).
     const damaged = Buffer.from(good);
     const entries = damaged.readUInt16LE(8);
     for (let i = 0; i < entries; i++) {
       const entry = 10 + i * 12;
       if (damaged.readUInt16LE(entry) === 324)
-        damaged.writeUInt32LE(damaged.readUInt32LE(entry + 8) + 1, entry + 8);
+        damaged.writeUInt32LE(damaged.readUInt32LE(entry + 8) - 1, entry + 8);
     }
     const sameVersion = new Date('2026-03-01T00:00:00Z'); // size and time as before: nothing says it changed
     fs.writeFileSync(file, damaged);
@@ -411,6 +415,40 @@ describe('files that change while the service runs', () => {
     await expect(registry.get('suspect-blocks').sample([at(3, 20)], 'nearest')).resolves.toEqual([320]);
     // The first tile's cached block came from the suspect header: decoded again, not served.
     await expect(registry.get('suspect-blocks').sample([at(3, 4)], 'nearest')).resolves.toEqual([304]);
+  });
+
+  it('a tile being rewritten in place (the new header over the old blocks) is refused, not read', async () => {
+    const file = path.join(dir, 'inplace.tif');
+    const old = Buffer.from(fs.readFileSync(file));
+    // The new file: four uncompressed tiles of other heights, longer than the old one.
+    const raw = (base: number) => new Uint8Array(new Uint16Array(TILE * TILE).fill(base).buffer);
+    const next = Buffer.from(
+      writeTiff({
+        width: 2 * TILE,
+        height: 2 * TILE,
+        tile: TILE,
+        tiles: [raw(7000), raw(7001), raw(7002), raw(7003)],
+        tags: {
+          258: short(16),
+          34735: WGS84_KEYS,
+          33550: double(RES / 2, RES / 2, 0),
+          33922: double(0, 0, 0, 8, 50, 0),
+        },
+      }),
+    );
+    expect(next.length).toBeGreaterThan(old.length);
+    // As `rsync --inplace` or `dd conv=notrunc` leave it part way: the new header and first tile, then old bytes.
+    const written = next.length - 3 * TILE * TILE * 2;
+    fs.writeFileSync(file, Buffer.concat([next.subarray(0, written), old.subarray(written)]));
+    const answer = registry.get('inplace').sample([at(0, 0), at(12, 12)], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(answer).rejects.toThrow(
+      /inplace\.tif is cut short: its blocks reach byte \d+ but it holds \d+ bytes/,
+    );
+    fs.writeFileSync(file, next); // the copy done
+    await expect(registry.get('inplace').sample([at(0, 0), at(12, 12)], 'nearest')).resolves.toEqual([
+      7000, 7003,
+    ]);
   });
 
   it('a file that could not be read is tried again after it is fixed', async () => {
