@@ -1,0 +1,30 @@
+/** The boxes a tile's placement check compares (mosaic.ts): how much of the smaller one two boxes share. */
+import { gridBox, sharedFraction, type Box } from '../../../layers/elevation/dataset/wgs84-box';
+
+describe('sharedFraction', () => {
+  it.each<[string, Box, Box, number]>([
+    ['the same box', [8, 49, 9, 50], [8, 49, 9, 50], 1],
+    ['a tile half a pixel larger than its name', [8, 49, 9, 50], [7.9998, 48.9998, 9.0002, 50.0002], 1],
+    ['a small tile inside its named box', [8, 49, 9, 50], [8.5, 49.5, 8.75, 49.6], 1],
+    ['half across in x', [8, 49, 9, 50], [8.5, 49, 9.5, 50], 0.5],
+    ['a quarter in y of the smaller box', [0, 0, 4, 4], [1, 3, 3, 7], 0.25],
+    ['the neighbour, sharing an edge', [8, 49, 9, 50], [9, 49, 10, 50], 0],
+    ['the neighbour above', [8, 49, 9, 50], [8, 50, 9, 51], 0],
+    ['far apart', [8, 49, 9, 50], [-20, -10, -19, -9], 0],
+    ['an empty box', [8, 49, 8, 50], [8, 49, 9, 50], 0],
+    ['a box outside the CRS (NaN)', [NaN, NaN, NaN, NaN], [8, 49, 9, 50], 0],
+  ])('%s', (_, a, b, fraction) => {
+    expect(sharedFraction(a, b)).toBeCloseTo(fraction, 9);
+    expect(sharedFraction(b, a)).toBeCloseTo(fraction, 9);
+  });
+});
+
+describe('gridBox', () => {
+  it('is the box a north-up grid covers, whichever way its rows run', () => {
+    const grid = { originX: 8, originY: 50, resX: 0.25, resY: -0.5, width: 4, height: 2 };
+    expect(gridBox(grid as Parameters<typeof gridBox>[0])).toEqual([8, 49, 9, 50]);
+    expect(gridBox({ ...grid, originY: 49, resY: 0.5 } as Parameters<typeof gridBox>[0])).toEqual([
+      8, 49, 9, 50,
+    ]);
+  });
+});
