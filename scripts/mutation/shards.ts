@@ -55,6 +55,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/dataset/tile-names.ts`,
     `${LIB}/dataset/tile-index.ts`,
     `${LIB}/dataset/raster-opener.ts`,
+    `${LIB}/dataset/sidecar.ts`,
   ],
   track: [
     `${LIB}/track/kml.ts`,

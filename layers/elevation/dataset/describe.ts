@@ -14,6 +14,7 @@ export async function describeMosaic(
   verticalDatum: string | null,
 ): Promise<DatasetInfo> {
   if (mosaic instanceof TiledMosaic && tileSize !== null) {
+    await mosaic.checkSidecars();
     const keys = await mosaic.listKeys();
     const first = keys && keys.length > 0 ? await mosaic.open(`${keys[0].ix},${keys[0].iy}`) : null;
     const box = keys && keys.length > 0 ? keysBox(keys, tileSize) : null;

@@ -17,7 +17,7 @@ import type { Crs } from '../geo/crs';
 import type { Raster } from '../raster/raster';
 import type { ReadIo } from '../data/byte-source';
 import type { RasterOpener } from './raster-opener';
-import type { TileIndex } from './tile-index';
+import { ListedTileIndex, type TileIndex } from './tile-index';
 import { parseTileKeyId, tileKeyId, type TileKey } from './tile-names';
 import { gridBox, sharedFraction, toWgs84Box, type Box } from './wgs84-box';
 
@@ -114,6 +114,11 @@ export class TiledMosaic implements Mosaic {
     return this.index.keys();
   }
 
+  /** Refuses a listed tile's sidecar GDAL would apply, for up to MAX_SIDECARS_DESCRIBED of them (describe()). */
+  async checkSidecars(): Promise<void> {
+    if (this.index instanceof ListedTileIndex) await this.index.checkSidecars(MAX_SIDECARS_DESCRIBED);
+  }
+
   /**
    * The first of the tile's possible locations that exists (computed names try several extensions). A listed
    * file the store lacks is a 502, not "no data here": a fault probe's two 404s for a listed tile answered null
@@ -164,6 +169,9 @@ export class TiledMosaic implements Mosaic {
     this.placed.add(raster);
   }
 }
+
+/** Sidecars describe() checks at once; a folder of many tiles each with statistics is checked tile by tile. */
+const MAX_SIDECARS_DESCRIBED = 64;
 
 /** A tile and the box its name gives share at least this much of the smaller (real tiles: ~100 %). */
 const MIN_SHARED_FRACTION = 0.5;

@@ -3,15 +3,13 @@
  * mosaic's CRS, samples them, and maps nodata to null. Opening is lazy and cached; a failed open is retried on
  * the next request.
  */
-import { isRemote, openByteSource, type ByteSource } from '../data/byte-source';
+import { isRemote, type ByteSource } from '../data/byte-source';
 import { listFolder } from '../data/folder-listing';
 import { ReadLimiter } from '../data/read-limiter';
 import {
   DatasetConfigError,
   DatasetUnavailableError,
-  DataSourceAccessDeniedError,
   ObjectChangedError,
-  SourceNotFoundError,
   UndecodableBlockError,
 } from '../errors';
 import { crsFromEpsg, wgs84Converter, type Crs } from '../geo/crs';
@@ -30,14 +28,8 @@ import {
 import { describeMosaic } from './describe';
 import { missingFile, SingleRasterMosaic, TiledMosaic, type Mosaic } from './mosaic';
 import { unchangedSincePinned, type RasterOpener } from './raster-opener';
-import {
-  joinLocation,
-  ListedTileIndex,
-  refuseListedSidecar,
-  SIDECAR,
-  sidecarError,
-  TemplateTileIndex,
-} from './tile-index';
+import { refuseAppliedSidecar } from './sidecar';
+import { joinLocation, listedSidecars, ListedTileIndex, TemplateTileIndex } from './tile-index';
 import { defaultTemplates, isRasterFile, isVrtFile, tryParseTileCorner } from './tile-names';
 import { readVrtFile, VrtMosaic } from './vrt-mosaic';
 import { sampleMosaic } from './window-sampler';
@@ -248,7 +240,7 @@ export class RasterDataset extends DatasetBase {
         // per cold start): npm start and /health?deep=1 refuse it before users are answered.
         const { location, tiling, opener } = this.options;
         if (!tiling && isRasterFile(location) && isRemote(location))
-          await refuseProbedSidecar(location, opener);
+          await refuseAppliedSidecar(location, opener.policy);
         return info;
       } catch (error) {
         if (!(error instanceof ObjectChangedError) || reopened) throw error;
@@ -322,7 +314,7 @@ export class RasterDataset extends DatasetBase {
     if (isVrtFile(location)) return this.vrtMosaic(location, ctx);
     if (isRasterFile(location)) {
       // A local file's sidecar costs a stat; a remote one's a request, asked by describe() only (below).
-      if (!isRemote(location)) await refuseProbedSidecar(location, this.options.opener);
+      if (!isRemote(location)) await refuseAppliedSidecar(location, this.options.opener.policy);
       return this.singleMosaic(location, ctx);
     }
     // As OpenTopoData: a folder with one raster (or one VRT and no rasters) is a single-file dataset, with
@@ -342,8 +334,10 @@ export class RasterDataset extends DatasetBase {
     if (files.length === 0)
       throw new DatasetConfigError(`Dataset '${name}': ${location} holds no raster files.`);
     if (files.length === 1) {
-      refuseListedSidecar(location, listed, files);
-      return this.singleMosaic(joinLocation(location, files[0]), ctx);
+      const file = joinLocation(location, files[0]);
+      const sidecar = listedSidecars(location, listed, files).get(file);
+      if (sidecar !== undefined) await refuseAppliedSidecar(file, this.options.opener.policy, sidecar);
+      return this.singleMosaic(file, ctx);
     }
     const tileSize = inferTileSize(files, name, this.options.filenameEpsg);
     return this.tiledMosaic({ filenameEpsg: this.options.filenameEpsg, tileSize, template: null }, listed);
@@ -389,7 +383,9 @@ export class RasterDataset extends DatasetBase {
     const crs: Crs = crsFromEpsg(tiling.filenameEpsg);
     const index =
       files !== null
-        ? new ListedTileIndex(location, tiling.tileSize, files, relistMs, this.now)
+        ? new ListedTileIndex(location, tiling.tileSize, files, relistMs, this.now, (raster, sidecar) =>
+            refuseAppliedSidecar(raster, opener.policy, sidecar),
+          )
         : new TemplateTileIndex(
             location,
             tiling.template ?? defaultTemplates(tiling.filenameEpsg),
@@ -412,17 +408,6 @@ function folderShape(listed: readonly string[]): string {
   const vrts = listed.filter(isVrtFile);
   if (files.length === 0) return vrts.length === 1 ? `vrt:${vrts[0]}` : 'none';
   return files.length === 1 ? `single:${files[0]}` : 'tiles';
-}
-
-async function refuseProbedSidecar(file: string, opener: RasterOpener): Promise<void> {
-  try {
-    // Not the request's read: not counted in its stats (a sidecar is no data), under the store's own timeouts.
-    await openByteSource(`${file}${SIDECAR}`, opener.policy).read(0, 1);
-  } catch (error) {
-    if (error instanceof SourceNotFoundError || error instanceof DataSourceAccessDeniedError) return;
-    throw error;
-  }
-  throw sidecarError(file);
 }
 
 /**

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { listFolder } from '../data/folder-listing';
 import { DatasetConfigError } from '../errors';
+import { SIDECAR } from './sidecar';
 import {
   formatTileName,
   isRasterFile,
@@ -27,7 +28,11 @@ export interface TileIndex {
   stale(): void;
 }
 
-type Tiles = Map<string, { key: TileKey; file: string }>;
+/** A listed tile: its key, its file, its listed sidecar and (once asked) the check of it. */
+type Tiles = Map<string, { key: TileKey; file: string; sidecar: string | null; checked?: Promise<void> }>;
+
+/** Refuses a tile's sidecar that GDAL would apply (sidecar.ts); given the raster and the sidecar's location. */
+export type SidecarCheck = (raster: string, sidecar: string) => Promise<void>;
 
 export class ListedTileIndex implements TileIndex {
   readonly listed = true;
@@ -40,18 +45,43 @@ export class ListedTileIndex implements TileIndex {
     files: readonly string[],
     private readonly relistMs: number,
     private readonly now: () => number = Date.now,
+    private readonly checkSidecar: SidecarCheck = async () => undefined,
   ) {
     this.listing = Promise.resolve(tilesOf(folder, files, tileSize));
     this.listedAt = now();
   }
 
+  /**
+   * A tile with a listed sidecar is located once its sidecar is found to change no height (checked once per
+   * listing: a sidecar edited since is read again after relistMs). A check the store fails is tried again by the
+   * next request; a sidecar refused stays refused until the next listing.
+   */
   async locate(key: TileKey): Promise<readonly string[]> {
     const tile = (await this.list()).get(tileKeyId(key));
-    return tile ? [tile.file] : [];
+    if (!tile) return [];
+    if (tile.sidecar !== null) {
+      tile.checked ??= this.checkSidecar(tile.file, tile.sidecar).catch((error: unknown) => {
+        if (!(error instanceof DatasetConfigError)) tile.checked = undefined;
+        throw error;
+      });
+      await tile.checked;
+    }
+    return [tile.file];
   }
 
   async keys(): Promise<TileKey[]> {
     return [...(await this.list()).values()].map((tile) => tile.key);
+  }
+
+  /**
+   * Checks the sidecars of up to `max` listed tiles now (describe(): npm start, /health?deep=1), so one GDAL would
+   * apply is reported before a request needs its tile; the others are checked when their tiles are first located.
+   */
+  async checkSidecars(max: number): Promise<void> {
+    const withSidecar = [...(await this.list()).values()]
+      .filter((tile) => tile.sidecar !== null)
+      .slice(0, max);
+    await Promise.all(withSidecar.map((tile) => this.locate(tile.key)));
   }
 
   stale(): void {
@@ -72,29 +102,19 @@ export class ListedTileIndex implements TileIndex {
   }
 }
 
-/** GDAL's sidecar of a raster: `<raster>.aux.xml` (its Persistent Auxiliary Metadata). */
-export const SIDECAR = '.aux.xml';
-
-/**
- * A raster with GDAL's sidecar beside it: its nodata, scale/offset or even georeferencing, which GDAL (and so
- * OpenTopoData, through rasterio) applies over the file's own and this reader does not read. Answering without it
- * would answer other heights than GDAL as success (an <Offset> of 100 m; a <NoDataValue> answered as a height).
- */
-export function sidecarError(raster: string): DatasetConfigError {
-  return new DatasetConfigError(
-    `${raster}${SIDECAR} holds GDAL metadata (nodata, scale/offset or georeferencing) that GDAL and OpenTopoData apply over the file's own, and this API does not read: write it into the file (gdal_translate the file to a new one) or remove the ${SIDECAR} file.`,
-  );
-}
-
-/** Refuses a listing where a raster has a sidecar (in any case: refusing one GDAL might skip beats answering without one it reads). */
-export function refuseListedSidecar(
+/** The listed sidecar (`<raster>.aux.xml`, in any case) of each raster that has one. */
+export function listedSidecars(
   folder: string,
   listed: readonly string[],
   rasters: readonly string[],
-): void {
-  const names = new Set(listed.map((f) => f.toLowerCase()));
-  const raster = rasters.find((r) => names.has(`${r}${SIDECAR}`.toLowerCase()));
-  if (raster !== undefined) throw sidecarError(joinLocation(folder, raster));
+): Map<string, string> {
+  const byName = new Map(listed.map((f) => [f.toLowerCase(), f]));
+  const sidecars = new Map<string, string>();
+  for (const raster of rasters) {
+    const sidecar = byName.get(`${raster}${SIDECAR}`.toLowerCase());
+    if (sidecar !== undefined) sidecars.set(joinLocation(folder, raster), joinLocation(folder, sidecar));
+  }
+  return sidecars;
 }
 
 /**
@@ -103,7 +123,7 @@ export function refuseListedSidecar(
  * holds `AUXFILES/…_EDM.tif`, an editing mask, beside `DEM/…_DEM.tif`, both named for the same corner).
  */
 function tilesOf(folder: string, files: readonly string[], tileSize: number): Tiles {
-  refuseListedSidecar(folder, files, files.filter(isRasterFile));
+  const sidecars = listedSidecars(folder, files, files.filter(isRasterFile));
   const tiles: Tiles = new Map();
   for (const entry of [...files].sort()) {
     if (!isRasterFile(entry)) continue;
@@ -117,7 +137,7 @@ function tilesOf(folder: string, files: readonly string[], tileSize: number): Ti
         `${other.file} and ${file} are both named for the tile at ${corner.y}, ${corner.x} (lower-left corner in the filename CRS): tile names must be unique. Keep one of them in the dataset's folder.`,
       );
     }
-    tiles.set(tileKeyId(key), { key, file });
+    tiles.set(tileKeyId(key), { key, file, sidecar: sidecars.get(file) ?? null });
   }
   return tiles;
 }

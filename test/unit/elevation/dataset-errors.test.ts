@@ -460,12 +460,24 @@ describe('files that change while the service runs', () => {
   });
 });
 
-describe("GDAL's sidecar (.aux.xml) beside a raster: refused, as its nodata, scale/offset or georeferencing is not read", () => {
+describe("GDAL's sidecar (.aux.xml) beside a raster: refused where it holds what GDAL applies (nodata, scale/offset, georeferencing), read past where it holds statistics", () => {
   let root: string;
   const pam = '<PAMDataset><PAMRasterBand band="1"><Offset>100</Offset></PAMRasterBand></PAMDataset>';
+  // What `gdalinfo -stats` (GDAL 3.6) writes beside a file it reads: statistics only, no height changes.
+  const stats =
+    '<PAMDataset>\n  <PAMRasterBand band="1">\n    <Metadata>\n      <MDI key="STATISTICS_MAXIMUM">1515</MDI>\n' +
+    '      <MDI key="STATISTICS_MEAN">808.5</MDI>\n      <MDI key="STATISTICS_MINIMUM">100</MDI>\n' +
+    '      <MDI key="STATISTICS_STDDEV">461.2</MDI>\n      <MDI key="STATISTICS_VALID_PERCENT">100</MDI>\n' +
+    '    </Metadata>\n  </PAMRasterBand>\n</PAMDataset>\n';
   beforeAll(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sidecar-'));
-    for (const folder of ['single', 'one', 'tiles', 'clean']) fs.mkdirSync(path.join(root, folder));
+    for (const folder of ['single', 'one', 'tiles', 'clean', 'stats']) fs.mkdirSync(path.join(root, folder));
+    fs.writeFileSync(path.join(root, 'stats', 'N49E008.tif'), tiff(100, 8, 50));
+    fs.writeFileSync(path.join(root, 'stats', 'N49E008.tif.aux.xml'), stats);
+    fs.writeFileSync(path.join(root, 'stats', 'N49E009.tif'), tiff(200, 9, 50));
+    fs.writeFileSync(path.join(root, 'stats', 'N49E009.tif.aux.xml'), stats);
+    fs.writeFileSync(path.join(root, 'stats', 'dem.tif'), tiff(300));
+    fs.writeFileSync(path.join(root, 'stats', 'dem.tif.aux.xml'), stats);
     fs.writeFileSync(path.join(root, 'single', 'dem.tif'), tiff(100));
     fs.writeFileSync(path.join(root, 'single', 'dem.tif.aux.xml'), pam);
     fs.writeFileSync(path.join(root, 'one', 'dem.tif'), tiff(100));
@@ -478,18 +490,27 @@ describe("GDAL's sidecar (.aux.xml) beside a raster: refused, as its nodata, sca
     fs.writeFileSync(
       path.join(root, 'config.yaml'),
       'datasets:\n  - name: single\n    path: single/dem.tif\n  - name: one\n    path: one/\n' +
-        '  - name: tiles\n    path: tiles/\n  - name: clean\n    path: clean/dem.tif\n',
+        '  - name: tiles\n    path: tiles/\n  - name: clean\n    path: clean/dem.tif\n' +
+        '  - name: stats-tiles\n    path: stats/\n    filename_tile_size: 1\n  - name: stats-file\n    path: stats/dem.tif\n',
     );
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it.each([
-    ['a file named in path (asked of the store)', 'single', /single\/dem\.tif\.aux\.xml holds GDAL metadata/],
-    ["a folder's one raster (its listing, any case)", 'one', /one\/dem\.tif\.aux\.xml holds GDAL metadata/],
-    ['a tile of a listed folder', 'tiles', /tiles\/N49E009\.tif\.aux\.xml holds GDAL metadata/],
+    [
+      'a file named in path (asked of the store)',
+      'single',
+      /single\/dem\.tif\.aux\.xml holds <Offset>, which GDAL/,
+    ],
+    [
+      "a folder's one raster (its listing, any case)",
+      'one',
+      /one\/DEM\.TIF\.AUX\.XML holds <Offset>, which GDAL/,
+    ],
+    ['a tile of a listed folder', 'tiles', /tiles\/N49E009\.tif\.aux\.xml holds <Offset>, which GDAL/],
   ])('%s', async (_, name, message) => {
     const registry = loadDatasetRegistry({ configPath: path.join(root, 'config.yaml') });
-    const answer = registry.get(name).sample([{ lat: 49.5, lon: 8.5 }], 'nearest');
+    const answer = registry.get(name).sample([{ lat: 49.5, lon: 9.5 }], 'nearest');
     await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
     await expect(answer).rejects.toThrow(message);
   });
@@ -502,12 +523,37 @@ describe("GDAL's sidecar (.aux.xml) beside a raster: refused, as its nodata, sca
         dataRoot: server.url,
       });
       await expect(registry.get('single').describe()).rejects.toThrow(
-        /single\/dem\.tif\.aux\.xml holds GDAL metadata/,
+        /single\/dem\.tif\.aux\.xml holds <Offset>/,
       );
       await expect(registry.get('clean').describe()).resolves.toMatchObject({ tileCount: 1 });
-      await expect(registry.get('tiles').describe()).rejects.toThrow(
-        /N49E009\.tif\.aux\.xml holds GDAL metadata/,
-      );
+      // Not the first listed tile's: describe() checks the listed sidecars too.
+      await expect(registry.get('tiles').describe()).rejects.toThrow(/N49E009\.tif\.aux\.xml holds <Offset>/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a tile without a sidecar of its own is read beside one that has a refused sidecar', async () => {
+    const registry = loadDatasetRegistry({ configPath: path.join(root, 'config.yaml') });
+    await expect(registry.get('tiles').sample([{ lat: 49.5, lon: 8.5 }], 'nearest')).resolves.toEqual([908]);
+  });
+
+  it('reads past sidecars of statistics (gdalinfo -stats, QGIS): tiles and a named file, locally and over HTTP', async () => {
+    const server = await startDataServer({ root, port: 0 });
+    try {
+      for (const dataRoot of [undefined, server.url]) {
+        const registry = loadDatasetRegistry({ configPath: path.join(root, 'config.yaml'), dataRoot });
+        const [west, east] = [
+          { lat: 49.5, lon: 8.5 },
+          { lat: 49.5, lon: 9.5 },
+        ];
+        await expect(registry.get('stats-tiles').sample([west, east], 'nearest')).resolves.toEqual([
+          908, 1008,
+        ]);
+        await expect(registry.get('stats-tiles').describe()).resolves.toMatchObject({ tileCount: 2 });
+        await expect(registry.get('stats-file').sample([west], 'nearest')).resolves.toEqual([1108]);
+        await expect(registry.get('stats-file').describe()).resolves.toMatchObject({ tileCount: 1 });
+      }
     } finally {
       await server.close();
     }
