@@ -59,7 +59,12 @@ const running: {
   cutOff: number;
   /** serverless-esbuild's bundle folder of this instance (ownWorkFolder), removed on stop. */
   workFolder?: string;
-} = { ready: false, drainS: DEFAULT_DRAIN_S, stopping: false, cutOff: 0 };
+  /** When the first stop signal came (Date.now()). */
+  signalledAt: number;
+} = { ready: false, drainS: DEFAULT_DRAIN_S, stopping: false, cutOff: 0, signalledAt: 0 };
+
+/** A stop signal this soon after the first is the same Ctrl-C relayed, not a second one. */
+const REPEATED_SIGNAL_MS = 1000;
 
 async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -98,6 +103,9 @@ async function main(): Promise<void> {
   // function fail at its first request, so npm start waited out its 120 s start-up for a /health that never came.
   loadSettings({ ...env, ...functionSettings(env, cache.perEnvironmentMb) });
   const httpPort = parsePort('PORT', env.PORT, DEFAULT_PORT);
+  if (httpPort !== 0 && httpPort === dataPortFromEnv(env)) {
+    throw new Error(`PORT and DATA_PORT are both ${httpPort}: the API and its data layer need a port each`);
+  }
   const lambdaPort = parsePort('LAMBDA_PORT', env.LAMBDA_PORT, 0) || (await freePort());
 
   const dataServer = await startDataServer({
@@ -148,6 +156,10 @@ async function main(): Promise<void> {
     throw error;
   });
   running.api = api;
+  // Where a later npm start finds serverless-offline (its own process group) if this one is killed outright.
+  if (running.workFolder.startsWith('.build/start-')) {
+    fs.writeFileSync(path.join(REPO_ROOT, `${running.workFolder}${OFFLINE_PID}`), String(api.offline.pid));
+  }
   await api.ready;
   if (running.stopping) return;
   running.ready = true;
@@ -173,12 +185,33 @@ function ownWorkFolder(): string {
   if (set) return set;
   const parent = path.join(REPO_ROOT, '.build');
   for (const entry of fs.existsSync(parent) ? fs.readdirSync(parent) : []) {
-    const pid = /^start-(\d+)$/.exec(entry)?.[1];
-    if (pid !== undefined && !alive(Number(pid))) {
-      fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
-    }
+    const [, pid, pidFile] = /^start-(\d+)(\.offline-pid)?$/.exec(entry) ?? [];
+    if (pid === undefined || alive(Number(pid))) continue;
+    // Its serverless-offline, left running (~300 MB) when it was killed with SIGKILL: stopped, if it is still one.
+    if (pidFile) stopOrphanedOffline(fs.readFileSync(path.join(parent, entry), 'utf8').trim());
+    fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
   }
   return `.build/start-${process.pid}`;
+}
+
+/** Beside `.build/start-<pid>`: the pid of that instance's serverless-offline. */
+const OFFLINE_PID = '.offline-pid';
+
+function stopOrphanedOffline(pid: string): void {
+  if (!/^\d+$/.test(pid)) return;
+  try {
+    // Only a serverless-offline still: the pid may have been reused by anything since.
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (
+      !command.some((arg) => arg.endsWith(path.join('osls', 'bin', 'serverless.js'))) ||
+      !command.includes('offline')
+    ) {
+      return;
+    }
+    process.kill(-Number(pid), 'SIGKILL'); // its group: esbuild's service too
+  } catch {
+    // gone, or no /proc here
+  }
 }
 
 function alive(pid: number): boolean {
@@ -229,13 +262,16 @@ function printReady(
 async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Promise<void> {
   const gateway = running.api?.gateway;
   if (running.stopping) {
-    if (signal && gateway) {
+    // One Ctrl-C arrives more than once: from the terminal (to the whole process group) and relayed by npm (and by
+    // tsx when it runs this file): a probe saw every drain cut short so. A second one means it a second later.
+    if (signal && gateway && Date.now() - running.signalledAt >= REPEATED_SIGNAL_MS) {
       console.log(`${signal} again: answering the requests still in progress 503 and stopping now`);
       void drain(gateway, 0);
     }
     return;
   }
   running.stopping = true;
+  running.signalledAt = Date.now();
   if (signal && gateway) {
     // Before the API is ready nothing runs yet: requests waiting for its start-up are answered 503 at once.
     const drainS = running.ready ? running.drainS : 0;
@@ -254,6 +290,7 @@ async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Pr
   // Only the folder this instance named itself: an ESBUILD_WORK_FOLDER set by hand is serverless-esbuild's to clean.
   if (running.workFolder?.startsWith('.build/start-')) {
     fs.rmSync(path.join(REPO_ROOT, running.workFolder), { recursive: true, force: true });
+    fs.rmSync(path.join(REPO_ROOT, `${running.workFolder}${OFFLINE_PID}`), { force: true });
   }
   process.exit(running.cutOff > 0 ? Math.max(1, exitCode) : exitCode);
 }

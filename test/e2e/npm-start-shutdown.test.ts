@@ -37,6 +37,12 @@ function waitFor(child: ChildProcess, output: () => string, text: string, ms: nu
   });
 }
 
+/** What `.build` (git-ignored, absent in a fresh clone until something writes there) holds. */
+function buildEntries(): string[] {
+  const folder = path.join(REPO_ROOT, '.build');
+  return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+}
+
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -49,51 +55,71 @@ function refused(port: number): Promise<boolean> {
 }
 
 describe('npm start stopped while it serves', () => {
-  it('answers every request it holds before it stops on SIGTERM, and exits 0', async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/start.ts')], {
-      // One worker: the burst below queues, so most of it is waiting when the signal comes.
-      env: { ...process.env, PORT: String(port), DATA_PORT: '0', LOCAL_CONCURRENCY: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    try {
-      await waitFor(child, () => output, 'Elevation API ready', 150_000);
-      // Its own bundle folder, so a second npm start in this checkout cannot delete its handlers.
-      const workFolder = path.join(REPO_ROOT, `.build/start-${child.pid}`);
-      expect(fs.readdirSync(workFolder)).toContain('.build');
-      const url = `http://127.0.0.1:${port}/v1/sample`;
-      let answered = 0;
-      let signalled = false;
-      const replies = Array.from({ length: REQUESTS }, async (_, i) => {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ locations: locations(i) }),
-        });
-        const body = (await response.json()) as { results?: { elevation: number | null }[] };
-        answered += 1;
-        if (!signalled) {
-          signalled = true;
-          child.kill('SIGTERM'); // the first answer is back: the rest are running or queued
-        }
-        return { status: response.status, heights: body.results?.filter((r) => r.elevation !== null).length };
+  it.each<[string, (npm: ChildProcess) => void]>([
+    // A container runtime or systemd stopping `npm start`: npm passes the signal on.
+    ['SIGTERM to npm', (npm) => process.kill(npm.pid!, 'SIGTERM')],
+    // A terminal's Ctrl-C reaches every process of the group, and npm relays it too: one stop, not two.
+    ['Ctrl-C (SIGINT to its process group)', (npm) => process.kill(-npm.pid!, 'SIGINT')],
+  ])(
+    'answers every request it holds before it stops (%s), and exits 0',
+    async (_, stop) => {
+      const port = await freePort();
+      const before = new Set(buildEntries());
+      const npm = spawn('npm', ['start'], {
+        cwd: REPO_ROOT,
+        // One worker: the burst below queues, so most of it is waiting when the signal comes.
+        env: { ...process.env, PORT: String(port), DATA_PORT: '0', LOCAL_CONCURRENCY: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // its own process group, as a terminal's foreground job
       });
-      const results = await Promise.all(replies);
-      expect(answered).toBe(REQUESTS);
-      expect(results.filter((r) => r.status !== 200 || r.heights !== POINTS)).toEqual([]);
-      expect(await exited).toBe(0);
-      expect(output).toMatch(/SIGTERM: taking no new requests; finishing those in progress/);
-      expect(output).not.toMatch(/answered 503 or cut off/);
-      expect(await refused(port)).toBe(true);
-      expect(fs.existsSync(workFolder)).toBe(false);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-  }, 240_000);
+      let output = '';
+      npm.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+      npm.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+      const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
+      try {
+        await waitFor(npm, () => output, 'Elevation API ready', 150_000);
+        // Its own bundle folder, so a second npm start in this checkout cannot delete its handlers.
+        const own = fs
+          .readdirSync(path.join(REPO_ROOT, '.build'))
+          .filter((f) => /^start-\d+$/.test(f) && !before.has(f));
+        expect(own).toHaveLength(1);
+        const workFolder = path.join(REPO_ROOT, '.build', own[0]);
+        expect(fs.readdirSync(workFolder)).toContain('.build');
+        const url = `http://127.0.0.1:${port}/v1/sample`;
+        let answered = 0;
+        let signalled = false;
+        const replies = Array.from({ length: REQUESTS }, async (_, i) => {
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ locations: locations(i) }),
+          });
+          const body = (await response.json()) as { results?: { elevation: number | null }[] };
+          answered += 1;
+          if (!signalled) {
+            signalled = true;
+            stop(npm); // the first answer is back: the rest are running or queued
+          }
+          return {
+            status: response.status,
+            heights: body.results?.filter((r) => r.elevation !== null).length,
+          };
+        });
+        const results = await Promise.all(replies);
+        expect(answered).toBe(REQUESTS);
+        expect(results.filter((r) => r.status !== 200 || r.heights !== POINTS)).toEqual([]);
+        expect(await exited).toBe(0);
+        expect(output).toMatch(/SIG(TERM|INT): taking no new requests; finishing those in progress/);
+        expect(output).not.toMatch(/SIG[A-Z]+ again: |answered 503 or cut off/);
+        // Nothing of it is left serving once npm is gone (npm used to exit at once, its children serving on).
+        expect(await refused(port)).toBe(true);
+        expect(fs.existsSync(workFolder)).toBe(false);
+      } finally {
+        if (npm.exitCode === null) process.kill(-npm.pid!, 'SIGKILL');
+      }
+    },
+    240_000,
+  );
 
   it('names PORT when the port is taken, and leaves no bundle folder behind', async () => {
     const holder = net.createServer();
@@ -117,4 +143,53 @@ describe('npm start stopped while it serves', () => {
       await new Promise((resolve) => holder.close(resolve));
     }
   }, 120_000);
+
+  it('stops the serverless-offline a SIGKILLed npm start left running, at the next start', async () => {
+    const port = await freePort();
+    const before = new Set(buildEntries());
+    const npm = spawn('npm', ['start'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORT: String(port), DATA_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    npm.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+    npm.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<unknown>((resolve) => npm.once('exit', resolve));
+    await waitFor(npm, () => output, 'Elevation API ready', 150_000);
+    const [pidFile] = fs
+      .readdirSync(path.join(REPO_ROOT, '.build'))
+      .filter((f) => /^start-\d+\.offline-pid$/.test(f) && !before.has(f));
+    const offline = Number(fs.readFileSync(path.join(REPO_ROOT, '.build', pidFile), 'utf8'));
+    process.kill(-npm.pid!, 'SIGKILL'); // npm and npm start, not serverless-offline (its own process group)
+    await exited;
+    const running = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(running(offline)).toBe(true);
+    const killed = Number(/^start-(\d+)/.exec(pidFile)![1]); // npm start's own process, gone (reaped) first
+    for (let i = 0; i < 50 && running(killed); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    // The next npm start (here one that fails at once, its PORT taken) sweeps what the killed one left.
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const next = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/start.ts')], {
+        env: { ...process.env, PORT: String((holder.address() as net.AddressInfo).port), DATA_PORT: '0' },
+        stdio: 'ignore',
+      });
+      await new Promise((resolve) => next.once('exit', resolve));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+    for (let i = 0; i < 50 && running(offline); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(running(offline)).toBe(false);
+    expect(fs.existsSync(path.join(REPO_ROOT, '.build', pidFile))).toBe(false);
+    expect(fs.existsSync(path.join(REPO_ROOT, '.build', pidFile.replace('.offline-pid', '')))).toBe(false);
+  }, 240_000);
 });
