@@ -158,7 +158,9 @@ async function main(): Promise<void> {
   running.api = api;
   // Where a later npm start finds serverless-offline (its own process group) if this one is killed outright.
   if (running.workFolder.startsWith('.build/start-')) {
-    fs.writeFileSync(path.join(REPO_ROOT, `${running.workFolder}${OFFLINE_PID}`), String(api.offline.pid));
+    const pidFile = path.join(REPO_ROOT, `${running.workFolder}${OFFLINE_PID}`);
+    fs.mkdirSync(path.dirname(pidFile), { recursive: true }); // .build is absent in a fresh clone
+    fs.writeFileSync(pidFile, String(api.offline.pid));
   }
   await api.ready;
   if (running.stopping) return;

@@ -276,8 +276,10 @@ export class RasterDataset extends DatasetBase {
   }
 
   /**
-   * The folder listed again: another shape (a lone raster joined by tiles, tiles down to one, a VRT added or gone)
-   * opens the dataset again. A listing that fails keeps the dataset as it is (its files are checked on their own),
+   * The folder listed again: another shape (a lone raster joined by tiles or replaced by another name, a VRT
+   * added or gone) opens the dataset again. A tiled folder is not watched so (its index relists its tiles): one
+   * whose tiles are replaced by a single file not named by its corner keeps answering from its index until a cold
+   * start. A listing that fails keeps the dataset as it is (its files are checked on their own),
    * listed again after `relistMs`.
    */
   private async checkFolder(): Promise<void> {

@@ -69,17 +69,19 @@ export async function refuseAppliedSidecar(
   policy: RetryPolicy,
   sidecar = `${raster}${SIDECAR}`,
 ): Promise<void> {
-  let bytes: Uint8Array;
   const source = openByteSource(sidecar, policy);
   try {
-    bytes = await source.read(0, MAX_SIDECAR_BYTES + 1);
+    // Its first byte tells its size (and whether it exists); then exactly that is read, never past its end (a
+    // store that does not say an object's size could not verify a read that asks for more).
+    await source.read(0, 1);
   } catch (error) {
     if (error instanceof SourceNotFoundError || error instanceof DataSourceAccessDeniedError) return;
     throw error;
   }
+  const size = source.size;
   const overrides =
-    bytes.byteLength > MAX_SIDECAR_BYTES
+    size === null || size > MAX_SIDECAR_BYTES
       ? ['unreadable']
-      : sidecarOverrides(new TextDecoder('utf-8').decode(bytes));
+      : sidecarOverrides(new TextDecoder('utf-8').decode(await source.read(0, size)));
   if (overrides.length > 0) throw sidecarError(sidecar, overrides);
 }

@@ -11,6 +11,10 @@ export function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
   const lons: number[] = [];
   const lats: number[] = [];
   const steps = crs.isGeographic ? 1 : 16;
+  // Longitudes are unwrapped against the box's centre: a box over the antimeridian (a NAD83 tile overhanging 180°
+  // by half a pixel, which proj4 wraps to the other side) stays one narrow box, not one spanning the globe the
+  // other way. A whole-world box (its edges 180° from its centre) is left as it is.
+  const [centre] = converter.inverse((minX + maxX) / 2, (minY + maxY) / 2);
   for (let i = 0; i <= steps; i++) {
     const t = i / steps;
     for (const [x, y] of [
@@ -20,7 +24,7 @@ export function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
       [maxX, minY + t * (maxY - minY)],
     ]) {
       const [lon, lat] = converter.inverse(x, y);
-      lons.push(lon);
+      lons.push(lon - centre > 180 ? lon - 360 : lon - centre < -180 ? lon + 360 : lon);
       lats.push(lat);
     }
   }

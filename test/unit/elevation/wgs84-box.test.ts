@@ -1,5 +1,6 @@
 /** The boxes a tile's placement check compares (mosaic.ts): how much of the smaller one two boxes share. */
-import { gridBox, sharedFraction, type Box } from '../../../layers/elevation/dataset/wgs84-box';
+import { crsFromEpsg } from '../../../layers/elevation/geo/crs';
+import { gridBox, sharedFraction, toWgs84Box, type Box } from '../../../layers/elevation/dataset/wgs84-box';
 
 describe('sharedFraction', () => {
   it.each<[string, Box, Box, number]>([
@@ -26,5 +27,20 @@ describe('gridBox', () => {
     expect(gridBox({ ...grid, originY: 49, resY: 0.5 } as Parameters<typeof gridBox>[0])).toEqual([
       8, 49, 9, 50,
     ]);
+  });
+});
+
+describe('toWgs84Box', () => {
+  it('keeps a tile overhanging the antimeridian one narrow box (proj4 wraps NAD83 longitudes), and a world box whole', () => {
+    // EPSG:4269 (NAD83) with a datum shift: -180.0001 came back as +179.9999, the box spanning the globe.
+    const west = toWgs84Box(crsFromEpsg(4269), [-180.0001, 52, -178.9999, 53.0001]);
+    expect(west[0]).toBeCloseTo(-180.0001, 3);
+    expect(west[2]).toBeCloseTo(-178.9999, 3);
+    expect(sharedFraction(west, [-180, 52, -179, 53])).toBeGreaterThan(0.99);
+    const east = toWgs84Box(crsFromEpsg(4269), [178.9999, 52, 180.0001, 53.0001]);
+    expect(east[0]).toBeCloseTo(178.9999, 3);
+    expect(east[2]).toBeCloseTo(180.0001, 3);
+    expect(toWgs84Box(crsFromEpsg(4326), [-180, -90, 180, 90])).toEqual([-180, -90, 180, 90]);
+    expect(toWgs84Box(crsFromEpsg(3035), [4e6, 3e6, 4.1e6, 3.1e6])[0]).toBeCloseTo(5.43, 2); // as cs2cs gives
   });
 });
