@@ -57,8 +57,8 @@ const running: {
   stopping: boolean;
   /** Requests a stop answered 503 (or cut off mid-answer) instead of letting them finish. */
   cutOff: number;
-  /** serverless-esbuild's bundle folder of this instance (ownWorkFolder), removed on stop. */
-  workFolder?: string;
+  /** The bundle folder this instance named itself (ownWorkFolder), removed on stop; unset under ESBUILD_WORK_FOLDER. */
+  ownFolder?: string | null;
   /** When the first stop signal came (Date.now()). */
   signalledAt: number;
 } = { ready: false, drainS: DEFAULT_DRAIN_S, stopping: false, cutOff: 0, signalledAt: 0 };
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       `${unservableHeadline(broken)}:\n${broken.map((b) => `  - ${b.name}: ${describe(b.reason)}`).join('\n')}`,
     );
   }
-  running.workFolder = ownWorkFolder();
+  const ownFolder = (running.ownFolder = ownWorkFolder());
   const started = Date.now();
   const logs = {
     stdout: new OfflineLogWriter((line) => process.stdout.write(line)),
@@ -143,7 +143,8 @@ async function main(): Promise<void> {
     env: {
       DATA_ROOT: dataRoot,
       CONFIG_PATH: configPath,
-      ESBUILD_WORK_FOLDER: running.workFolder,
+      // Set by hand, ESBUILD_WORK_FOLDER reaches serverless-offline with the rest of the environment.
+      ...(ownFolder ? { ESBUILD_WORK_FOLDER: ownFolder } : {}),
       ...functionSettings(env, cache.perEnvironmentMb),
     },
   }).catch((error: unknown) => {
@@ -157,8 +158,8 @@ async function main(): Promise<void> {
   });
   running.api = api;
   // Where a later npm start finds serverless-offline (its own process group) if this one is killed outright.
-  if (running.workFolder.startsWith('.build/start-')) {
-    const pidFile = path.join(REPO_ROOT, `${running.workFolder}${OFFLINE_PID}`);
+  if (ownFolder) {
+    const pidFile = path.join(REPO_ROOT, `${ownFolder}${OFFLINE_PID}`);
     fs.mkdirSync(path.dirname(pidFile), { recursive: true }); // .build is absent in a fresh clone
     fs.writeFileSync(pidFile, String(api.offline.pid));
   }
@@ -180,11 +181,11 @@ async function main(): Promise<void> {
 /**
  * This instance's bundle folder, `.build/start-<pid>` (git-ignored): a second npm start in the same checkout (another
  * PORT) bundled into the shared `.esbuild` and serverless-esbuild's cleanup there deleted the first one's handlers.
- * ESBUILD_WORK_FOLDER, when set, wins. Folders of instances no longer running (killed with SIGKILL) are removed.
+ * Null when ESBUILD_WORK_FOLDER is set (it wins). Folders of instances no longer running (killed with SIGKILL) are
+ * removed.
  */
-function ownWorkFolder(): string {
-  const set = process.env.ESBUILD_WORK_FOLDER?.trim();
-  if (set) return set;
+function ownWorkFolder(): string | null {
+  if (process.env.ESBUILD_WORK_FOLDER?.trim()) return null;
   const parent = path.join(REPO_ROOT, '.build');
   for (const entry of fs.existsSync(parent) ? fs.readdirSync(parent) : []) {
     const [, pid, pidFile] = /^start-(\d+)(\.offline-pid)?$/.exec(entry) ?? [];
@@ -290,9 +291,9 @@ async function stopAll(signal: NodeJS.Signals | undefined, exitCode: number): Pr
   }
   await Promise.allSettled([running.api?.stop(), running.dataServer?.close()]);
   // Only the folder this instance named itself: an ESBUILD_WORK_FOLDER set by hand is serverless-esbuild's to clean.
-  if (running.workFolder?.startsWith('.build/start-')) {
-    fs.rmSync(path.join(REPO_ROOT, running.workFolder), { recursive: true, force: true });
-    fs.rmSync(path.join(REPO_ROOT, `${running.workFolder}${OFFLINE_PID}`), { force: true });
+  if (running.ownFolder) {
+    fs.rmSync(path.join(REPO_ROOT, running.ownFolder), { recursive: true, force: true });
+    fs.rmSync(path.join(REPO_ROOT, `${running.ownFolder}${OFFLINE_PID}`), { force: true });
   }
   process.exit(running.cutOff > 0 ? Math.max(1, exitCode) : exitCode);
 }

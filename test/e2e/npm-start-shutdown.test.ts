@@ -37,6 +37,25 @@ function waitFor(child: ChildProcess, output: () => string, text: string, ms: nu
   });
 }
 
+/** `npm start` as a terminal runs it: its own process group (a foreground job), its output gathered. */
+function npmStart(env: Record<string, string>): {
+  npm: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const npm = spawn('npm', ['start'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATA_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  npm.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  npm.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
+  return { npm, output: () => output, exited };
+}
+
 /** What `.build` (git-ignored, absent in a fresh clone until something writes there) holds. */
 function buildEntries(): string[] {
   const folder = path.join(REPO_ROOT, '.build');
@@ -65,19 +84,10 @@ describe('npm start stopped while it serves', () => {
     async (_, stop) => {
       const port = await freePort();
       const before = new Set(buildEntries());
-      const npm = spawn('npm', ['start'], {
-        cwd: REPO_ROOT,
-        // One worker: the burst below queues, so most of it is waiting when the signal comes.
-        env: { ...process.env, PORT: String(port), DATA_PORT: '0', LOCAL_CONCURRENCY: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true, // its own process group, as a terminal's foreground job
-      });
-      let output = '';
-      npm.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-      npm.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-      const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
+      // One worker: the burst below queues, so most of it is waiting when the signal comes.
+      const { npm, output, exited } = npmStart({ PORT: String(port), LOCAL_CONCURRENCY: '1' });
       try {
-        await waitFor(npm, () => output, 'Elevation API ready', 150_000);
+        await waitFor(npm, output, 'Elevation API ready', 150_000);
         // Its own bundle folder, so a second npm start in this checkout cannot delete its handlers.
         const own = fs
           .readdirSync(path.join(REPO_ROOT, '.build'))
@@ -109,8 +119,8 @@ describe('npm start stopped while it serves', () => {
         expect(answered).toBe(REQUESTS);
         expect(results.filter((r) => r.status !== 200 || r.heights !== POINTS)).toEqual([]);
         expect(await exited).toBe(0);
-        expect(output).toMatch(/SIG(TERM|INT): taking no new requests; finishing those in progress/);
-        expect(output).not.toMatch(/SIG[A-Z]+ again: |answered 503 or cut off/);
+        expect(output()).toMatch(/SIG(TERM|INT): taking no new requests; finishing those in progress/);
+        expect(output()).not.toMatch(/SIG[A-Z]+ again: |answered 503 or cut off/);
         // Nothing of it is left serving once npm is gone (npm used to exit at once, its children serving on).
         expect(await refused(port)).toBe(true);
         expect(fs.existsSync(workFolder)).toBe(false);
@@ -147,17 +157,8 @@ describe('npm start stopped while it serves', () => {
   it('stops the serverless-offline a SIGKILLed npm start left running, at the next start', async () => {
     const port = await freePort();
     const before = new Set(buildEntries());
-    const npm = spawn('npm', ['start'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PORT: String(port), DATA_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    npm.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-    npm.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<unknown>((resolve) => npm.once('exit', resolve));
-    await waitFor(npm, () => output, 'Elevation API ready', 150_000);
+    const { npm, output, exited } = npmStart({ PORT: String(port) });
+    await waitFor(npm, output, 'Elevation API ready', 150_000);
     const [pidFile] = fs
       .readdirSync(path.join(REPO_ROOT, '.build'))
       .filter((f) => /^start-\d+\.offline-pid$/.test(f) && !before.has(f));

@@ -5,7 +5,7 @@ import type { DatasetInfo } from '../types';
 import type { Mosaic } from './mosaic';
 import { TiledMosaic } from './mosaic';
 import { VrtMosaic } from './vrt-mosaic';
-import { toWgs84Box, type Box } from './wgs84-box';
+import { gridBox, toWgs84Box, type Box } from './wgs84-box';
 
 export async function describeMosaic(
   name: string,
@@ -26,11 +26,10 @@ export async function describeMosaic(
     };
   }
   if (mosaic instanceof VrtMosaic) {
-    const { originX, originY, width, height, resX, resY } = mosaic.grid;
-    const box: Box = [originX, originY + height * resY, originX + width * resX, originY];
+    const { resX, resY } = mosaic.grid;
     return {
       name,
-      bounds: toWgs84Box(mosaic.crs, box),
+      bounds: toWgs84Box(mosaic.crs, gridBox(mosaic.grid)),
       ...rasterFacts(await mosaic.open('0'), mosaic.crs, verticalDatum),
       resolution: [resX, Math.abs(resY)],
       tileCount: mosaic.spec.sources.length,
@@ -38,16 +37,9 @@ export async function describeMosaic(
   }
   const raster = await mosaic.open(mosaic.candidates(0, 0)[0]);
   if (!raster) throw new Error(`Dataset ${name} has no raster`);
-  const { grid } = raster;
-  const box: Box = [
-    grid.originX,
-    grid.originY + grid.height * grid.resY,
-    grid.originX + grid.width * grid.resX,
-    grid.originY,
-  ];
   return {
     name,
-    bounds: toWgs84Box(raster.crs, box),
+    bounds: toWgs84Box(raster.crs, gridBox(raster.grid)),
     ...rasterFacts(raster, raster.crs, verticalDatum),
     tileCount: 1,
   };

@@ -37,8 +37,10 @@ export function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
   ];
 }
 
-/** The box a raster's grid covers, in its own CRS. */
-export function gridBox(grid: RasterGrid): Box {
+/** The box a raster's (or a VRT's) grid covers, in its own CRS, whichever way its rows run. */
+export function gridBox(
+  grid: Pick<RasterGrid, 'originX' | 'originY' | 'width' | 'height' | 'resX' | 'resY'>,
+): Box {
   const xs = [grid.originX, grid.originX + grid.width * grid.resX];
   const ys = [grid.originY, grid.originY + grid.height * grid.resY];
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
