@@ -65,6 +65,17 @@ beforeAll(async () => {
         );
       return;
     }
+    // An empty object, as S3 answers one: a ranged GET is 416 InvalidRange (without the object's size), from
+    // byte 0 as from any other.
+    if (url.pathname.startsWith(`/${BUCKET}/empty/`)) {
+      if (!request.headers.range) return void response.writeHead(200, { 'content-length': '0' }).end();
+      response
+        .writeHead(416, { 'content-type': 'application/xml' })
+        .end(
+          '<Error><Code>InvalidRange</Code><Message>The requested range is not satisfiable</Message></Error>',
+        );
+      return;
+    }
     if (!fs.existsSync(file)) {
       response
         .writeHead(404, { 'content-type': 'application/xml' })
@@ -212,6 +223,26 @@ describe('s3:// datasets', () => {
         'bilinear',
       ),
     ).resolves.toEqual([1000 + 64 * -0.5 + 32 * 0.5, null]);
+  });
+
+  it('an empty object (0 bytes) is a file an operator must replace (500), a GeoTIFF as an .hgt', async () => {
+    const configPath = path.join(workDir, 'empty.yaml');
+    fs.writeFileSync(
+      configPath,
+      `datasets:\n  - name: tif\n    path: s3://${BUCKET}/empty/N49E009.tif\n` +
+        `  - name: hgt\n    path: s3://${BUCKET}/empty/N49E009.hgt\n`,
+    );
+    const registry = loadDatasetRegistry({ configPath });
+    for (const [name, kind] of [
+      ['tif', 'a GeoTIFF'],
+      ['hgt', 'an SRTM \\.hgt file'],
+    ]) {
+      const answer = registry.get(name).sample([{ lat: 49.5, lon: 9.5 }], 'nearest');
+      await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+      await expect(answer).rejects.toThrow(
+        new RegExp(`empty/N49E009\\.${name} is empty \\(0 bytes\\), not ${kind}$`),
+      );
+    }
   });
 
   it('refuses to answer from a bucket that does not exist (502): its tiles are not missing, the store is', async () => {

@@ -44,21 +44,26 @@ export async function openHgtRaster(source: ByteSource, io?: ReadIo): Promise<Ra
 }
 
 /**
- * The one size whose last sample exists: a read across the end of a 1201 tile comes back short. When the source
- * tells the object's size (every verified source does), it must be exactly one of the two: a truncated upload
- * is a broken data layer (502), never a tile of nulls.
+ * The tile's size from the store's answer to its first two bytes (every verified source tells the object's
+ * size): it must be exactly one of the two, since a truncated upload is a broken data layer (502), never a tile
+ * of nulls. A source that does not tell it: the one size whose last sample exists (a read across the end of a
+ * 1201 tile comes back short).
  */
 async function probeSize(source: ByteSource, io?: ReadIo): Promise<number> {
-  const end = 2 * SIZES[0] * SIZES[0];
-  const probe = await source.read(end - 2, 4, io);
+  await source.read(0, 2, io);
   const size = source.size;
   // Empty in the store (no fault on the way explains a size of 0): a file an operator must replace (500).
   if (size === 0) throw new DatasetConfigError(`${source.url} is empty (0 bytes), not an SRTM .hgt file`);
-  if (size !== null && !SIZES.some((n) => 2 * n * n === size)) {
-    throw new DataSourceUnavailableError(
-      `${source.url} is ${size} bytes: not a complete 1201x1201 or 3601x3601 .hgt file (truncated?)`,
-    );
+  if (size !== null) {
+    const side = SIZES.find((n) => 2 * n * n === size);
+    if (side === undefined) {
+      throw new DataSourceUnavailableError(
+        `${source.url} is ${size} bytes: not a complete 1201x1201 or 3601x3601 .hgt file (truncated?)`,
+      );
+    }
+    return side;
   }
+  const probe = await source.read(2 * SIZES[0] * SIZES[0] - 2, 4, io);
   if (probe.byteLength === 2) return SIZES[0];
   if (probe.byteLength === 4) return SIZES[1];
   throw new DataSourceUnavailableError(

@@ -15,7 +15,8 @@ import {
   newReadStats,
 } from '../../../layers/elevation';
 import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
-import { isHgtLocation } from '../../../layers/elevation/raster/hgt-raster';
+import type { ByteSource } from '../../../layers/elevation/data/byte-source';
+import { isHgtLocation, openHgtRaster } from '../../../layers/elevation/raster/hgt-raster';
 
 const SIZE = 1201;
 const VALUE_TOLERANCE_M = 1e-6;
@@ -219,6 +220,33 @@ describe('SRTM .hgt tiles', () => {
     await expect(registry.get('unnamed').sample([at(0, 0)], 'nearest')).rejects.toThrow(
       /must be named by its south-west corner/,
     );
+  });
+
+  it('tells a 1201 from a 3601 tile by its last sample when the store never says its size', async () => {
+    /** Zeros up to `total` bytes, and no size: as an HTTP server answering `Content-Range: bytes 0-1/*`. */
+    const sizeless = (total: number): ByteSource & { reads: [number, number][] } => ({
+      url: 'https://dem.example/N48E009.hgt',
+      size: null,
+      version: '',
+      reads: [],
+      read(offset, length) {
+        this.reads.push([offset, length]);
+        return Promise.resolve(new Uint8Array(Math.max(0, Math.min(length, total - offset))));
+      },
+    });
+    for (const side of [SIZE, SIZE_1S]) {
+      const source = sizeless(2 * side * side);
+      expect((await openHgtRaster(source)).grid.width).toBe(side);
+      expect(source.reads).toEqual([
+        [0, 2],
+        [2 * SIZE * SIZE - 2, 4],
+      ]);
+    }
+    const short = openHgtRaster(sizeless(2 * SIZE * SIZE - 2));
+    await expect(short).rejects.toThrow(
+      /N48E009\.hgt is not a complete SRTM \.hgt file of 1201x1201 or 3601x3601/,
+    );
+    await expect(short).rejects.toBeInstanceOf(DataSourceUnavailableError);
   });
 
   it('places tiles south of the equator and west of Greenwich by their S and W corner', async () => {
