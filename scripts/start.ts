@@ -23,6 +23,7 @@ import {
 import { sampleRateFromEnv } from '../layers/telemetry/offline-trace';
 import { runtimeIntervalMs } from '../layers/telemetry/runtime-health';
 import { DEFAULT_DATA_DIR, dataPortFromEnv, startDataServer, type DataServer } from './data-server';
+import { pathsOutsideDataDir } from './start/data-paths';
 import { freePort, parsePort } from './start/free-port';
 import {
   cacheMbPerEnvironment,
@@ -80,6 +81,13 @@ async function main(): Promise<void> {
   // Fail here, with the parser's message, rather than on every request once the API is up.
   const registry = loadDatasetRegistry({ configPath: path.resolve(REPO_ROOT, configPath) });
   const datasetNames = registry.names();
+  const outside = env.DATA_ROOT ? [] : pathsOutsideDataDir(path.resolve(REPO_ROOT, configPath), dataDir);
+  if (outside.length > 0) {
+    throw new Error(
+      `${configPath} names paths the data layer cannot serve (it serves DATA_DIR only: set DATA_DIR to a folder ` +
+        `holding them, or give absolute paths):\n${outside.map((line) => `  - ${line}`).join('\n')}`,
+    );
+  }
   if (env.DEFAULT_DATASET && !datasetNames.includes(env.DEFAULT_DATASET)) {
     throw new Error(
       `DEFAULT_DATASET '${env.DEFAULT_DATASET}' is not in ${configPath} (${datasetNames.join(', ')})`,

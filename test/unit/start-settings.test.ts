@@ -3,6 +3,8 @@
  * first request, so npm start waited out its 120 s start-up for a /health that never came (concurrency probe).
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const START = path.resolve(__dirname, '../../scripts/start.ts');
@@ -34,3 +36,46 @@ it.each([
   },
   60_000,
 );
+
+it('refuses config paths that lead out of DATA_DIR, naming each (the data layer folded `..` away: "not found")', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
+  try {
+    const configPath = path.join(dir, 'config.yaml');
+    fs.writeFileSync(
+      configPath,
+      [
+        'datasets:',
+        '  - name: inside',
+        '    path: sample/stuttgart.tif',
+        '  - name: sibling',
+        '    path: ../elsewhere/',
+        '  - name: folded',
+        '    path: sample/../../sample/stuttgart.tif',
+        '  - name: absolute',
+        `    path: ${path.join(dir, 'x.tif')}`,
+        '  - name: remote',
+        '    path: https://dem.example/../x.tif',
+        'geoids:',
+        '  egm96: ../geoid/egm96-15.tif',
+        '',
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', START], {
+      encoding: 'utf8',
+      env: { ...process.env, CONFIG_PATH: configPath, PORT: '0', DATA_PORT: '0' },
+      timeout: 60_000,
+    });
+    const dataDir = path.resolve(__dirname, '../../layers/dem-sample');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `npm start failed: ${configPath} names paths the data layer cannot serve (it serves DATA_DIR only: set ` +
+        'DATA_DIR to a folder holding them, or give absolute paths):\n' +
+        `  - dataset 'sibling': path '../elsewhere/' leads out of DATA_DIR ${dataDir}\n` +
+        `  - dataset 'folded': path 'sample/../../sample/stuttgart.tif' leads out of DATA_DIR ${dataDir}\n` +
+        `  - geoid grid egm96: path '../geoid/egm96-15.tif' leads out of DATA_DIR ${dataDir}\n`,
+    );
+    expect(run.stdout).not.toContain('data layer listening');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
