@@ -125,10 +125,14 @@ export function listedSidecars(
 function tilesOf(folder: string, files: readonly string[], tileSize: number): Tiles {
   const sidecars = listedSidecars(folder, files, files.filter(isRasterFile));
   const tiles: Tiles = new Map();
+  const unnamed: string[] = [];
   for (const entry of [...files].sort()) {
     if (!isRasterFile(entry)) continue;
     const corner = tryParseTileCorner(entry.split('/').pop() ?? entry);
-    if (!corner) continue;
+    if (!corner) {
+      unnamed.push(entry);
+      continue;
+    }
     const key = tileKeyOfCorner(corner, tileSize);
     const file = joinLocation(folder, entry);
     const other = tiles.get(tileKeyId(key));
@@ -138,6 +142,15 @@ function tilesOf(folder: string, files: readonly string[], tileSize: number): Ti
       );
     }
     tiles.set(tileKeyId(key), { key, file, sidecar: sidecars.get(file) ?? null });
+  }
+  // A tile is found by the corner in its name: one without would never be read, its area answered null as success.
+  // OpenTopoData refuses such a folder too ("Unknown dataset type").
+  if (unnamed.length > 0 && tiles.size > 0) {
+    const shown =
+      unnamed.slice(0, 3).join(', ') + (unnamed.length > 3 ? ` and ${unnamed.length - 3} more` : '');
+    throw new DatasetConfigError(
+      `${folder} holds tiles named by their corner and rasters that are not (${shown}): those would never be read. Name each by its lower-left corner (e.g. N48E009.tif) or move it out of the folder.`,
+    );
   }
   return tiles;
 }

@@ -471,13 +471,14 @@ describe("GDAL's sidecar (.aux.xml) beside a raster: refused where it holds what
     '    </Metadata>\n  </PAMRasterBand>\n</PAMDataset>\n';
   beforeAll(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sidecar-'));
-    for (const folder of ['single', 'one', 'tiles', 'clean', 'stats']) fs.mkdirSync(path.join(root, folder));
+    for (const folder of ['single', 'one', 'tiles', 'clean', 'stats', 'stats-one'])
+      fs.mkdirSync(path.join(root, folder));
     fs.writeFileSync(path.join(root, 'stats', 'N49E008.tif'), tiff(100, 8, 50));
     fs.writeFileSync(path.join(root, 'stats', 'N49E008.tif.aux.xml'), stats);
     fs.writeFileSync(path.join(root, 'stats', 'N49E009.tif'), tiff(200, 9, 50));
     fs.writeFileSync(path.join(root, 'stats', 'N49E009.tif.aux.xml'), stats);
-    fs.writeFileSync(path.join(root, 'stats', 'dem.tif'), tiff(300));
-    fs.writeFileSync(path.join(root, 'stats', 'dem.tif.aux.xml'), stats);
+    fs.writeFileSync(path.join(root, 'stats-one', 'dem.tif'), tiff(300));
+    fs.writeFileSync(path.join(root, 'stats-one', 'dem.tif.aux.xml'), stats);
     fs.writeFileSync(path.join(root, 'single', 'dem.tif'), tiff(100));
     fs.writeFileSync(path.join(root, 'single', 'dem.tif.aux.xml'), pam);
     fs.writeFileSync(path.join(root, 'one', 'dem.tif'), tiff(100));
@@ -491,7 +492,7 @@ describe("GDAL's sidecar (.aux.xml) beside a raster: refused where it holds what
       path.join(root, 'config.yaml'),
       'datasets:\n  - name: single\n    path: single/dem.tif\n  - name: one\n    path: one/\n' +
         '  - name: tiles\n    path: tiles/\n  - name: clean\n    path: clean/dem.tif\n' +
-        '  - name: stats-tiles\n    path: stats/\n    filename_tile_size: 1\n  - name: stats-file\n    path: stats/dem.tif\n',
+        '  - name: stats-tiles\n    path: stats/\n    filename_tile_size: 1\n  - name: stats-file\n    path: stats-one/dem.tif\n',
     );
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -26,9 +26,15 @@ beforeAll(() => {
   for (const name of fs.readdirSync(path.join(FIXTURES, 'copernicus-2x2')))
     fs.symlinkSync(path.join(FIXTURES, 'copernicus-2x2', name), path.join(workDir, 'tiles', name));
   fs.writeFileSync(path.join(workDir, 'tiles', 'notes.tif.txt'), 'ignored');
-  fs.writeFileSync(
-    path.join(workDir, 'tiles', 'overview.tif'),
-    'a .tif without a corner in its name is ignored',
+  fs.mkdirSync(path.join(workDir, 'tiles-and-overview'));
+  for (const name of fs.readdirSync(path.join(FIXTURES, 'copernicus-2x2')))
+    fs.symlinkSync(
+      path.join(FIXTURES, 'copernicus-2x2', name),
+      path.join(workDir, 'tiles-and-overview', name),
+    );
+  fs.symlinkSync(
+    path.join(FIXTURES, 'plane-point.tif'),
+    path.join(workDir, 'tiles-and-overview', 'overview.tif'),
   );
   fs.writeFileSync(path.join(workDir, 'not-a-tiff.tif'), 'hello, I am text');
   fs.writeFileSync(
@@ -47,6 +53,8 @@ beforeAll(() => {
     path: tiles/
     filename_epsg: 4326
     filename_tile_size: 1
+  - name: tiles-and-overview
+    path: tiles-and-overview/
   - name: templated-tiles
     path: tiles/
     filename_epsg: 4326
@@ -119,10 +127,20 @@ describe('dataset layouts', () => {
     expect((await registry().get('inferred-laea').describe()).tileCount).toBe(2);
   });
 
-  it('lists a local tile folder, ignoring files without a corner in their name', async () => {
+  it('lists a local tile folder, ignoring files that are not rasters', async () => {
     const tiles = registry().get('listed-tiles');
     await expect(tiles.sample([{ lat: 34, lon: -118 }], 'nearest')).resolves.toEqual([1000]);
     expect((await tiles.describe()).tileCount).toBe(5);
+  });
+
+  it('refuses a raster not named by its corner beside tiles (never read, its area answered null), as OpenTopoData does', async () => {
+    const tiles = registry().get('tiles-and-overview');
+    for (const answer of [tiles.sample([{ lat: 34, lon: -118 }], 'nearest'), tiles.describe()]) {
+      await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+      await expect(answer).rejects.toThrow(
+        /tiles-and-overview\/ holds tiles named by their corner and rasters that are not \(overview\.tif\): those would never be read\. Name each by its lower-left corner \(e\.g\. N48E009\.tif\) or move it out of the folder\.$/,
+      );
+    }
   });
 
   it('computes tile names from a template and answers null for a tile that is not there', async () => {
@@ -318,6 +336,7 @@ describe('dataset layouts', () => {
       'inferred-tiles',
       'inferred-laea',
       'listed-tiles',
+      'tiles-and-overview',
       'templated-tiles',
       'text-file',
       'missing-file',
