@@ -7,6 +7,7 @@ import proj4 from 'proj4';
 import { toProj4 } from 'geotiff-geokeys-to-proj4';
 import { DatasetConfigError } from '../errors';
 import DATUM_SHIFTS from './datum-shifts.json';
+import { asGdalReadsIt, refuseUnreadProjection } from './user-defined-crs';
 
 export interface Crs {
   /** Stable identity for caches: `EPSG:<code>` or the proj4 string. */
@@ -67,6 +68,7 @@ export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
   const horizontal = Object.fromEntries(
     Object.entries(geoKeys).filter(([name]) => !name.startsWith('Vertical')),
   );
+  refuseUnreadProjection(horizontal);
   const result = toProj4(horizontal as never);
   const unsupported = Object.entries(result.errors ?? {}).filter(([name]) => !HARMLESS_ERRORS.has(name));
   if (unsupported.length > 0) {
@@ -74,7 +76,13 @@ export function crsFromGeoKeys(geoKeys: Record<string, unknown>): Crs {
       `The GeoTIFF's coordinate reference system cannot be read (${unsupported.map(([name, code]) => `${name}: ${String(code)}`).join(', ')}); assign one with gdal_edit.py -a_srs EPSG:<code>.`,
     );
   }
-  const definition = stripAxis(result.proj4);
+  const toMetre = result.isGCS ? 1 : Number(result.coordinatesConversionParameters.x);
+  if (result.isGCS && Number(result.coordinatesConversionParameters.x) !== 1) {
+    throw new DatasetConfigError(
+      'The GeoTIFF gives its longitudes and latitudes in another unit than degrees, which this reader does not convert; assign one with gdal_edit.py -a_srs EPSG:<code>.',
+    );
+  }
+  const definition = asGdalReadsIt(stripAxis(result.proj4), horizontal, toMetre);
   // geotiff-geokeys-to-proj4 falls back to a bare `+proj=longlat` when the keys say nothing usable (a plain
   // TIFF, or a user-defined projection without its parameters): reading such a file as degrees on no datum
   // would answer heights from the wrong place. OpenTopoData refuses a file without a CRS too.

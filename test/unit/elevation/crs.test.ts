@@ -216,11 +216,7 @@ describe('CRS: GeoKeys the converter cannot fully read', () => {
   );
 
   it.each([
-    [
-      'an unsupported projection method',
-      { ProjCoordTransGeoKey: 999 },
-      'coordinateTransformationNotSupported: 999',
-    ],
+    ['an unknown EPSG projection', { ProjectionGeoKey: 99999 }, 'conversionNotSupported: 99999'],
     [
       'an unknown linear unit',
       { ProjCoordTransGeoKey: 1, ProjNatOriginLongGeoKey: 9, ProjLinearUnitsGeoKey: 12345 },
@@ -228,8 +224,8 @@ describe('CRS: GeoKeys the converter cannot fully read', () => {
     ],
     [
       'both',
-      { ProjCoordTransGeoKey: 999, ProjLinearUnitsGeoKey: 12345 },
-      'ProjLinearUnitsGeoKeyNotSupported: 12345, coordinateTransformationNotSupported: 999',
+      { ProjectionGeoKey: 99999, ProjLinearUnitsGeoKey: 12345 },
+      'ProjLinearUnitsGeoKeyNotSupported: 12345, conversionNotSupported: 99999',
     ],
   ])('refuses a user-defined projection with %s, naming it', (_what, extra, named) => {
     const keys = { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32767, GeographicTypeGeoKey: 4326, ...extra };
@@ -355,5 +351,162 @@ describe('CRS: datums off WGS 84 get the shift PROJ uses (datum-shifts.json)', (
     };
     expect(() => crsFromGeoKeys(bessel)).toThrow(/is on a datum with no known shift to WGS 84/);
     expect(crsFromGeoKeys(UTM32_KEYS).proj4).not.toContain('towgs84');
+  });
+});
+
+/**
+ * User-defined projections (a PROJ string without an EPSG code), with the GeoKeys GDAL 3.6 writes for them
+ * (`gdal_translate -a_srs '<PROJ string>'`) and where PROJ puts a point (`gdaltransform -s_srs EPSG:4326 -t_srs
+ * '<PROJ string>'`). geotiff-geokeys-to-proj4 alone placed each of these elsewhere (a helper's probe: heights of
+ * other places answered as 200): 2,842 km for the polar stereographic, 2,044 km for the Mercator, 19 km for the
+ * equirectangular, 9,477 km in US feet. test/realdata/user-defined-crs-matches-gdal.test.ts checks many more.
+ */
+describe('CRS: user-defined projections, read as GDAL reads them', () => {
+  const WGS84_BASE = {
+    GTModelTypeGeoKey: 1,
+    GeographicTypeGeoKey: 32767,
+    GeogGeodeticDatumGeoKey: 32767,
+    GeogAngularUnitsGeoKey: 9102,
+    GeogEllipsoidGeoKey: 7030,
+    GeogSemiMajorAxisGeoKey: 6378137,
+    GeogInvFlatteningGeoKey: 298.257223563,
+    GeogPrimeMeridianLongGeoKey: 0,
+    ProjectedCSTypeGeoKey: 32767,
+    ProjectionGeoKey: 32767,
+    ProjLinearUnitsGeoKey: 9001,
+  };
+  it.each([
+    [
+      'polar stereographic, variant B (EPSG:3413 without its code)',
+      {
+        ...WGS84_BASE,
+        GeographicTypeGeoKey: 4326,
+        ProjCoordTransGeoKey: 15,
+        ProjNatOriginLatGeoKey: 70,
+        ProjFalseEastingGeoKey: 0,
+        ProjFalseNorthingGeoKey: 0,
+        ProjScaleAtNatOriginGeoKey: 1,
+        ProjStraightVertPoleLongGeoKey: -45,
+      },
+      [-40, 75],
+      [142401.981162237, -1627662.0927012],
+    ],
+    [
+      'polar stereographic, variant A (a scale at the pole, a meridian other than 0)',
+      {
+        ...WGS84_BASE,
+        ProjCoordTransGeoKey: 15,
+        ProjNatOriginLatGeoKey: 90,
+        ProjFalseEastingGeoKey: 2000000,
+        ProjFalseNorthingGeoKey: 2000000,
+        ProjScaleAtNatOriginGeoKey: 0.994,
+        ProjStraightVertPoleLongGeoKey: 10,
+      },
+      [15, 80],
+      [2097000.08298316, 891283.978130343],
+    ],
+    [
+      'Mercator with a standard parallel (variant B)',
+      {
+        ...WGS84_BASE,
+        ProjCoordTransGeoKey: 7,
+        ProjStdParallel1GeoKey: 48,
+        ProjNatOriginLongGeoKey: 9,
+        ProjNatOriginLatGeoKey: 0,
+        ProjFalseEastingGeoKey: 0,
+        ProjFalseNorthingGeoKey: 0,
+      },
+      [9.5, 48.5],
+      [37312.6767812072, 4128429.27665653],
+    ],
+    [
+      'equirectangular with a standard parallel',
+      {
+        ...WGS84_BASE,
+        ProjCoordTransGeoKey: 17,
+        ProjStdParallel1GeoKey: 30,
+        ProjFalseEastingGeoKey: 100,
+        ProjFalseNorthingGeoKey: 200,
+        ProjCenterLongGeoKey: 5,
+        ProjCenterLatGeoKey: 10,
+      },
+      [6, 31],
+      [96505.5069633229, 2337909.30665874],
+    ],
+    [
+      'transverse Mercator in US survey feet',
+      {
+        ...WGS84_BASE,
+        GeogEllipsoidGeoKey: 7019,
+        GeogInvFlatteningGeoKey: 298.257222101,
+        ProjCoordTransGeoKey: 1,
+        ProjLinearUnitsGeoKey: 9003,
+        ProjNatOriginLongGeoKey: -120,
+        ProjNatOriginLatGeoKey: 0,
+        ProjFalseEastingGeoKey: 1640416.66666667,
+        ProjFalseNorthingGeoKey: 0,
+        ProjScaleAtNatOriginGeoKey: 0.9999,
+      },
+      [-119.5, 37],
+      [1786418.81072735, 13439009.1538708],
+    ],
+  ])('%s', (_what, keys, [lon, lat], [x, y]) => {
+    const crs = crsFromGeoKeys(keys);
+    const [ourX, ourY] = wgs84Converter(crs).forward(lon, lat);
+    expect(Math.abs(ourX - x)).toBeLessThan(MILLIMETRE);
+    expect(Math.abs(ourY - y)).toBeLessThan(MILLIMETRE);
+    const [backLon, backLat] = wgs84Converter(crs).inverse(x, y);
+    expect(Math.abs(backLon - lon)).toBeLessThan(1e-8);
+    expect(Math.abs(backLat - lat)).toBeLessThan(1e-8);
+  });
+
+  it.each([
+    [
+      'a south-oriented transverse Mercator (its axes point west and south)',
+      { ...WGS84_BASE, ProjCoordTransGeoKey: 27, ProjNatOriginLongGeoKey: 29, ProjScaleAtNatOriginGeoKey: 1 },
+      "The GeoTIFF's projection (GeoTIFF coordinate transformation 27) is not one this reader places where GDAL does; assign an EPSG code with gdal_edit.py -a_srs EPSG:<code>, or reproject it (gdalwarp -t_srs EPSG:4326).",
+    ],
+    [
+      'an orthographic projection (proj4 computes it on a sphere, 84 m from PROJ)',
+      { ...WGS84_BASE, ProjCoordTransGeoKey: 21, ProjCenterLatGeoKey: 48, ProjCenterLongGeoKey: 9 },
+      'GeoTIFF coordinate transformation 21',
+    ],
+    [
+      'a projection only in an ESRI PE string (GDAL writes a user-defined model type for a geostationary one)',
+      {
+        ...WGS84_BASE,
+        GTModelTypeGeoKey: 32767,
+        PCSCitationGeoKey: 'ESRI PE String = PROJCS["unknown",PROJECTION["Geostationary_Satellite"]]',
+      },
+      "The GeoTIFF's coordinate reference system is user-defined beyond what its GeoKeys can say (a projection named only in its citation: Geostationary_Satellite)",
+    ],
+    [
+      'a polar stereographic with a scale at a latitude that is no pole',
+      {
+        ...WGS84_BASE,
+        ProjCoordTransGeoKey: 15,
+        ProjNatOriginLatGeoKey: 70,
+        ProjScaleAtNatOriginGeoKey: 0.99,
+      },
+      'polar stereographic projection has a scale of 0.99 at latitude 70, which is no pole',
+    ],
+    [
+      'a polar stereographic in grads',
+      { ...WGS84_BASE, GeogAngularUnitsGeoKey: 9105, ProjCoordTransGeoKey: 15, ProjNatOriginLatGeoKey: 100 },
+      'gives its angles in unit 9105, not degrees',
+    ],
+    [
+      'longitudes and latitudes in grads',
+      {
+        GTModelTypeGeoKey: 2,
+        GeographicTypeGeoKey: 32767,
+        GeogAngularUnitsGeoKey: 9105,
+        GeogEllipsoidGeoKey: 7030,
+      },
+      'gives its longitudes and latitudes in another unit than degrees',
+    ],
+  ])('refuses %s, saying how to fix it', (_what, keys, message) => {
+    expect(() => crsFromGeoKeys(keys)).toThrow(DatasetConfigError);
+    expect(() => crsFromGeoKeys(keys)).toThrow(message);
   });
 });
