@@ -497,7 +497,7 @@ function readGrid(image: Image, pixelIsPoint: boolean, url: string): RasterGrid 
     : null;
   if (transform && (transform[1] !== 0 || transform[4] !== 0)) {
     throw new DatasetConfigError(
-      `${url} is rotated (ModelTransformation with shear); only north-up rasters are supported.`,
+      `${url} is rotated (ModelTransformation with shear); only north-up rasters are supported: gdalwarp it to a north-up grid.`,
     );
   }
   const { originX, originY, resX, resY } = georeference(directory, transform, url);
