@@ -312,7 +312,16 @@ export class RasterDataset extends DatasetBase {
 
   private async createMosaic(ctx: ReadContext): Promise<Mosaic> {
     const { location, tiling, name } = this.options;
-    if (tiling) return this.tiledMosaic(tiling, tiling.template ? null : await listFolder(location));
+    if (tiling) {
+      // A template computes tile names (nothing is listed); a listed folder that holds one raster (or one VRT and
+      // no raster) is a single-file dataset whatever filename_tile_size says, as OpenTopoData checks
+      // `len(all_rasters) == 1` first: as tiles, a raster not named by its corner was never found (all null).
+      // An empty folder stays tiles (its index finds tiles added later); a store that cannot list computes names.
+      const listed = tiling.template ? null : await listFolder(location);
+      if (listed !== null && /^(single|vrt):/.test(folderShape(listed)))
+        return this.folderMosaic(listed, ctx);
+      return this.tiledMosaic(tiling, listed);
+    }
     if (isVrtFile(location)) return this.vrtMosaic(location, ctx);
     if (isRasterFile(location)) {
       // A local file's sidecar costs a stat; a remote one's a request, asked by describe() only (below).
@@ -327,6 +336,12 @@ export class RasterDataset extends DatasetBase {
         `Dataset '${name}': ${location} cannot be listed; name the file in \`path\`, or set filename_tile_size (and tile_template) for tiles.`,
       );
     }
+    return this.folderMosaic(listed, ctx);
+  }
+
+  /** A listed folder as OpenTopoData reads it: one raster, one VRT and no raster, or tiles (their size inferred). */
+  private async folderMosaic(listed: readonly string[], ctx: ReadContext): Promise<Mosaic> {
+    const { location, name } = this.options;
     // Tiles are relisted by their index (ListedTileIndex); a lone raster or VRT by checkFolder.
     const shape = folderShape(listed);
     this.folder = shape === 'tiles' ? null : { shape, checkAt: this.now() + this.options.relistMs };

@@ -42,6 +42,9 @@ beforeAll(() => {
     `datasets:
   - name: folder-with-one-file
     path: one-file/
+  - name: folder-with-one-file-tiled
+    path: one-file/
+    filename_tile_size: 1
   - name: folder-with-two-files
     path: ${path.join(FIXTURES, 'laea-pair')}
   - name: inferred-tiles
@@ -104,6 +107,14 @@ describe('dataset layouts', () => {
         .get('folder-with-one-file')
         .sample([{ lat: 49.9, lon: 10.1 }], 'nearest'),
     ).resolves.toEqual([1036]);
+  });
+
+  it('reads a folder holding exactly one raster like the file itself also when filename_tile_size is set, as OpenTopoData does', async () => {
+    const dataset = registry().get('folder-with-one-file-tiled');
+    await expect(dataset.sample([{ lat: 49.9, lon: 10.1 }], 'nearest')).resolves.toEqual([1036]);
+    const info = await dataset.describe();
+    expect(info.bounds).not.toBeNull();
+    expect(info.tileCount).toBe(1);
   });
 
   it('refuses a folder of metre-named tiles without filename_epsg, saying what to set', async () => {
@@ -332,6 +343,7 @@ describe('dataset layouts', () => {
   it('names every configured dataset in config order', () => {
     expect(registry().names()).toEqual([
       'folder-with-one-file',
+      'folder-with-one-file-tiled',
       'folder-with-two-files',
       'inferred-tiles',
       'inferred-laea',

@@ -45,10 +45,13 @@ beforeEach(() => {
   write('tiles/N48E008.tif', tiff(16, 200, 8, 49), 1000);
   fs.mkdirSync(path.join(dir, 'lone'));
   write('lone/N49E008.tif', tiff(16, 400, 8, 50), 1000);
+  fs.mkdirSync(path.join(dir, 'lone-tiled'));
+  write('lone-tiled/dem.tif', tiff(16, 700, 8, 50), 1000);
   write(
     'config.yaml',
     'datasets:\n  - name: single\n    path: single.tif\n  - name: tiles\n    path: tiles/\n' +
-      '  - name: lone\n    path: lone/\n',
+      '  - name: lone\n    path: lone/\n' +
+      '  - name: lone-tiled\n    path: lone-tiled/\n    filename_tile_size: 1\n',
     1000,
   );
   clock = 0;
@@ -119,4 +122,19 @@ it('a lone raster replaced by another name in its folder is read from the new on
   write('lone/dem.tif', tiff(16, 600, 8, 50), 2000);
   clock = 1000;
   await expect(lone.sample([{ lat: 49.5, lon: 8.5 }], 'nearest')).resolves.toEqual([600]);
+});
+
+it('a lone raster under filename_tile_size is one file until tiles replace it, then tiles after MISSING_TTL_S', async () => {
+  const lone = registry.get('lone-tiled');
+  const [west, east] = [
+    { lat: 49.5, lon: 8.5 },
+    { lat: 49.5, lon: 9.5 },
+  ];
+  await expect(lone.sample([west, east], 'nearest')).resolves.toEqual([700, null]);
+  fs.rmSync(path.join(dir, 'lone-tiled/dem.tif'));
+  write('lone-tiled/N49E008.tif', tiff(16, 400, 8, 50), 2000);
+  write('lone-tiled/N49E009.tif', tiff(16, 500, 9, 50), 2000);
+  clock = 1000;
+  await expect(lone.sample([west, east], 'nearest')).resolves.toEqual([400, 500]);
+  await expect(lone.describe()).resolves.toMatchObject({ tileCount: 2, bounds: [8, 49, 10, 50] });
 });
