@@ -1,5 +1,5 @@
 /** The original system's `/api/elevation`, `GET /v1/datasets` and `GET /health`, in-process over the fixtures. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Context } from 'aws-lambda';
@@ -419,6 +419,31 @@ describe('settings from the environment', () => {
   it('CORS_ORIGIN overrides the config origin', async () => {
     const response = await v1({ locations: '49.9,10.1' });
     expect(response.headers['access-control-allow-origin']).toBe('https://app.example');
+  });
+
+  it('sends an origin configured with a trailing slash without it, as browsers compare it exactly', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cors-origin-'));
+    const config = path.join(dir, 'config.yaml');
+    // OpenTopoData's own example config writes the origin so.
+    writeFileSync(
+      config,
+      `access_control_allow_origin: "https://api.example.com/"\ndatasets:\n  - name: plane-point\n    path: ${path.resolve('test/fixtures/plane-point.tif')}\n`,
+    );
+    const settings: Record<string, string>[] = [
+      { CONFIG_PATH: config },
+      { CORS_ORIGIN: 'https://api.example.com/' },
+    ];
+    for (const env of settings) {
+      const { elevation } = await loadHandlers(env);
+      const response = await invoke(elevation, {
+        path: '/v1/plane-point',
+        pathParameters: { dataset: 'plane-point' },
+        query: { locations: '49.9,10.1' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers['access-control-allow-origin']).toBe('https://api.example.com');
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('DEFAULT_DATASET picks the legacy endpoint dataset', async () => {

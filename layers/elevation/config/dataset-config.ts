@@ -214,23 +214,31 @@ function originOf(raw: unknown, fail: (message: string) => never): string | null
   if (raw === undefined || raw === null) return null;
   const [one, ...more] = Array.isArray(raw) ? raw : [raw];
   // As OpenTopoData checks it: '*', or a scheme and a host (and port), no path.
-  if (more.length === 0 && typeof one === 'string' && (one === '*' || isOrigin(one))) return one;
+  if (more.length === 0 && typeof one === 'string') {
+    const origin = one === '*' ? one : tryParseOrigin(one);
+    if (origin !== null) return origin;
+  }
   return fail(
     `\`access_control_allow_origin\` must be one origin, '*' or a scheme and host such as https://example.org (no path), got ${excerpt(JSON.stringify(raw) ?? String(raw))}`,
   );
 }
 
 /**
- * Whether `text` is one origin as the Access-Control-Allow-Origin header holds it: a scheme and a host (and port),
- * no path, query or fragment (OpenTopoData's check of its config's value).
+ * `text` as the Access-Control-Allow-Origin header must hold it (serialised as browsers send Origin), or null where
+ * it is no origin: a scheme and a host (and port), no path, query or fragment (OpenTopoData's check of its config's
+ * value). A trailing slash, as in OpenTopoData's own example config (`https://api.example.com/`), is dropped:
+ * browsers compare the header with their origin exactly, so sent with the slash every answer was refused.
  */
-export function isOrigin(text: string): boolean {
+export function tryParseOrigin(text: string): string | null {
+  let url: URL;
   try {
-    const url = new URL(text);
-    return url.host !== '' && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+    url = new URL(text);
   } catch {
-    return false;
+    return null;
   }
+  if (url.host === '' || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
+  // Not url.origin: that is 'null' for an app's own scheme (capacitor://localhost), which browsers send as written.
+  return `${url.protocol}//${url.host}`;
 }
 
 /**

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { excerpt } from '../errors';
 import { decimalNumber } from '../request/decimal';
-import { isOrigin } from './dataset-config';
+import { tryParseOrigin } from './dataset-config';
 
 export interface Settings {
   /** OpenTopoData-style config.yaml declaring the datasets. */
@@ -100,12 +100,15 @@ function text(env: Env, name: string): string | null {
 }
 
 /**
- * CORS_ORIGIN as the header holds it: '*' or one origin. A newline in it made every function fail as it loaded
- * (Node refuses the header value), and npm start waited out its start-up among stack traces.
+ * CORS_ORIGIN as the header holds it: '*' or one origin, serialised (a trailing slash dropped: browsers refuse the
+ * header unless it equals their origin). A newline in it made every function fail as it loaded (Node refuses the
+ * header value), and npm start waited out its start-up among stack traces.
  */
 function origin(env: Env, name: string): string | null {
   const value = text(env, name);
-  if (value === null || value === '*' || isOrigin(value)) return value;
+  if (value === null || value === '*') return value;
+  const parsed = tryParseOrigin(value);
+  if (parsed !== null) return parsed;
   throw new SettingsError(
     `${name} must be '*' or one origin, a scheme and host such as https://example.org (no path), got '${excerpt(value)}'.`,
   );

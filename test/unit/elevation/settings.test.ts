@@ -111,6 +111,14 @@ describe('settings: every variable, its unit and its bounds', () => {
     },
   );
 
+  it('reads CORS_ORIGIN as the header must hold it: without a trailing slash, which browsers refuse', () => {
+    expect(loadSettings({ CORS_ORIGIN: 'https://api.example.com/' }).corsOrigin).toBe(
+      'https://api.example.com',
+    );
+    expect(loadSettings({ CORS_ORIGIN: 'capacitor://localhost' }).corsOrigin).toBe('capacitor://localhost');
+    expect(loadSettings({ CORS_ORIGIN: '*' }).corsOrigin).toBe('*');
+  });
+
   it.each([
     ['PARTIAL_DECODE', 'partialDecode'],
     ['S3_FORCE_PATH_STYLE', 's3.forcePathStyle'],
