@@ -18,15 +18,15 @@ import {
   unreadHeightOption,
 } from '../layers/elevation';
 import type { RequestTelemetry } from '../layers/telemetry';
+import { base64DecodedBytes } from './body-bytes';
 import { readForm } from './form';
 
 export type Response = APIGatewayProxyStructuredResultV2;
 
 export function body(event: APIGatewayProxyEventV2, maxBodyBytes: number): string | null {
   if (!event.body) return null;
-  const size = event.isBase64Encoded
-    ? Math.floor((event.body.length * 3) / 4)
-    : Buffer.byteLength(event.body);
+  // Measured undecoded: a body over the limit is never decoded.
+  const size = event.isBase64Encoded ? base64DecodedBytes(event.body) : Buffer.byteLength(event.body);
   if (size > maxBodyBytes) {
     throw new PayloadTooLargeError(
       `Request body is ${size} bytes; the limit is ${maxBodyBytes} bytes. Send fewer locations per request.`,

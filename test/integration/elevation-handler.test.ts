@@ -430,6 +430,20 @@ describe('client errors', () => {
     expect(response.status).toBe(413);
     expect(response.json).toEqual(invalid(/^Request body is \d+ bytes; the limit is 1048576 bytes\./));
   });
+
+  it('measures a base64-encoded body by its decoded bytes, padding excluded: the limit passes, a byte more is 413', async () => {
+    const LIMIT = 1024 * 1024; // MAX_BODY_BYTES's default
+    // Neither size is a multiple of 3, so both base64 texts end in '=' padding (counted as bytes, the limit
+    // itself was refused and a byte over it was said to be 2 bytes more).
+    const sized = (bytes: number) =>
+      Buffer.from(JSON.stringify({ locations: INTERIOR }).padEnd(bytes, ' ')).toString('base64');
+    const atLimit = await post('plane-point', sized(LIMIT), {}, { isBase64Encoded: true });
+    expect(atLimit.status).toBe(200);
+    expect(elevations(atLimit.json)).toEqual([1038.4]);
+    const over = await post('plane-point', sized(LIMIT + 1), {}, { isBase64Encoded: true });
+    expect(over.status).toBe(413);
+    expect(over.json).toEqual(invalid(/^Request body is 1048577 bytes; the limit is 1048576 bytes\./));
+  });
 });
 
 describe('CORS', () => {
