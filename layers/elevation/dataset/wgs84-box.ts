@@ -5,15 +5,21 @@ import type { RasterGrid } from '../raster/raster';
 /** [minX, minY, maxX, maxY] */
 export type Box = [number, number, number, number];
 
-/** Transforms a box by sampling its edges (a projected box is curved in WGS84). */
+/**
+ * Transforms a box by sampling its edges (a projected box is curved in WGS84). A box that spans the whole globe
+ * (ETOPO1 at 1°: -180.5..180.5, its pixel centres at ±180) is [-180, 180] in longitude, and latitudes stop at the
+ * poles: proj4 wraps -180.5 to 179.5, so such a raster was said to stop at ±179.5, a 1° strip seemingly missing
+ * while its points were answered.
+ */
 export function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
   const converter = wgs84Converter(crs);
   const lons: number[] = [];
   const lats: number[] = [];
   const steps = crs.isGeographic ? 1 : 16;
-  // Longitudes are unwrapped against the box's centre: a box over the antimeridian (a NAD83 tile overhanging 180°
-  // by half a pixel, which proj4 wraps to the other side) stays one narrow box, not one spanning the globe the
-  // other way. A whole-world box (its edges 180° from its centre) is left as it is.
+  // Longitudes are unwrapped: a box over the antimeridian (a NAD83 tile overhanging 180° by half a pixel, which
+  // proj4 wraps to the other side) stays one narrow box, not one spanning the globe the other way. A geographic
+  // CRS's own longitude says which turn a point is on; a projected box's centre does (a whole-world projected box,
+  // its edges 180° from its centre, is left as it is).
   const [centre] = converter.inverse((minX + maxX) / 2, (minY + maxY) / 2);
   for (let i = 0; i <= steps; i++) {
     const t = i / steps;
@@ -24,17 +30,25 @@ export function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
       [maxX, minY + t * (maxY - minY)],
     ]) {
       const [lon, lat] = converter.inverse(x, y);
-      lons.push(lon - centre > 180 ? lon - 360 : lon - centre < -180 ? lon + 360 : lon);
-      lats.push(lat);
+      lons.push(unwrap(lon, crs.isGeographic ? x : centre));
+      lats.push(Math.max(-90, Math.min(90, lat)));
     }
   }
   const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  const [west, east] = [Math.min(...lons), Math.max(...lons)];
+  const whole = east - west >= 360;
   return [
-    round(Math.min(...lons)),
+    whole ? -180 : round(west),
     round(Math.min(...lats)),
-    round(Math.max(...lons)),
+    whole ? 180 : round(east),
     round(Math.max(...lats)),
   ];
+}
+
+/** `lon` moved by a turn to within 180° of `near` (exactly 180° away, it stays). */
+function unwrap(lon: number, near: number): number {
+  if (lon - near > 180) return lon - 360;
+  return lon - near < -180 ? lon + 360 : lon;
 }
 
 /** The box a raster's (or a VRT's) grid covers, in its own CRS, whichever way its rows run. */

@@ -13,8 +13,37 @@ import {
   loadDatasetRegistry,
   newReadStats,
 } from '../../../layers/elevation';
+import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
 const FIXTURES = path.resolve('test/fixtures');
+
+/**
+ * ETOPO1 resampled to 1° in little: 361 x 181 UInt16 pixels of 1° whose centres lie on whole degrees, ±180 and ±90
+ * included, so the raster spans -180.5..180.5 x -90.5..90.5 (pixel-is-area); a pixel holds 1000 + its column.
+ */
+function globalRaster(): Uint8Array {
+  const [width, height, tile] = [361, 181, 16];
+  const tiles: Uint8Array[] = [];
+  for (let ty = 0; ty < Math.ceil(height / tile); ty++) {
+    for (let tx = 0; tx < Math.ceil(width / tile); tx++) {
+      const pixels = new Uint16Array(tile * tile);
+      for (let i = 0; i < pixels.length; i++) pixels[i] = 1000 + tx * tile + (i % tile);
+      tiles.push(new Uint8Array(pixels.buffer));
+    }
+  }
+  return writeTiff({
+    width,
+    height,
+    tile,
+    tiles,
+    tags: {
+      258: short(16),
+      34735: WGS84_KEYS,
+      33550: double(1, 1, 0),
+      33922: double(0, 0, 0, -180.5, 90.5, 0),
+    },
+  });
+}
 let workDir: string;
 
 beforeAll(() => {
@@ -37,6 +66,7 @@ beforeAll(() => {
     path.join(workDir, 'tiles-and-overview', 'overview.tif'),
   );
   fs.writeFileSync(path.join(workDir, 'not-a-tiff.tif'), 'hello, I am text');
+  fs.writeFileSync(path.join(workDir, 'global.tif'), globalRaster());
   fs.writeFileSync(
     path.join(workDir, 'config.yaml'),
     `datasets:
@@ -63,6 +93,8 @@ beforeAll(() => {
     filename_epsg: 4326
     filename_tile_size: 1
     tile_template: "Copernicus_DSM_COG_10_{NS}{lat:02}_00_{EW}{lon:03}_00_DEM.tif"
+  - name: global
+    path: global.tif
   - name: text-file
     path: not-a-tiff.tif
   - name: missing-file
@@ -115,6 +147,13 @@ describe('dataset layouts', () => {
     const info = await dataset.describe();
     expect(info.bounds).not.toBeNull();
     expect(info.tileCount).toBe(1);
+  });
+
+  it('describes a raster over the whole globe (-180.5..180.5) as [-180, -90, 180, 90] and answers at its edges', async () => {
+    const global = registry().get('global');
+    expect((await global.describe()).bounds).toEqual([-180, -90, 180, 90]);
+    const points = [-180, -179.9, 179.9, 180].map((lon) => ({ lat: 0, lon }));
+    await expect(global.sample(points, 'nearest')).resolves.toEqual([1000, 1000, 1360, 1360]);
   });
 
   it('refuses a folder of metre-named tiles without filename_epsg, saying what to set', async () => {
@@ -350,6 +389,7 @@ describe('dataset layouts', () => {
       'listed-tiles',
       'tiles-and-overview',
       'templated-tiles',
+      'global',
       'text-file',
       'missing-file',
       'area',

@@ -43,4 +43,12 @@ describe('toWgs84Box', () => {
     expect(toWgs84Box(crsFromEpsg(4326), [-180, -90, 180, 90])).toEqual([-180, -90, 180, 90]);
     expect(toWgs84Box(crsFromEpsg(3035), [4e6, 3e6, 4.1e6, 3.1e6])[0]).toBeCloseTo(5.43, 2); // as cs2cs gives
   });
+
+  it('says [-180, 180] x [-90, 90] for a raster over the whole globe, not the ±179.5 proj4 wraps its edges to', () => {
+    // ETOPO1 at 1°: pixel centres at ±180 and ±90, so its edges lie half a pixel beyond.
+    expect(toWgs84Box(crsFromEpsg(4326), [-180.5, -90.5, 180.5, 90.5])).toEqual([-180, -90, 180, 90]);
+    expect(toWgs84Box(crsFromEpsg(4326), [0, -90, 360, 90])).toEqual([-180, -90, 180, 90]);
+    // Not the whole globe: the box goes on as it is (no clamp hides a strip).
+    expect(toWgs84Box(crsFromEpsg(4326), [-180.5, 10, 178.5, 20])).toEqual([-180.5, 10, 178.5, 20]);
+  });
 });
