@@ -94,6 +94,11 @@ export const RECEIVE_MS = 30_000;
 /** Transfer codings a request may use: chunked only (gzip as a transfer coding was read as the raw body). */
 const TRANSFER_CODINGS = new Set(['chunked']);
 
+/** The 501 for a Transfer-Encoding other than chunked, naming it. */
+function unsupportedCoding(codings: string): string {
+  return `Transfer-Encoding '${codings.slice(0, 64)}' is not supported: send the body chunked or with a Content-Length (compress it with Content-Encoding instead).`;
+}
+
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const slots = new Map<string, ConcurrencyLimit>();
   const slotsOf = (fn: string): ConcurrencyLimit => {
@@ -164,6 +169,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       onDrained.clear();
     });
   };
+  /** Connections whose request was refused (501) for its Transfer-Encoding: the parser's error after it is not answered. */
+  const refusedCoding = new WeakSet<Socket>();
   const server = http.createServer(
     {
       maxHeaderSize: PARSER_HEADER_BYTES,
@@ -238,13 +245,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       codings.split(',').some((c) => !TRANSFER_CODINGS.has(c.trim().toLowerCase()))
     ) {
       request.resume();
-      return sendJson(
-        response,
-        501,
-        'INVALID_REQUEST',
-        `Transfer-Encoding '${codings.slice(0, 64)}' is not supported: send the body chunked or with a Content-Length (compress it with Content-Encoding instead).`,
-        { connection: 'close' },
-      );
+      refusedCoding.add(request.socket);
+      return sendJson(response, 501, 'INVALID_REQUEST', unsupportedCoding(codings), { connection: 'close' });
     }
     if (Buffer.byteLength(url) > MAX_URL_BYTES) {
       request.resume();
@@ -408,19 +410,30 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
   }
 
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     if (!socket.writable) {
       socket.destroy();
       return;
     }
+    // Node's parser hands over a request whose Transfer-Encoding does not end in chunked, answered 501 above, and
+    // then fails on it: a second answer (a generic 400) followed the 501 on the connection.
+    if (refusedCoding.has(socket)) {
+      socket.end();
+      return;
+    }
+    const codings = /^transfer-encoding:[ \t]*([^\r\n]*?)[ \t]*$/im.exec(
+      error.rawPacket?.toString('latin1') ?? '',
+    );
     const [status, message] =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'The request line or headers are too large.']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, `The request was not received in full within ${receiveMs / 1000} s.`]
-          : error.code === 'HPE_INVALID_METHOD'
-            ? [501, 'The request method is not supported.']
-            : [400, 'The request is not valid HTTP.'];
+      error.code === 'HPE_INVALID_TRANSFER_ENCODING' && codings
+        ? [501, unsupportedCoding(codings[1])]
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'The request line or headers are too large.']
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, `The request was not received in full within ${receiveMs / 1000} s.`]
+            : error.code === 'HPE_INVALID_METHOD'
+              ? [501, 'The request method is not supported.']
+              : [400, 'The request is not valid HTTP.'];
     rawJson(socket, status, 'INVALID_REQUEST', message);
   });
   server.keepAliveTimeout = 5000;

@@ -168,10 +168,24 @@ describe('the local gateway at the HTTP level', () => {
       501,
       /Transfer-Encoding 'gzip, chunked' is not supported/,
     ],
+    [
+      'Transfer-Encoding: gzip without chunked',
+      'POST /v1/sample HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\nabc',
+      501,
+      /^Transfer-Encoding 'gzip' is not supported/,
+    ],
+    [
+      'Transfer-Encoding: chunked, gzip (refused by the parser itself)',
+      'POST /v1/sample HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n',
+      501,
+      /^Transfer-Encoding 'chunked, gzip' is not supported/,
+    ],
   ])(
-    'answers %s with a JSON error, not an empty body or a closed socket',
+    'answers %s with one JSON error, not an empty body or a closed socket',
     async (_, request, status, error) => {
-      const answer = answerOf((await raw(gateway.port, request, 1500)).text);
+      const { text } = await raw(gateway.port, request, 1500);
+      expect(text.match(/HTTP\/1\.1 \d{3} /g)).toHaveLength(1); // a 501 was followed by a generic 400
+      const answer = answerOf(text);
       expect(answer.status).toBe(status);
       expect(answer.body).toEqual({ status: 'INVALID_REQUEST', error: expect.stringMatching(error) });
       expect(answer.head).toMatch(/x-request-id: gw-/);
