@@ -421,12 +421,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       socket.end();
       return;
     }
-    const codings = /^transfer-encoding:[ \t]*([^\r\n]*?)[ \t]*$/im.exec(
-      error.rawPacket?.toString('latin1') ?? '',
-    );
+    // Linear: a lazy group before `[ \t]*$` backtracks quadratically over a line of spaces (32 KB of headers).
+    const codings = /^transfer-encoding:([^\r\n]*)/im.exec(error.rawPacket?.toString('latin1') ?? '');
     const [status, message] =
       error.code === 'HPE_INVALID_TRANSFER_ENCODING' && codings
-        ? [501, unsupportedCoding(codings[1])]
+        ? [501, unsupportedCoding(codings[1].trim())]
         : error.code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'The request line or headers are too large.']
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'

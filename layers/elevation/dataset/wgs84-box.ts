@@ -36,7 +36,8 @@ export function toWgs84Box(crs: Crs, [minX, minY, maxX, maxY]: Box): Box {
   }
   const round = (v: number) => Math.round(v * 1e6) / 1e6;
   const [west, east] = [Math.min(...lons), Math.max(...lons)];
-  const whole = east - west >= 360;
+  // Only a box over both edges: one over 0..360 is answered east of 0 only (the API asks -180..180).
+  const whole = west <= -180 && east >= 180;
   return [
     whole ? -180 : round(west),
     round(Math.min(...lats)),
