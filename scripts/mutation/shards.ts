@@ -12,6 +12,7 @@ export const SHARDS: Record<string, string[]> = {
   raster: [
     `${LIB}/raster/cog-raster.ts`,
     `${LIB}/raster/hgt-raster.ts`,
+    `${LIB}/raster/gdal-nodata.ts`,
     `${LIB}/raster/header-source.ts`,
     `${LIB}/raster/raster.ts`,
   ],

@@ -20,6 +20,7 @@ import {
   UndecodableBlockError,
 } from '../errors';
 import { crsFromGeoKeys } from '../geo/crs';
+import { gdalNodataValue } from './gdal-nodata';
 import type { ReadContext } from '../types';
 import { completeBlock, PartialBlock, type BlockRows, type ResumableDecoder } from './block-rows';
 import { HeaderSource } from './header-source';
@@ -189,7 +190,10 @@ export async function openCogRaster(
     return null;
   };
 
-  const gdalNodata = image.getGDALNoData();
+  const directory = image.fileDirectory;
+  const gdalNodata = directory.hasTag('GDAL_NODATA')
+    ? gdalNodataValue(String(directory.getValue('GDAL_NODATA')))
+    : null;
   const nodata = readNodata(gdalNodata, pixelType);
   // GDAL fills an empty block with the nodata value, NaN included (which `nodata` holds as null), else 0.
   const sparseFill = gdalNodata !== null && Number.isNaN(gdalNodata) ? NaN : (nodata ?? 0);
