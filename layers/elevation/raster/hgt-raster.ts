@@ -124,7 +124,7 @@ async function zippedHgt(source: ByteSource, lat: number, lon: number, io?: Read
   }
   return hgtRaster(source, hgtGrid(size, lat, lon, size), async (_index, ctx) => {
     const data = await source.read(header.dataOffset, header.compressedSize, ctx);
-    const grid = header.method === 0 ? data : await inflate(data, source.url);
+    const grid = header.method === 0 ? data : await inflate(data, source.url, header.uncompressedSize);
     if (grid.byteLength !== header.uncompressedSize) {
       throw new DataSourceUnavailableError(
         `${source.url}: the zipped grid is ${grid.byteLength} bytes, its header says ${header.uncompressedSize}`,
@@ -141,11 +141,21 @@ async function zippedHgt(source: ByteSource, lat: number, lon: number, io?: Read
   });
 }
 
-/** A corrupt DEFLATE stream is a broken data layer (502), not a server bug (500). */
-async function inflate(data: Uint8Array, url: string): Promise<Uint8Array> {
+/**
+ * A corrupt DEFLATE stream is a broken data layer (502), not a server bug (500). Inflated to at most one byte more
+ * than the header says: a stream of far more (a zip bomb: 1.5 MB to 1.5 GiB) is stopped there, not held whole
+ * (it took a worker past 6 GB and down).
+ */
+async function inflate(data: Uint8Array, url: string, expected: number): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await inflateRawAsync(data));
+    return new Uint8Array(await inflateRawAsync(data, { maxOutputLength: expected + 1 }));
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new DataSourceUnavailableError(
+        `${url}: the zipped grid inflates to more than the ${expected} bytes its header says`,
+        { cause: error },
+      );
+    }
     throw new DataSourceUnavailableError(`Cannot inflate ${url}: ${String(error)}`, { cause: error });
   }
 }

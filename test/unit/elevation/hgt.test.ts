@@ -84,6 +84,13 @@ beforeAll(() => {
   const corrupt = zipOf('N.hgt', west);
   corrupt.fill(0xff, 200, 400); // inside the DEFLATE stream
   fs.writeFileSync(path.join(workDir, 'N01E006-corrupt.hgt.zip'), corrupt);
+  // A zip bomb: its header says one grid, its stream inflates to 64 MiB more (a helper's 1.5 GiB took a worker down).
+  const long = Buffer.concat([west, Buffer.alloc(64 * 1024 * 1024)]);
+  const bomb = deflateRawSync(long);
+  fs.writeFileSync(
+    path.join(workDir, 'N01E007-long.hgt.zip'),
+    zipOf('N.hgt', long, { sizes: { compressed: bomb.length, uncompressed: west.length } }),
+  );
   // A stored zip with one height changed after it was zipped, and a deflated one holding another grid under the
   // first one's CRC-32: both inflate cleanly, only the checksum tells.
   const changed = zipOf('N48E009.hgt', west, { method: 0 });
@@ -147,7 +154,7 @@ beforeAll(() => {
   - name: in-corner-folder
     path: N10E010/S01W002.hgt
 ${DAMAGED.map((kind, i) => `  - name: ${kind}\n    path: N02E00${i + 1}-${kind}.hgt.zip\n`).join('')}
-${['notzip', 'bzip2', 'streamed', 'small', 'short', 'corrupt']
+${['notzip', 'bzip2', 'streamed', 'small', 'short', 'corrupt', 'long']
   .map((kind, i) => `  - name: ${kind}\n    path: N01E00${i + 1}-${kind}.hgt.zip\n`)
   .join('')}`,
   );
@@ -356,8 +363,13 @@ describe('SRTM .hgt tiles', () => {
     ['small', DatasetConfigError, /does not hold a 1201x1201 or 3601x3601 \.hgt grid/],
     ['short', DataSourceUnavailableError, /the zipped grid is 2884800 bytes, its header says 2884802/],
     ['corrupt', DataSourceUnavailableError, /Cannot inflate/],
+    [
+      'long',
+      DataSourceUnavailableError,
+      /the zipped grid inflates to more than the 2884802 bytes its header says$/,
+    ],
   ])('refuses a %s .hgt.zip with a message saying why, never a height', async (name, kind, message) => {
-    const tile = ['notzip', 'bzip2', 'streamed', 'small', 'short', 'corrupt'].indexOf(name) + 1; // N01E00<tile>
+    const tile = ['notzip', 'bzip2', 'streamed', 'small', 'short', 'corrupt', 'long'].indexOf(name) + 1; // N01E00<tile>
     const answer = registry.get(name).sample([{ lat: 1.5, lon: tile + 0.5 }], 'nearest');
     await expect(answer).rejects.toBeInstanceOf(kind);
     await expect(answer).rejects.toThrow(message);
