@@ -23,6 +23,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/raster/resumable-lzw.ts`,
     `${LIB}/raster/predictor.ts`,
     `${LIB}/raster/lerc-block.ts`,
+    `${LIB}/raster/bounded-decode.ts`,
     `${LIB}/raster/own-buffer.ts`,
   ],
   // The larger folders in two shards each: a shard's results are written only when it completes, so a shard

@@ -20,6 +20,7 @@ import {
   UndecodableBlockError,
 } from '../errors';
 import { crsFromGeoKeys } from '../geo/crs';
+import { zstdAtMost, zstdDecoder } from './bounded-decode';
 import { gdalNodataValue } from './gdal-nodata';
 import type { ReadContext } from '../types';
 import { completeBlock, PartialBlock, type BlockRows, type ResumableDecoder } from './block-rows';
@@ -39,6 +40,9 @@ const DEFLATE = [8, 32946];
  * realdata suite). All are lossless (LERC when written with MAX_Z_ERROR=0; a lossy LERC file still decodes to GDAL's
  * values). Anything else is refused when the file is opened, naming the codec.
  */
+const ZSTD = 50000;
+/** LercParameters[1]: LERC blobs wrapped in ZSTD. */
+const LERC_ZSTD = 2;
 const SUPPORTED_CODECS: Record<number, string> = {
   1: 'none',
   [LZW]: 'LZW',
@@ -46,7 +50,7 @@ const SUPPORTED_CODECS: Record<number, string> = {
   32946: 'DEFLATE',
   32773: 'PACKBITS',
   [LERC]: 'LERC',
-  50000: 'ZSTD',
+  [ZSTD]: 'ZSTD',
 };
 /** Codecs GDAL writes that the reader refuses, by name for the message. */
 const REFUSED_CODECS: Record<number, string> = {
@@ -120,10 +124,12 @@ export async function openCogRaster(
   const grid = readGrid(image, pixelIsPoint, source.url);
   /** DEFLATE and LZW blocks decode row by row (resumable-inflate, resumable-lzw); the other codecs whole. */
   const rowByRow = DEFLATE.includes(compression) || compression === LZW;
-  // geotiff's registry decodes only what neither the resumable decoders nor lerc-block do: none, PACKBITS and
-  // ZSTD. Asked for at open, so a decoder that cannot load (ZSTD's WebAssembly) fails the open.
+  // geotiff's registry decodes only what neither the resumable decoders, lerc-block nor bounded-decode (ZSTD)
+  // do: none and PACKBITS (whose output a block's compressed size bounds, 64 to 1 at most).
+  if (compression === ZSTD || (compression === LERC && header.lercParameters[1] === LERC_ZSTD))
+    await zstdDecoder();
   const decoder =
-    !rowByRow && compression !== LERC
+    !rowByRow && compression !== LERC && compression !== ZSTD
       ? ((await getDecoder(compression, {
           tileWidth: grid.blockWidth,
           tileHeight: grid.blockHeight,
@@ -167,7 +173,9 @@ export async function openCogRaster(
           sampleFormat,
           bitsPerSample: bits[0],
         })
-      : new Uint8Array(await registryDecoder().decode(ownBuffer(compressed)));
+      : compression === ZSTD
+        ? await zstdAtMost(compressed, rowsOf(index) * rowBytes)
+        : new Uint8Array(await registryDecoder().decode(ownBuffer(compressed)));
     // A block that inflates to fewer bytes than its rows need is corrupt: never sample past its end.
     const needed = rowsOf(index) * rowBytes;
     if (bytes.byteLength < needed) {

@@ -12,15 +12,17 @@
  * geotiff.js's own LERC decoder drops the mask (NaN pixels read as 0 m) and needs the LercParameters that the
  * reader's decoder call did not pass (every LERC block failed), hence this module.
  */
-import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
-import { getDecoder } from 'geotiff';
 import Lerc from 'lerc';
+import { inflateAtMost, zstdAtMost } from './bounded-decode';
 import { ownBuffer } from './own-buffer';
 
 export const LERC = 34887;
-const ZSTD = 50000;
-const inflateAsync = promisify(inflate);
+/**
+ * The most a block's LERC blob can hold unwrapped: its samples raw, twice (LERC stores a block raw where it does
+ * not compress), and 64 KiB for its headers and mask. A wrapped stream inflating to more is refused there.
+ */
+const blobBound = (layout: LercLayout): number =>
+  2 * layout.width * layout.height * (layout.bitsPerSample / 8) + 64 * 1024;
 
 /** LercParameters[1] (libtiff's LERC_ADD_COMPRESSION_*). */
 const ADD_COMPRESSIONS: Record<number, string> = { 0: 'none', 1: 'DEFLATE', 2: 'ZSTD' };
@@ -78,18 +80,8 @@ async function unwrap(
   addCompression: number,
   layout: LercLayout,
 ): Promise<Uint8Array> {
-  if (addCompression === 1) return inflateAsync(compressed);
-  if (addCompression === 2) {
-    // geotiff.js's registered ZSTD decoder (zstddec, WebAssembly): the one the reader uses for ZSTD blocks.
-    const zstd = await getDecoder(ZSTD, {
-      tileWidth: layout.width,
-      tileHeight: layout.height,
-      predictor: 1,
-      bitsPerSample: [layout.bitsPerSample],
-      planarConfiguration: 1,
-    });
-    return new Uint8Array(await zstd.decode(ownBuffer(compressed)));
-  }
+  if (addCompression === 1) return inflateAtMost(compressed, blobBound(layout));
+  if (addCompression === 2) return zstdAtMost(compressed, blobBound(layout));
   return compressed;
 }
 

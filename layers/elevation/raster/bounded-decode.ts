@@ -1,0 +1,46 @@
+/**
+ * ZSTD and DEFLATE decoded to a known most: a block of a DEM file a store holds is decoded into at most the bytes
+ * it can hold, never into whatever its stream inflates to. geotiff.js's ZSTD decoder (zstddec's streaming
+ * build) grew its WebAssembly memory to a frame's full output and kept it (a 32 KB block inflating to 1 GiB left
+ * a worker 2 GB larger, a helper's probe); LERC_DEFLATE's inflate had no bound either.
+ */
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
+import { ZSTDDecoder } from 'zstddec';
+
+const inflateAsync = promisify(inflate);
+
+let zstd: Promise<ZSTDDecoder> | null = null;
+
+/** The zlib stream `compressed` inflated, or an error once it passes `maxBytes`. */
+export async function inflateAtMost(compressed: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await inflateAsync(compressed, { maxOutputLength: maxBytes }));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new Error(`the DEFLATE stream inflates to more than the ${maxBytes} bytes a block can hold`);
+    throw error;
+  }
+}
+
+/**
+ * The ZSTD frame `compressed` decoded into a buffer of `maxBytes` (zstddec's one-shot ZSTD_decompress: a frame
+ * larger than that fails before it is decoded, or as soon as it outgrows the buffer), or an error.
+ */
+export async function zstdAtMost(compressed: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  const decoded = (await zstdDecoder()).decode(compressed, maxBytes);
+  // An error comes back as a negative size (an empty slice) or one past the buffer: neither is the frame's bytes.
+  if (decoded.byteLength === 0 || decoded.byteLength > maxBytes)
+    throw new Error(`the ZSTD frame does not decode into the ${maxBytes} bytes a block can hold`);
+  return decoded;
+}
+
+/** The ZSTD decoder, its WebAssembly loaded once: asked for when a ZSTD file is opened, so a load failure fails the open. */
+export function zstdDecoder(): Promise<ZSTDDecoder> {
+  zstd ??= (async () => {
+    const decoder = new ZSTDDecoder();
+    await decoder.init();
+    return decoder;
+  })();
+  return zstd;
+}
