@@ -31,6 +31,14 @@ import { joinLocation } from './tile-index';
 export const MAX_VRT_BYTES = 16 * 1024 * 1024;
 /** Placement tolerance, in pixels, between the VRT's grid and a source's own georeferencing. */
 const GRID_TOLERANCE_PX = 1e-6;
+/**
+ * Sources listed in one cell of the index (a cell is the median source's size): a gdalbuildvrt mosaic lists up
+ * to 9 (a source and its neighbours within the pixel margin). 20,000 stacked sources took a worker past 3.5 GB
+ * (a helper's probe: every sample weighs every source under it against the others).
+ */
+export const MAX_SOURCES_PER_CELL = 256;
+/** Cell entries of the whole index (8 bytes each): a source thousands of times the median's size would list it in millions. */
+export const MAX_CELL_ENTRIES = 4_000_000;
 
 export interface VrtSource {
   location: string;
@@ -353,15 +361,28 @@ export class VrtMosaic implements Mosaic {
     this.cellsAcross = Math.ceil(spec.width / this.cellW) + 3;
     this.ids = sources.map((_, i) => String(i));
     // Each source is listed in every cell its footprint grown by a pixel reaches: the margin candidates() allows.
+    let entries = 0;
     sources.forEach((s, i) => {
       const [x0, x1] = [s.dstX - 1, s.dstX + s.width + 1];
       const [y0, y1] = [s.dstY - 1, s.dstY + s.height + 1];
-      for (let cy = Math.floor(y0 / this.cellH); cy <= Math.floor(y1 / this.cellH); cy++)
-        for (let cx = Math.floor(x0 / this.cellW); cx <= Math.floor(x1 / this.cellW); cx++) {
+      const [cx0, cx1] = [Math.floor(x0 / this.cellW), Math.floor(x1 / this.cellW)];
+      const [cy0, cy1] = [Math.floor(y0 / this.cellH), Math.floor(y1 / this.cellH)];
+      entries += (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
+      if (entries > MAX_CELL_ENTRIES) {
+        throw new DatasetConfigError(
+          `${datasetName}: its VRT's sources differ too much in size to be indexed (source ${i + 1} of ${sources.length} spans ${(cx1 - cx0 + 1) * (cy1 - cy0 + 1)} cells of the median source's size); split it into VRTs of like-sized sources.`,
+        );
+      }
+      for (let cy = cy0; cy <= cy1; cy++)
+        for (let cx = cx0; cx <= cx1; cx++) {
           const key = this.cellKey(cx, cy);
           const list = this.cells.get(key);
-          if (list) list.push(i);
-          else this.cells.set(key, [i]);
+          if (!list) this.cells.set(key, [i]);
+          else if (list.push(i) > MAX_SOURCES_PER_CELL) {
+            throw new DatasetConfigError(
+              `${datasetName}: its VRT stacks more than ${MAX_SOURCES_PER_CELL} sources over one place (source ${i + 1} of ${sources.length}); GDAL paints them all, this reader does not read such a VRT. Keep the sources that show (gdalbuildvrt over the tiles themselves).`,
+            );
+          }
         }
     });
   }

@@ -6,7 +6,12 @@
  */
 import { DatasetConfigError, DatasetUnavailableError } from '../../../layers/elevation';
 import type { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
-import { VrtMosaic, type VrtSource, type VrtSpec } from '../../../layers/elevation/dataset/vrt-mosaic';
+import {
+  MAX_SOURCES_PER_CELL,
+  VrtMosaic,
+  type VrtSource,
+  type VrtSpec,
+} from '../../../layers/elevation/dataset/vrt-mosaic';
 import { crsFromEpsg } from '../../../layers/elevation/geo/crs';
 import type { Raster, RasterGrid } from '../../../layers/elevation/raster/raster';
 
@@ -155,6 +160,33 @@ describe('which sources a point of a VRT can fall in', () => {
       expect(ids[0]).toBe('tiles/wide.tif');
       expect(ids).toHaveLength(2);
     }
+  });
+});
+
+describe('the bounds of a VRT index', () => {
+  it(`reads ${MAX_SOURCES_PER_CELL} sources stacked over one place and refuses one more (20,000 took a worker past 3.5 GB)`, () => {
+    const stacked = (count: number): VrtSpec => {
+      const spec = threeByThree();
+      spec.sources = Array.from({ length: count }, (_, i) => ({ ...spec.sources[0], location: `s${i}.tif` }));
+      return spec;
+    };
+    const fits = new VrtMosaic(WGS84, stacked(MAX_SOURCES_PER_CELL), openerOf(null).opener, 'm');
+    expect(fits.candidates(...at(5, 5))).toHaveLength(MAX_SOURCES_PER_CELL);
+    expect(() => new VrtMosaic(WGS84, stacked(MAX_SOURCES_PER_CELL + 1), openerOf(null).opener, 'm')).toThrow(
+      new DatasetConfigError(
+        `m: its VRT stacks more than ${MAX_SOURCES_PER_CELL} sources over one place (source ${MAX_SOURCES_PER_CELL + 1} of ${MAX_SOURCES_PER_CELL + 1}); GDAL paints them all, this reader does not read such a VRT. Keep the sources that show (gdalbuildvrt over the tiles themselves).`,
+      ),
+    );
+  });
+
+  it('refuses sources so unequal that one would be listed in millions of cells, instead of building that index', () => {
+    const spec = threeByThree();
+    // The median source is 10 px: one of 2^31 px across would fill 2 × 10^8 cells.
+    spec.sources.push({ ...spec.sources[0], location: 'huge.tif', width: 2 ** 31, height: 10 });
+    spec.width = 2 ** 31;
+    expect(() => new VrtMosaic(WGS84, spec, openerOf(null).opener, 'm')).toThrow(
+      /^m: its VRT's sources differ too much in size to be indexed \(source 10 of 10 spans \d+ cells of the median source's size\)/,
+    );
   });
 });
 
