@@ -41,6 +41,8 @@ const DEFLATE = [8, 32946];
  * values). Anything else is refused when the file is opened, naming the codec.
  */
 const ZSTD = 50000;
+/** The largest decoded block read: a 4096 x 4096 Float64 tile, or a strip of 32 Mpx of Float64 (a whole raster in one strip). */
+export const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
 /** LercParameters[1]: LERC blobs wrapped in ZSTD. */
 const LERC_ZSTD = 2;
 const SUPPORTED_CODECS: Record<number, string> = {
@@ -142,6 +144,14 @@ export async function openCogRaster(
   const blocksDown = Math.ceil(grid.height / grid.blockHeight);
 
   const rowBytes = grid.blockWidth * samplesPerPixel * bytesPerSample;
+  // A block is decoded whole into one buffer (or row by row into one): 65536 x 65536 tiles asked for 8 GiB and
+  // failed each request with a bare 500 (a helper's probe). Refused at open, naming the file and the way out.
+  const decodedBlockBytes = rowBytes * Math.min(grid.blockHeight, grid.height);
+  if (decodedBlockBytes > MAX_BLOCK_BYTES) {
+    throw new DatasetConfigError(
+      `${source.url} has blocks of ${grid.blockWidth} x ${grid.blockHeight} pixels (${Math.round(decodedBlockBytes / 1024 / 1024)} MiB decoded), over the ${MAX_BLOCK_BYTES / 1024 / 1024} MiB the reader decodes at once; rewrite it tiled (npm run dem:optimize, or gdal_translate -co TILED=YES).`,
+    );
+  }
   /**
    * Rows block `index` holds: a striped raster's last strip may hold fewer than the block height. A strip spans
    * the raster's width (one block across), so its index is its strip row.
@@ -540,18 +550,29 @@ function georeference(
 ): { originX: number; originY: number; resX: number; resY: number } {
   const scale = directory.hasTag('ModelPixelScale') ? toNumbers(directory.getValue('ModelPixelScale')) : [];
   const tie = directory.hasTag('ModelTiepoint') ? toNumbers(directory.getValue('ModelTiepoint')) : [];
+  let placed: { originX: number; originY: number; resX: number; resY: number };
   if (scale.length >= 2 && tie.length >= 6) {
     const resX = scale[0];
-    const resY = -scale[1];
-    return { originX: tie[3] - tie[0] * resX, originY: tie[4] - tie[1] * resY, resX, resY };
-  }
-  if (transform && transform.length >= 16) {
+    // A negative Y scale is read as GDAL reads it (GTIFF_HONOUR_NEGATIVE_SCALEY off): meant north-up. Read as
+    // written, its rows ran north from the tiepoint and every point answered null.
+    const resY = -Math.abs(scale[1]);
+    placed = { originX: tie[3] - tie[0] * resX, originY: tie[4] - tie[1] * resY, resX, resY };
+  } else if (transform && transform.length >= 16) {
     // the spec's 4 x 4 matrix
-    return { originX: transform[3], originY: transform[7], resX: transform[0], resY: transform[5] };
+    placed = { originX: transform[3], originY: transform[7], resX: transform[0], resY: transform[5] };
+  } else {
+    throw new DatasetConfigError(
+      `${url} has no georeferencing (ModelPixelScale with ModelTiepoint, or ModelTransformation).`,
+    );
   }
-  throw new DatasetConfigError(
-    `${url} has no georeferencing (ModelPixelScale with ModelTiepoint, or ModelTransformation).`,
-  );
+  // A pixel size of 0 or one that is no number places every pixel nowhere: every point answered null as success.
+  const { originX, originY, resX, resY } = placed;
+  if (![originX, originY, resX, resY].every(Number.isFinite) || resX === 0 || resY === 0) {
+    throw new DatasetConfigError(
+      `${url} has unusable georeferencing (origin ${originX}, ${originY}; pixel size ${resX} x ${resY}); assign it with gdal_edit.py -a_ullr or -a_gt.`,
+    );
+  }
+  return placed;
 }
 
 /** The raster's CRS; a refusal names the file (a tiled dataset's start-up error named only the dataset). */

@@ -149,6 +149,42 @@ beforeAll(() => {
     }),
     write('mixed-sizes', { tags: { 258: short(16, 8), 277: short(2), 34735: WGS84_KEYS, ...NORTH_UP } }),
     write('sample-format-9', { tags: { 258: short(16), 339: short(9), 34735: WGS84_KEYS, ...NORTH_UP } }),
+    // A negative Y scale, which GDAL reads as north-up; pixel sizes and tiepoints that place nothing.
+    write('negative-scale-y', {
+      tags: {
+        258: short(16),
+        34735: WGS84_KEYS,
+        33550: double(RES, -RES, 0),
+        33922: double(0, 0, 0, 8, 50, 0),
+      },
+    }),
+    write('zero-scale-x', {
+      tags: { 258: short(16), 34735: WGS84_KEYS, 33550: double(0, RES, 0), 33922: double(0, 0, 0, 8, 50, 0) },
+    }),
+    write('nan-scale-x', {
+      tags: {
+        258: short(16),
+        34735: WGS84_KEYS,
+        33550: double(NaN, RES, 0),
+        33922: double(0, 0, 0, 8, 50, 0),
+      },
+    }),
+    write('infinite-tiepoint', {
+      tags: {
+        258: short(16),
+        34735: WGS84_KEYS,
+        33550: double(RES, RES, 0),
+        33922: double(0, 0, 0, Infinity, 50, 0),
+      },
+    }),
+    // 65536 x 65536 tiles of Int16, empty (sparse): 8 GiB decoded each.
+    write('huge-tiles', {
+      width: 2 * 65536,
+      height: 2 * 65536,
+      tile: 65536,
+      tiles: [0, 1, 2, 3].map(() => new Uint8Array(0)),
+      tags: { 258: short(16), 34735: WGS84_KEYS, ...NORTH_UP },
+    }),
     write('compression-9999', { tags: { 258: short(16), 259: short(9999), 34735: WGS84_KEYS, ...NORTH_UP } }),
     write('short-tile', {
       tiles: uint16Tiles().map((t, i) => (i === 3 ? t.subarray(0, 100) : t)),
@@ -169,6 +205,30 @@ const EXPECTED = [value(0, 0), value(0, 31), value(31, 0), value(17, 20), value(
 it("reads a GeoTIFF without Compression, SampleFormat or PlanarConfiguration tags by TIFF's defaults", async () => {
   await expect(registry.get('defaults').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
   expect((await registry.get('defaults').describe()).pixelType).toBe('UInt16');
+});
+
+it('reads a negative Y pixel scale as north-up, as GDAL does (read as written, every point was null)', async () => {
+  await expect(registry.get('negative-scale-y').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
+});
+
+it.each([
+  ['zero-scale-x', 'origin 8, 50; pixel size 0 x -0.0625'],
+  ['nan-scale-x', 'origin NaN, 50; pixel size NaN x -0.0625'],
+  ['infinite-tiepoint', 'origin Infinity, 50; pixel size 0.0625 x -0.0625'],
+])('refuses %s, whose pixels are placed nowhere (every point answered null)', async (name, placement) => {
+  const answer = registry.get(name).sample(POINTS, 'nearest');
+  await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+  await expect(answer).rejects.toThrow(
+    `${name}.tif has unusable georeferencing (${placement}); assign it with gdal_edit.py -a_ullr or -a_gt.`,
+  );
+});
+
+it('refuses blocks too large to decode at once at open, naming their size (each request was a bare 500)', async () => {
+  const answer = registry.get('huge-tiles').sample([at(0, 0)], 'nearest');
+  await expect(answer).rejects.toBeInstanceOf(DatasetConfigError);
+  await expect(answer).rejects.toThrow(
+    /huge-tiles\.tif has blocks of 65536 x 65536 pixels \(8192 MiB decoded\), over the 256 MiB the reader decodes at once; rewrite it tiled/,
+  );
 });
 
 it('reads a north-up ModelTransformation like the scale and tiepoint it stands for', async () => {
