@@ -146,7 +146,9 @@ export async function openCogRaster(
   const rowBytes = grid.blockWidth * samplesPerPixel * bytesPerSample;
   // A block is decoded whole into one buffer (or row by row into one): 65536 x 65536 tiles asked for 8 GiB and
   // failed each request with a bare 500 (a helper's probe). Refused at open, naming the file and the way out.
-  const decodedBlockBytes = rowBytes * Math.min(grid.blockHeight, grid.height);
+  // A tile is decoded (or filled, when sparse) whole; a strip only as far as the raster goes (RowsPerStrip is often
+  // 2^32 - 1: one strip).
+  const decodedBlockBytes = rowBytes * (tiled ? grid.blockHeight : Math.min(grid.blockHeight, grid.height));
   if (decodedBlockBytes > MAX_BLOCK_BYTES) {
     throw new DatasetConfigError(
       `${source.url} has blocks of ${grid.blockWidth} x ${grid.blockHeight} pixels (${Math.round(decodedBlockBytes / 1024 / 1024)} MiB decoded), over the ${MAX_BLOCK_BYTES / 1024 / 1024} MiB the reader decodes at once; rewrite it tiled (npm run dem:optimize, or gdal_translate -co TILED=YES).`,
