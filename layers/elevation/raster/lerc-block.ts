@@ -60,6 +60,14 @@ export async function decodeLercBlock(
   layout: LercLayout,
 ): Promise<Uint8Array> {
   const blob = await unwrap(compressed, addCompression, layout);
+  // Checked before decoding: `lerc` allocates what the header says (46000 x 46000 took 4 GB; 65536 dimensions of a
+  // 128 x 128 block, 2 GB kept in the cache and its first value answered as the height). GDAL refuses both there.
+  const shape = lercShape(blob);
+  if (shape.width !== layout.width || shape.height !== layout.height || shape.dims !== 1 || shape.more) {
+    throw new Error(
+      `LERC blob's header says ${shape.more ? 'several bands' : `${shape.dims} dimension(s)`} of ${shape.width}x${shape.height}, one of ${layout.width}x${layout.height} expected`,
+    );
+  }
   const decoded = Lerc.decode(ownBuffer(blob));
   const expected = lercPixelType(layout.sampleFormat, layout.bitsPerSample);
   if (decoded.pixelType !== expected) {
@@ -83,6 +91,36 @@ async function unwrap(
   if (addCompression === 1) return inflateAtMost(compressed, blobBound(layout));
   if (addCompression === 2) return zstdAtMost(compressed, blobBound(layout));
   return compressed;
+}
+
+/**
+ * A Lerc2 blob's size as its header states it (version 2 has no dimensions: 1), and whether bytes follow the blob
+ * (another band's blob). Not a Lerc2 blob, or too short for its header: an error (GDAL writes Lerc2 only).
+ */
+function lercShape(blob: Uint8Array): { width: number; height: number; dims: number; more: boolean } {
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const id = String.fromCharCode(...blob.subarray(0, 6));
+  if (id !== 'Lerc2 ' || blob.byteLength < 14) throw new Error('the block is not a Lerc2 blob');
+  const version = view.getInt32(6, true);
+  let at = version >= 3 ? 14 : 10; // the version, then (from 3) the checksum
+  if (blob.byteLength < at + (version >= 4 ? 24 : 20))
+    throw new Error('the Lerc2 blob is shorter than its header');
+  const height = view.getUint32(at, true);
+  const width = view.getUint32(at + 4, true);
+  at += 8;
+  const dims = version >= 4 ? view.getUint32(at, true) : 1;
+  if (version >= 4) at += 4;
+  const blobSize = view.getInt32(at + 8, true); // after the valid pixel count and the micro-block size
+  return {
+    width,
+    height,
+    dims,
+    more:
+      blobSize > 0 &&
+      blobSize < blob.byteLength &&
+      blob.byteLength - blobSize >= 6 &&
+      String.fromCharCode(...blob.subarray(blobSize, blobSize + 6)) === 'Lerc2 ',
+  };
 }
 
 function maskInvalid(pixels: Lerc.PixelArray, mask: Uint8Array, float: boolean): void {

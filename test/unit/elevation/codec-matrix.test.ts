@@ -180,33 +180,68 @@ describe('decodeLercBlock', () => {
       decodeLercBlock(blob, 0, { ...float32, sampleFormat: 2, bitsPerSample: 16 }),
     ).rejects.toThrow('LERC blob holds F32 pixels, the file declares S16');
     await expect(decodeLercBlock(blob, 0, { ...float32, width: 8 })).rejects.toThrow(
-      'LERC blob holds 1 band(s) of 16x32, one of 8x32 expected',
+      "LERC blob's header says 1 dimension(s) of 16x32, one of 8x32 expected",
     );
     await expect(decodeLercBlock(blob, 0, { ...float32, height: 16 })).rejects.toThrow(
-      'LERC blob holds 1 band(s) of 16x32, one of 16x16 expected',
+      "LERC blob's header says 1 dimension(s) of 16x32, one of 16x16 expected",
     );
+  });
+  // Refused from the header, before `lerc` allocates what it says (a helper's probe: 46000 x 46000 took 4 GB;
+  // 65536 dimensions of a 128 x 128 block kept 2 GB and answered its first value as the height). GDAL refuses both.
+  it('refuses a blob whose header states another size, several dimensions or another band after it', async () => {
+    const blob = await firstBlob('lerc-float32-p1-le-tiles.tif');
+    const edited = (at: number, value: number): Uint8Array => {
+      const copy = blob.slice();
+      new DataView(copy.buffer).setUint32(at, value, true);
+      return copy;
+    };
+    expect(new DataView(blob.buffer, blob.byteOffset).getInt32(6, true)).toBeGreaterThanOrEqual(4); // Lerc2 v4+
+    const decode = jest.spyOn(Lerc, 'decode');
+    try {
+      await expect(decodeLercBlock(edited(14, 46000), 0, float32)).rejects.toThrow(
+        "LERC blob's header says 1 dimension(s) of 16x46000, one of 16x32 expected",
+      );
+      await expect(decodeLercBlock(edited(22, 65536), 0, float32)).rejects.toThrow(
+        "LERC blob's header says 65536 dimension(s) of 16x32, one of 16x32 expected",
+      );
+      const twoBands = new Uint8Array([...blob, ...blob]);
+      await expect(decodeLercBlock(twoBands, 0, float32)).rejects.toThrow(
+        "LERC blob's header says several bands of 16x32, one of 16x32 expected",
+      );
+      await expect(decodeLercBlock(new TextEncoder().encode('CntZImage 11'), 0, float32)).rejects.toThrow(
+        'the block is not a Lerc2 blob',
+      );
+      await expect(decodeLercBlock(blob.subarray(0, 20), 0, float32)).rejects.toThrow(
+        'the Lerc2 blob is shorter than its header',
+      );
+      expect(decode).not.toHaveBeenCalled();
+    } finally {
+      decode.mockRestore();
+    }
   });
   // GDAL writes no integer blob with a mask and `lerc` has no encoder, so the decoder's answer is stood in for:
   // the refusal is ours to test, not the decoding.
   it('refuses an integer blob with masked pixels (no value stands for them), and takes one whose mask is all valid', async () => {
     const blob = await firstBlob('lerc-float32-p1-le-tiles.tif');
-    const int16 = { width: 4, height: 2, sampleFormat: 2, bitsPerSample: 16 };
-    const decoded = (mask: number[]): Lerc.DecodedBlock => ({
+    // The blob's header says 16 x 32 (checked before decoding); the decoded block is the mock's.
+    const int16 = { width: 16, height: 32, sampleFormat: 2, bitsPerSample: 16 };
+    const values = Int16Array.from({ length: 16 * 32 }, (_, i) => i + 1);
+    const decoded = (masked: number | null): Lerc.DecodedBlock => ({
       pixelType: 'S16',
-      width: 4,
-      height: 2,
-      pixels: [Int16Array.from([1, 2, 3, 4, 5, 6, 7, 8])],
-      mask: Uint8Array.from(mask),
+      width: 16,
+      height: 32,
+      pixels: [values.slice()],
+      mask: Uint8Array.from({ length: 16 * 32 }, (_, i) => (i === masked ? 0 : 1)),
     });
     const decode = jest.spyOn(Lerc, 'decode');
     try {
-      decode.mockReturnValueOnce(decoded([1, 1, 1, 1, 1, 0, 1, 1]));
+      decode.mockReturnValueOnce(decoded(5));
       await expect(decodeLercBlock(blob, 0, int16)).rejects.toThrow(
         'LERC blob masks pixels of an integer raster, which have no nodata value there',
       );
-      decode.mockReturnValueOnce(decoded([1, 1, 1, 1, 1, 1, 1, 1]));
+      decode.mockReturnValueOnce(decoded(null));
       const bytes = await decodeLercBlock(blob, 0, int16);
-      expect(Array.from(new Int16Array(bytes.buffer, bytes.byteOffset, 8))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(Array.from(new Int16Array(bytes.buffer, bytes.byteOffset, 16 * 32))).toEqual(Array.from(values));
     } finally {
       decode.mockRestore();
     }
