@@ -44,3 +44,31 @@ export function zstdDecoder(): Promise<ZSTDDecoder> {
   })();
   return zstd;
 }
+
+/**
+ * A PackBits stream (TIFF compression 32773) decoded into at most `maxBytes`, as libtiff decodes it: output past
+ * the block's end is discarded (libtiff warns "Discarding … bytes to avoid buffer overrun"), input that runs out
+ * ends the block short (its caller refuses a short block). geotiff.js decoded the whole stream into an array that
+ * grew with it: 5 MiB of runs asked for 335 MB and crashed serverless-offline (a helper's probe).
+ */
+export function packbitsAtMost(compressed: Uint8Array, maxBytes: number): Uint8Array {
+  const out = new Uint8Array(maxBytes);
+  let at = 0;
+  let i = 0;
+  while (i < compressed.length && at < maxBytes) {
+    const n = (compressed[i++] << 24) >> 24; // the header byte, signed
+    if (n >= 0) {
+      const literal = compressed.subarray(i, Math.min(i + n + 1, compressed.length));
+      const kept = literal.subarray(0, maxBytes - at);
+      out.set(kept, at);
+      at += kept.length;
+      i += n + 1;
+    } else if (n !== -128) {
+      if (i >= compressed.length) break;
+      const end = Math.min(at + 1 - n, maxBytes);
+      out.fill(compressed[i++], at, end);
+      at = end;
+    }
+  }
+  return out.subarray(0, at);
+}

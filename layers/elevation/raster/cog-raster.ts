@@ -2,7 +2,7 @@
  * Opens a (Cloud-Optimized) GeoTIFF with geotiff.js for its header and geo keys, then reads exactly one range
  * request per block itself: tile offsets come from the parsed IFD, bytes from the ByteSource. DEFLATE and LZW
  * blocks decode row by row on demand (block-rows: only as far down as the points need, resumable); ZSTD and
- * PACKBITS decode whole through geotiff's decoder registry, LERC whole through lerc-block. Predictors and byte
+ * PACKBITS decode whole, into at most the block (bounded-decode), LERC whole through lerc-block. Predictors and byte
  * order are applied here, on whole rows. Codecs and sample types it cannot read are refused when a file opens.
  *
  * A cold point in a random row of a 1024x1024 Float32 DEFLATE+PREDICTOR=3 block costs the inflate of the rows
@@ -20,7 +20,7 @@ import {
   UndecodableBlockError,
 } from '../errors';
 import { crsFromGeoKeys } from '../geo/crs';
-import { zstdAtMost, zstdDecoder } from './bounded-decode';
+import { packbitsAtMost, zstdAtMost, zstdDecoder } from './bounded-decode';
 import { gdalNodataValue } from './gdal-nodata';
 import type { ReadContext } from '../types';
 import { completeBlock, PartialBlock, type BlockRows, type ResumableDecoder } from './block-rows';
@@ -41,6 +41,7 @@ const DEFLATE = [8, 32946];
  * values). Anything else is refused when the file is opened, naming the codec.
  */
 const ZSTD = 50000;
+const PACKBITS = 32773;
 /** The largest decoded block read: a 4096 x 4096 Float64 tile, or a strip of 32 Mpx of Float64 (a whole raster in one strip). */
 export const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
 /** LercParameters[1]: LERC blobs wrapped in ZSTD. */
@@ -50,7 +51,7 @@ const SUPPORTED_CODECS: Record<number, string> = {
   [LZW]: 'LZW',
   8: 'DEFLATE',
   32946: 'DEFLATE',
-  32773: 'PACKBITS',
+  [PACKBITS]: 'PACKBITS',
   [LERC]: 'LERC',
   [ZSTD]: 'ZSTD',
 };
@@ -126,12 +127,12 @@ export async function openCogRaster(
   const grid = readGrid(image, pixelIsPoint, source.url);
   /** DEFLATE and LZW blocks decode row by row (resumable-inflate, resumable-lzw); the other codecs whole. */
   const rowByRow = DEFLATE.includes(compression) || compression === LZW;
-  // geotiff's registry decodes only what neither the resumable decoders, lerc-block nor bounded-decode (ZSTD)
-  // do: none and PACKBITS (whose output a block's compressed size bounds, 64 to 1 at most).
+  // geotiff's registry decodes only what neither the resumable decoders, lerc-block nor bounded-decode (ZSTD,
+  // PACKBITS) do: uncompressed blocks.
   if (compression === ZSTD || (compression === LERC && header.lercParameters[1] === LERC_ZSTD))
     await zstdDecoder();
   const decoder =
-    !rowByRow && compression !== LERC && compression !== ZSTD
+    !rowByRow && compression !== LERC && compression !== ZSTD && compression !== PACKBITS
       ? ((await getDecoder(compression, {
           tileWidth: grid.blockWidth,
           tileHeight: grid.blockHeight,
@@ -187,7 +188,9 @@ export async function openCogRaster(
         })
       : compression === ZSTD
         ? await zstdAtMost(compressed, rowsOf(index) * rowBytes)
-        : new Uint8Array(await registryDecoder().decode(ownBuffer(compressed)));
+        : compression === PACKBITS
+          ? packbitsAtMost(compressed, rowsOf(index) * rowBytes)
+          : new Uint8Array(await registryDecoder().decode(ownBuffer(compressed)));
     // A block that inflates to fewer bytes than its rows need is corrupt: never sample past its end.
     const needed = rowsOf(index) * rowBytes;
     if (bytes.byteLength < needed) {

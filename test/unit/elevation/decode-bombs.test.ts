@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { DataSourceUnavailableError, loadDatasetRegistry } from '../../../layers/elevation';
-import { inflateAtMost, zstdAtMost } from '../../../layers/elevation/raster/bounded-decode';
+import { inflateAtMost, packbitsAtMost, zstdAtMost } from '../../../layers/elevation/raster/bounded-decode';
 import { decodeLercBlock } from '../../../layers/elevation/raster/lerc-block';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
@@ -113,5 +113,27 @@ describe('a ZSTD GeoTIFF with a bomb for a tile', () => {
     await expect(bomb).rejects.toThrow(
       /block 3 of .*bomb\.tif.*does not decode into the 2048 bytes a block can hold/,
     );
+  });
+});
+
+describe('PackBits, decoded as libtiff decodes it', () => {
+  it('decodes literals and runs, and skips the no-op header -128', () => {
+    const stream = Uint8Array.from([2, 10, 11, 12, 0xfe, 7, 0x80, 0, 13]);
+    expect(Array.from(packbitsAtMost(stream, 100))).toEqual([10, 11, 12, 7, 7, 7, 13]);
+  });
+
+  it('discards what passes the block (libtiff: "to avoid buffer overrun"), never growing past it', () => {
+    // 5 MiB of runs asking for 335 MB crashed serverless-offline; the first bytes are what libtiff keeps.
+    const bomb = new Uint8Array(5 * 1024 * 1024);
+    for (let i = 0; i < bomb.length; i += 2) [bomb[i], bomb[i + 1]] = [0x81, i % 251];
+    const out = packbitsAtMost(bomb, 1000);
+    expect(out.length).toBe(1000);
+    expect(Array.from(out.subarray(0, 130))).toEqual([...Array(128).fill(0), 2, 2]);
+    expect(Array.from(packbitsAtMost(Uint8Array.from([3, 1, 2, 3, 4]), 2))).toEqual([1, 2]);
+  });
+
+  it('ends a block short where its input runs out (its caller refuses a short block)', () => {
+    expect(Array.from(packbitsAtMost(Uint8Array.from([5, 1, 2]), 100))).toEqual([1, 2]);
+    expect(Array.from(packbitsAtMost(Uint8Array.from([1, 9, 9, 0xff]), 100))).toEqual([9, 9]);
   });
 });
