@@ -100,64 +100,80 @@ export function parseVrt(text: string, location: string): VrtSpec {
   };
   const inBand = (e: XmlElement) => band !== null && e.parent === band;
   const inSource = (e: XmlElement) => sourceElement !== null && e.parent === sourceElement;
+  // GDAL finds an element and an attribute in any case (CPLGetXMLNode) and takes the first of repeated ones: read
+  // otherwise, `<scale>2</scale>` or a second <Scale>, <NoDataValue> or <SourceFilename> was skipped or taken where
+  // GDAL reads another height (a helper's probe). Each is read once: `seen` holds the band's and root's, `current`
+  // the source's.
+  const seen = new Set<string>();
+  const first = (key: string): boolean => !seen.has(key) && Boolean(seen.add(key));
   try {
     scanXml(text, {
-      wantsText: (e) => inBand(e) || inSource(e) || e.local === 'GeoTransform' || e.local === 'SRS',
+      wantsText: (e) => {
+        const name = nameOf(e);
+        return inBand(e) || inSource(e) || name === 'GeoTransform' || name === 'SRS';
+      },
       open(e: XmlElement) {
+        const name = nameOf(e);
         if (e.parent === null) {
           if (e.local !== 'VRTDataset') refuse(`not a GDAL VRT (root element <${e.local}>).`);
-          if (e.attributes.subClass) refuse(`a ${e.attributes.subClass} VRT is not read; only mosaics.`);
-          width = number(e.attributes.rasterXSize, 'rasterXSize');
-          height = number(e.attributes.rasterYSize, 'rasterYSize');
-        } else if (e.local === 'VRTRasterBand' && e.parent.parent === null) {
+          if (attributeOf(e, 'subClass'))
+            refuse(`a ${attributeOf(e, 'subClass')} VRT is not read; only mosaics.`);
+          width = number(attributeOf(e, 'rasterXSize'), 'rasterXSize');
+          height = number(attributeOf(e, 'rasterYSize'), 'rasterYSize');
+        } else if (name === 'VRTRasterBand' && e.parent.parent === null) {
           if (band !== null) return;
           band = e;
-          pixelType = e.attributes.dataType === undefined ? null : gdalTypeName(e.attributes.dataType);
-          if (e.attributes.subClass)
-            refuse(`band 1 is a ${e.attributes.subClass}; only SimpleSource/ComplexSource mosaics are read.`);
+          const dataType = attributeOf(e, 'dataType');
+          pixelType = dataType === undefined ? null : gdalTypeName(dataType);
+          const subClass = attributeOf(e, 'subClass');
+          if (subClass) refuse(`band 1 is a ${subClass}; only SimpleSource/ComplexSource mosaics are read.`);
         } else if (inBand(e)) {
-          if (e.local === 'SimpleSource' || e.local === 'ComplexSource') {
+          if (name === 'SimpleSource' || name === 'ComplexSource') {
             sourceElement = e;
-            current = { complex: e.local === 'ComplexSource' };
-          } else if (/Source$/.test(e.local))
+            current = { complex: name === 'ComplexSource' };
+          } else if (/source$/i.test(e.local))
             refuse(`band 1 has a <${e.local}>; only SimpleSource and ComplexSource are read.`);
         } else if (inSource(e)) {
-          if (e.local === 'SrcRect' || e.local === 'DstRect') {
-            rects[e.local] = Object.fromEntries(
-              ['xOff', 'yOff', 'xSize', 'ySize'].map((k) => [k, number(e.attributes[k], `${e.local} ${k}`)]),
+          if ((name === 'SrcRect' || name === 'DstRect') && rects[name] === undefined) {
+            rects[name] = Object.fromEntries(
+              ['xOff', 'yOff', 'xSize', 'ySize'].map((k) => [k, number(attributeOf(e, k), `${name} ${k}`)]),
             );
-          } else if (e.local === 'SourceFilename') current.relative = e.attributes.relativeToVRT === '1';
+          } else if (name === 'SourceFilename' && current.relative === undefined)
+            current.relative = attributeOf(e, 'relativeToVRT') === '1';
         }
       },
       close(e, _end, content) {
         const text = content?.text.trim() ?? '';
-        if (e.local === 'GeoTransform' && e.parent?.parent === null) {
-          geoTransform = text.split(',').map((v) => number(v.trim(), 'GeoTransform'));
-        } else if (e.local === 'SRS' && e.parent?.parent === null) {
-          srsEpsg = srsCode(text);
+        const name = nameOf(e);
+        if (name === 'GeoTransform' && e.parent?.parent === null) {
+          if (first('GeoTransform'))
+            geoTransform = text.split(',').map((v) => number(v.trim(), 'GeoTransform'));
+        } else if (name === 'SRS' && e.parent?.parent === null) {
+          if (first('SRS')) srsEpsg = srsCode(text);
         } else if (e === sourceElement) {
           pending.push({ ...current, src: rects.SrcRect, dst: rects.DstRect });
           delete rects.SrcRect;
           delete rects.DstRect;
         } else if (inBand(e)) {
-          if (e.local === 'NoDataValue')
+          if (name === 'NoDataValue' && first(name))
             bandNodata = text.toLowerCase() === 'nan' ? null : number(text, 'NoDataValue');
           // A band <Scale>/<Offset> turns the sources' stored values into heights.
-          else if (e.local === 'Scale') {
+          else if (name === 'Scale' && first(name)) {
             scale = number(text, 'Scale');
             if (scale === 0) refuse('band 1 has <Scale>0</Scale>, which makes every pixel the same height.');
-          } else if (e.local === 'Offset') offset = number(text, 'Offset');
+          } else if (name === 'Offset' && first(name)) offset = number(text, 'Offset');
         } else if (!inSource(e)) {
           return;
-        } else if (e.local === 'SourceFilename') {
-          current.file = text;
-        } else if (e.local === 'SourceBand') {
-          current.band = number(text, 'SourceBand');
-        } else if (e.local === 'NODATA') {
-          current.nodata = text.toLowerCase() === 'nan' ? null : number(text, 'NODATA');
-        } else if (rescales(e.local, text)) {
+        } else if (name === 'SourceFilename') {
+          current.file ??= text;
+        } else if (name === 'SourceBand') {
+          current.band ??= number(text, 'SourceBand');
+        } else if (name === 'NODATA') {
+          if (current.nodata === undefined)
+            current.nodata = text.toLowerCase() === 'nan' ? null : number(text, 'NODATA');
+        } else if (rescales(name, text)) {
           refuse(`a source is scaled (<${e.local}>${text}</${e.local}>); only unscaled mosaics are read.`);
-        } else if (e.local === 'LUT' || e.local === 'Exponent') {
+        } else if (name === 'LUT' || name === 'Exponent') {
           refuse(`a source has a <${e.local}>; only unscaled mosaics are read.`);
         }
       },
@@ -244,6 +260,42 @@ export function srsCode(text: string): number | null {
  * Whether a source's element `name` with `text` rescales its values: `<ScaleRatio>` other than 1 or
  * `<ScaleOffset>` other than 0 (a ComplexSource's own linear scaling, applied before the band's).
  */
+/** The VRT elements read, by their name in lower case: GDAL finds them in any case. */
+const ELEMENTS = new Map(
+  [
+    'VRTRasterBand',
+    'SimpleSource',
+    'ComplexSource',
+    'SrcRect',
+    'DstRect',
+    'SourceFilename',
+    'SourceBand',
+    'NODATA',
+    'NoDataValue',
+    'Scale',
+    'Offset',
+    'GeoTransform',
+    'SRS',
+    'LUT',
+    'Exponent',
+    'ScaleRatio',
+    'ScaleOffset',
+  ].map((name) => [name.toLowerCase(), name]),
+);
+
+/** An element's name as the parser compares it: one it reads in its own spelling, any other as written. */
+function nameOf(e: XmlElement): string {
+  return ELEMENTS.get(e.local.toLowerCase()) ?? e.local;
+}
+
+/** An attribute in any case, as GDAL finds it: the first so named. */
+function attributeOf(e: XmlElement, name: string): string | undefined {
+  if (e.attributes[name] !== undefined) return e.attributes[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(e.attributes).find((k) => k.toLowerCase() === lower);
+  return key === undefined ? undefined : e.attributes[key];
+}
+
 function rescales(name: string, text: string): boolean {
   return (name === 'ScaleRatio' && Number(text) !== 1) || (name === 'ScaleOffset' && Number(text) !== 0);
 }

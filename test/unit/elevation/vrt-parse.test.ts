@@ -86,6 +86,41 @@ describe('parseVrt', () => {
     expect(parseVrt(text, 'm.vrt').sources[0]).toMatchObject({ dstX: 4, dstY: 0 });
   });
 
+  // GDAL looks elements and attributes up in any case and takes the first of repeated ones (CPLGetXMLNode): read
+  // otherwise, each of these answered another height than GDAL's with 200 (a helper's probe of hostile VRTs).
+  it('reads elements and attributes in any case, as GDAL does', () => {
+    const lower =
+      '<vrtrasterband datatype="Int16"><offset>5</offset><scale>2</scale><nodatavalue>-1</nodatavalue>' +
+      '<simplesource><sourcefilename relativetovrt="1">a.tif</sourcefilename><sourceband>1</sourceband>' +
+      '<srcrect xoff="0" yoff="0" xsize="4" ysize="4"/><dstrect xoff="4" yoff="0" xsize="4" ysize="4"/>' +
+      '</simplesource></vrtrasterband>';
+    const spec = parseVrt(
+      `<VRTDataset rasterxsize="8" rasterysize="4"><geotransform>10, 0.5, 0, 50, 0, -0.5</geotransform>` +
+        `<srs>EPSG:32632</srs>${lower}</VRTDataset>`,
+      '/data/m.vrt',
+    );
+    expect(spec).toMatchObject({ width: 8, scale: 2, offset: 5, pixelType: 'Int16', srsEpsg: 32632 });
+    expect(spec.sources).toEqual([
+      { location: '/data/a.tif', dstX: 4, dstY: 0, width: 4, height: 4, nodata: -1, transparent: false },
+    ]);
+    expect(() =>
+      parseVrt(vrt(source('a.tif', '<scaleratio>2</scaleratio>', 'ComplexSource')), 'm.vrt'),
+    ).toThrow('m.vrt: a source is scaled (<scaleratio>2</scaleratio>); only unscaled mosaics are read.');
+  });
+
+  it('takes the first of repeated elements, as GDAL does', () => {
+    const band = `<Scale>1</Scale><Scale>2</Scale><NoDataValue>200</NoDataValue><NoDataValue>-32768</NoDataValue>`;
+    const twice = `<SimpleSource><SourceFilename relativeToVRT="1">c.tif</SourceFilename>
+      <SourceFilename relativeToVRT="0">/elsewhere/d.tif</SourceFilename><SourceBand>1</SourceBand>
+      <DstRect xOff="4" yOff="0" xSize="4" ySize="4"/><DstRect xOff="0" yOff="0" xSize="8" ySize="4"/></SimpleSource>`;
+    const head = `${GT}<GeoTransform>0, 1, 0, 0, 0, -1</GeoTransform>`;
+    const spec = parseVrt(vrt(`${band}${twice}`, head), '/data/m.vrt');
+    expect(spec).toMatchObject({ scale: 1, geoTransform: [10, 0.5, 0, 50, 0, -0.5] });
+    expect(spec.sources).toEqual([
+      { location: '/data/c.tif', dstX: 4, dstY: 0, width: 4, height: 4, nodata: 200, transparent: false },
+    ]);
+  });
+
   it('reads band 1’s <Scale> and <Offset> (gdalbuildvrt copies them from scaled sources)', () => {
     const spec = parseVrt(vrt(`<Offset>-50</Offset><Scale>0.1</Scale>${source('a.tif')}`), 'm.vrt');
     expect(spec).toMatchObject({ scale: 0.1, offset: -50 });
