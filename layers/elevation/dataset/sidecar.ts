@@ -14,8 +14,17 @@ export const SIDECAR = '.aux.xml';
 /** Largest sidecar read (statistics and a 256-bucket histogram per band are a few KB). */
 export const MAX_SIDECAR_BYTES = 1024 * 1024;
 
-/** PAM elements GDAL applies over the raster's heights or placement (gdal/gcore/gdalpamdataset.cpp, gdalpamrasterband.cpp). */
-const APPLIED = new Set(['NoDataValue', 'Offset', 'Scale', 'UnitType', 'GeoTransform', 'SRS', 'GCPList']);
+/**
+ * PAM elements GDAL applies over the raster's heights or placement (gdal/gcore/gdalpamdataset.cpp,
+ * gdalpamrasterband.cpp), by their name in lower case: GDAL finds them in any case (CPLGetXMLNode), so
+ * `<scale>2</scale>` is applied as `<Scale>` is (a helper's probe: a lower-case sidecar passed the check).
+ */
+const APPLIED = new Map(
+  ['NoDataValue', 'Offset', 'Scale', 'UnitType', 'GeoTransform', 'SRS', 'GCPList'].map((n) => [
+    n.toLowerCase(),
+    n,
+  ]),
+);
 /** Metadata domains GDAL georeferences by. */
 const APPLIED_DOMAINS = new Set(['RPC', 'GEOLOCATION']);
 
@@ -35,10 +44,15 @@ export function sidecarOverrides(xml: string): string[] {
   const found = new Set<string>();
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => {
-    const attributes = tag.attributes as Record<string, string>;
-    if (APPLIED.has(tag.name)) found.add(tag.name);
-    else if (tag.name === 'MDI' && attributes.key === 'AREA_OR_POINT') found.add('AREA_OR_POINT');
-    else if (tag.name === 'Metadata' && APPLIED_DOMAINS.has(attributes.domain ?? '')) {
+    const attributes = Object.fromEntries(
+      Object.entries(tag.attributes as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    const name = tag.name.toLowerCase();
+    const applied = APPLIED.get(name);
+    if (applied !== undefined) found.add(applied);
+    // Metadata keys and domains are matched in any case too (CSLFetchNameValue, CSLFindString).
+    else if (name === 'mdi' && attributes.key?.toUpperCase() === 'AREA_OR_POINT') found.add('AREA_OR_POINT');
+    else if (name === 'metadata' && APPLIED_DOMAINS.has((attributes.domain ?? '').toUpperCase())) {
       found.add(`Metadata domain="${attributes.domain}"`);
     }
   });

@@ -34,6 +34,17 @@ describe('sidecarOverrides', () => {
       ['Metadata domain="RPC"'],
     ],
     [band('<Offset>1</Offset><Offset>2</Offset>'), ['Offset']],
+    // In any case, as GDAL finds them (a lower-case sidecar passed the check: a helper's probe).
+    [band('<scale>2</scale><offset>1000</offset>'), ['Scale', 'Offset']],
+    [
+      '<pamdataset><pamrasterband band="1"><nodatavalue>200</nodatavalue></pamrasterband></pamdataset>',
+      ['NoDataValue'],
+    ],
+    ['<PAMDataset><Metadata><MDI Key="area_or_point">Point</MDI></Metadata></PAMDataset>', ['AREA_OR_POINT']],
+    [
+      '<PAMDataset><metadata Domain="rpc"><mdi key="LINE_OFF">1</mdi></metadata></PAMDataset>',
+      ['Metadata domain="rpc"'],
+    ],
     ['<PAMDataset><PAMRasterBand band="1"><Offset>100</Offset>', ['unreadable']],
     ['not xml at all', ['unreadable']],
   ])('%s -> %j', (xml, found) => {
