@@ -13,6 +13,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/raster/cog-raster.ts`,
     `${LIB}/raster/hgt-raster.ts`,
     `${LIB}/raster/gdal-nodata.ts`,
+    `${LIB}/raster/gdal-metadata.ts`,
     `${LIB}/raster/header-source.ts`,
     `${LIB}/raster/raster.ts`,
   ],

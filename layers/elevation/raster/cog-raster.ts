@@ -21,6 +21,7 @@ import {
 } from '../errors';
 import { crsFromGeoKeys } from '../geo/crs';
 import { packbitsAtMost, zstdAtMost, zstdDecoder } from './bounded-decode';
+import { bandRoles, type BandRoles } from './gdal-metadata';
 import { gdalNodataValue } from './gdal-nodata';
 import type { ReadContext } from '../types';
 import { completeBlock, PartialBlock, type BlockRows, type ResumableDecoder } from './block-rows';
@@ -114,8 +115,9 @@ export async function openCogRaster(
     header;
   refuseSampleType(sampleFormat, bits, source.url);
   refuseCodec(header, image.getSamplesPerPixel(), source.url);
-  const { scale, offset } = readScale(header.bandMetadata, source.url);
-  refuseNotMetres(header.bandMetadata, header.geoKeys, source.url);
+  const roles = bandRoles(header.gdalMetadata, source.url);
+  const { scale, offset } = readScale(roles, source.url);
+  refuseNotMetres(roles, header.geoKeys, source.url);
   refuseMasks(header, source.url);
   refuseBlocksPastEnd(offsets, byteCounts, source);
   const samplesPerPixel = planar === 2 ? 1 : image.getSamplesPerPixel();
@@ -294,8 +296,8 @@ interface Header {
   /** LERC files: [LERC version, codec wrapped around each blob]; empty otherwise. */
   lercParameters: number[];
   geoKeys: Record<string, unknown>;
-  /** Band 1's GDAL_METADATA items (SCALE, OFFSET, ...). */
-  bandMetadata: Record<string, unknown>;
+  /** The GDAL_METADATA tag's text (band 1's scale, offset and unit: gdal-metadata.ts); null without one. */
+  gdalMetadata: string | null;
   /** ExtraSamples: what each sample after the colour ones is (1 associated, 2 unassociated alpha). */
   extraSamples: number[];
   /** Whether a later directory is a full-resolution transparency mask (GDAL's internal mask). */
@@ -323,7 +325,9 @@ async function readHeader(source: ByteSource, prefetchBytes: number, io?: ReadIo
       directory.hasTag('LercParameters') ? await directory.loadValue('LercParameters') : undefined,
     ),
     geoKeys: (image.getGeoKeys() ?? {}) as Record<string, unknown>,
-    bandMetadata: ((await image.getGDALMetadata(0)) ?? {}) as Record<string, unknown>,
+    gdalMetadata: directory.hasTag('GDAL_METADATA')
+      ? String(await directory.loadValue('GDAL_METADATA'))
+      : null,
     extraSamples: toNumbers(
       directory.hasTag('ExtraSamples') ? await directory.loadValue('ExtraSamples') : undefined,
     ),
@@ -437,8 +441,8 @@ function refuseCodec(header: Header, samplesPerPixel: number, url: string): void
  * "Descaled Value". Values that are no finite number, and a scale of 0 (every pixel the same height), are refused:
  * applied, they would answer heights the file does not hold.
  */
-function readScale(metadata: Record<string, unknown>, url: string): { scale: number; offset: number } {
-  const item = (name: string, identity: number): number => {
+function readScale(metadata: BandRoles, url: string): { scale: number; offset: number } {
+  const item = (name: 'SCALE' | 'OFFSET', identity: number): number => {
     const text = metadata[name];
     if (text === undefined) return identity;
     // Number('') is 0: an empty item is no number, not zero.
@@ -461,11 +465,7 @@ const METRE_NAMES = new Set(['', 'm', 'metre', 'meter', 'metres', 'meters']);
  * Heights in feet (a band UNITTYPE of `ft`, or a VerticalUnitsGeoKey of 9002/9003) would be answered as metres,
  * 3.28 times too high: such a file is refused, naming its unit.
  */
-function refuseNotMetres(
-  metadata: Record<string, unknown>,
-  geoKeys: Record<string, unknown>,
-  url: string,
-): void {
+function refuseNotMetres(metadata: BandRoles, geoKeys: Record<string, unknown>, url: string): void {
   const unit = metadata.UNITTYPE === undefined ? '' : String(metadata.UNITTYPE).trim();
   const code = geoKeys.VerticalUnitsGeoKey === undefined ? METRE_CODE : Number(geoKeys.VerticalUnitsGeoKey);
   const metreName = METRE_NAMES.has(unit.toLowerCase());

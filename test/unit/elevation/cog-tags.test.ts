@@ -149,6 +149,15 @@ beforeAll(() => {
     }),
     write('mixed-sizes', { tags: { 258: short(16, 8), 277: short(2), 34735: WGS84_KEYS, ...NORTH_UP } }),
     write('sample-format-9', { tags: { 258: short(16), 339: short(9), 34735: WGS84_KEYS, ...NORTH_UP } }),
+    // A band scale GDAL applies by its role, in lower case under another name (geotiff.js skipped it).
+    write('scale-by-role', {
+      tags: {
+        258: short(16),
+        34735: WGS84_KEYS,
+        42112: ascii('<GDALMetadata><item name="X" sample="0" role="SCALE">2</item></GDALMetadata>'),
+        ...NORTH_UP,
+      },
+    }),
     // A negative Y scale, which GDAL reads as north-up; pixel sizes and tiepoints that place nothing.
     write('negative-scale-y', {
       tags: {
@@ -203,6 +212,12 @@ const EXPECTED = [value(0, 0), value(0, 31), value(31, 0), value(17, 20), value(
 it("reads a GeoTIFF without Compression, SampleFormat or PlanarConfiguration tags by TIFF's defaults", async () => {
   await expect(registry.get('defaults').sample(POINTS, 'nearest')).resolves.toEqual(EXPECTED);
   expect((await registry.get('defaults').describe()).pixelType).toBe('UInt16');
+});
+
+it('applies a band scale given by its role, as GDAL does (geotiff.js keyed items by a name in one spelling)', async () => {
+  await expect(registry.get('scale-by-role').sample(POINTS, 'nearest')).resolves.toEqual(
+    EXPECTED.map((v) => 2 * v),
+  );
 });
 
 it('reads a negative Y pixel scale as north-up, as GDAL does (read as written, every point was null)', async () => {
