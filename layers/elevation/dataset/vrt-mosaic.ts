@@ -94,8 +94,8 @@ export function parseVrt(text: string, location: string): VrtSpec {
   const rects: Record<string, Record<string, number>> = {};
   const pending: (typeof current & { src?: Record<string, number>; dst?: Record<string, number> })[] = [];
   const number = (value: string | undefined, what: string): number => {
-    // Number('') is 0: an empty value is no number, not zero.
-    const n = value?.trim() ? Number(value) : NaN;
+    // Number('') is 0: an empty value is no number, not zero. Number('0b11') is 3 where GDAL's CPLAtof reads 0.
+    const n = value?.trim() && !/^\s*[+-]?0[bo]/i.test(value) ? Number(value) : NaN;
     return Number.isFinite(n) ? n : refuse(`${what} is not a number ('${value ?? ''}').`);
   };
   const inBand = (e: XmlElement) => band !== null && e.parent === band;

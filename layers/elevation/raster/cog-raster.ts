@@ -22,7 +22,7 @@ import {
 import { crsFromGeoKeys } from '../geo/crs';
 import { packbitsAtMost, zstdAtMost, zstdDecoder } from './bounded-decode';
 import { bandRoles, type BandRoles } from './gdal-metadata';
-import { gdalNodataValue } from './gdal-nodata';
+import { cplAtofM, gdalNodataValue } from './gdal-nodata';
 import type { ReadContext } from '../types';
 import { completeBlock, PartialBlock, type BlockRows, type ResumableDecoder } from './block-rows';
 import { HeaderSource } from './header-source';
@@ -445,8 +445,8 @@ function readScale(metadata: BandRoles, url: string): { scale: number; offset: n
   const item = (name: 'SCALE' | 'OFFSET', identity: number): number => {
     const text = metadata[name];
     if (text === undefined) return identity;
-    // Number('') is 0: an empty item is no number, not zero.
-    const value = String(text).trim() === '' ? NaN : Number(text);
+    // As GDAL reads it (CPLAtofM: '0,5' is 0.5, '10 m' is 10, '0b11' is 0, not Number()'s 3).
+    const value = cplAtofM(text);
     if (!Number.isFinite(value) || (name === 'SCALE' && value === 0)) {
       throw new DatasetConfigError(
         `${url} declares a band ${name.toLowerCase()} of '${String(text)}', which turns no stored value into a height; fix or remove it (gdal_edit.py -scale 1 -offset 0, if the values are heights as stored).`,

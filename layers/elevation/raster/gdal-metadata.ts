@@ -1,7 +1,8 @@
 /**
- * The GDAL_METADATA tag (TIFF 42112) read as GDAL reads it for band 1: each `<Item>` is found in any case, with its
- * attributes in any case; an item whose `role` is scale, offset or unittype (in any case) sets that, whatever its
- * `name`; `sample` is read as atoi reads it; a later item overrides an earlier one. geotiff.js's getGDALMetadata
+ * The GDAL_METADATA tag (TIFF 42112) read as GDAL's GTiff driver reads it for band 1: each `<Item>` of the
+ * `<GDALMetadata>` root is found in any case, with its attributes in any case; an item with a name, sample 0 (read
+ * as atoi reads it), no IMAGE_STRUCTURE domain, one text node for its value and a `role` of scale, offset or
+ * unittype (in any case) sets that, whatever its name; a later item overrides an earlier one. geotiff.js's getGDALMetadata
  * keys items by `name` in one spelling: `<item …>`, `ROLE=`, or `role="scale"` under another name were skipped (the
  * stored values answered where GDAL scales them), and `name="SCALE"` without a role applied where GDAL does not.
  * Each case was checked against GDAL 3.6.2.
@@ -32,24 +33,43 @@ export function bandRoles(xml: string | null, url: string): BandRoles {
   const roles: BandRoles = {};
   if (xml === null) return roles;
   const parser = new SaxesParser();
-  let item: { role: 'SCALE' | 'OFFSET' | 'UNITTYPE' | undefined; text: string } | null = null;
+  // The Item being read (a child of a GDALMetadata root) and its content's nodes: GDAL takes a value only where
+  // that is one text node (CPLGetXMLValue), so a comment or processing instruction in it drops the item.
+  let item: { role: keyof BandRoles | undefined; text: string; nodes: number; other: boolean } | null = null;
   let depth = 0;
+  let rooted = false;
   parser.on('opentag', (tag) => {
     depth++;
-    if (depth !== 2 || tag.name.toLowerCase() !== 'item') return;
+    if (depth === 1) rooted = tag.name.toLowerCase() === 'gdalmetadata';
+    if (depth === 3 && item) item.other = true;
+    if (depth !== 2 || !rooted || tag.name.toLowerCase() !== 'item') return;
     const attributes = Object.fromEntries(
       Object.entries(tag.attributes as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
     );
-    const sample = attributes.sample === undefined ? null : atoi(attributes.sample);
+    // GDAL's GTiff driver: an item needs a name; IMAGE_STRUCTURE items are not the band's; band 1 is sample 0.
+    const sample = attributes.sample === undefined ? -1 : atoi(attributes.sample);
+    const band1 =
+      attributes.name !== undefined &&
+      sample === 0 &&
+      (attributes.domain ?? '').toUpperCase() !== 'IMAGE_STRUCTURE';
     const role = ROLES.get((attributes.role ?? '').toLowerCase() as 'scale');
-    item = sample === 0 ? { role, text: '' } : null;
+    item = band1 && role !== undefined ? { role, text: '', nodes: 0, other: false } : null;
   });
-  parser.on('text', (text) => {
-    if (item && depth === 2) item.text += text;
-  });
+  const node = (text: string) => {
+    if (!item || depth !== 2) return;
+    item.text += text;
+    item.nodes++;
+  };
+  parser.on('text', node);
+  parser.on('cdata', node);
+  const other = () => {
+    if (item && depth === 2) item.other = true;
+  };
+  parser.on('comment', other);
+  parser.on('processinginstruction', other);
   parser.on('closetag', () => {
     if (depth === 2 && item) {
-      if (item.role !== undefined) roles[item.role] = item.text;
+      if (item.role !== undefined && item.nodes === 1 && !item.other) roles[item.role] = item.text;
       item = null;
     }
     depth--;

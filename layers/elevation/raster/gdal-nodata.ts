@@ -20,7 +20,21 @@
  */
 export function gdalNodataValue(tag: string): number | null {
   const text = tag.split('\0', 1)[0];
-  if (text === '') return null;
+  return text === '' ? null : cplAtofM(text);
+}
+
+/**
+ * A number as GDAL's CPLAtofM reads it (strtod with a decimal point or comma): the longest number after leading
+ * blanks, anything after it ignored, 0 where there is none.
+ *
+ * @example
+ * ```ts
+ * assert.equal(cplAtofM('0,5'), 0.5);
+ * assert.equal(cplAtofM('10 m'), 10);
+ * assert.equal(cplAtofM('0b11'), 0);
+ * ```
+ */
+export function cplAtofM(text: string): number {
   const unsigned = /^[ \t\n\v\f\r]*([+-]?)(.*)$/s.exec(text) as RegExpExecArray;
   const value = unsignedValue(unsigned[2]);
   // No number (strtod parses nothing, its sign included): CPLAtofM's 0.

@@ -33,10 +33,35 @@ it.each([
 });
 
 it('finds the root in any case, and reads none without the tag', () => {
-  expect(bandRoles(meta('<Item sample="0" role="scale">2</Item>', 'gdalmetadata'), 'a.tif')).toEqual({
-    SCALE: '2',
-  });
+  expect(bandRoles(meta('<Item name="S" sample="0" role="scale">2</Item>', 'gdalmetadata'), 'a.tif')).toEqual(
+    {
+      SCALE: '2',
+    },
+  );
   expect(bandRoles(null, 'a.tif')).toEqual({});
+});
+
+// Items GDAL's GTiff driver skips (a review of the first version: each was applied here, a wrong height as 200).
+it.each([
+  ['without a name', '<Item sample="0" role="scale">2</Item>'],
+  ['under another root', '<Foo><Item name="SCALE" sample="0" role="scale">2</Item></Foo>'],
+  ['with a comment in its value', '<Item name="O" sample="0" role="offset">5<!-- x --></Item>'],
+  ['with a processing instruction in its value', '<Item name="O" sample="0" role="offset">5<?pi x?>6</Item>'],
+  [
+    'in the IMAGE_STRUCTURE domain',
+    '<Item name="O" sample="0" role="offset" domain="image_structure">5</Item>',
+  ],
+  ['empty', '<Item name="O" sample="0" role="offset"></Item>'],
+])('skips an item %s, as GDAL does', (_what, items) => {
+  const xml = items.startsWith('<Foo>') ? `${items}\0` : meta(items);
+  expect(bandRoles(xml, 'a.tif')).toEqual({});
+});
+
+it('keeps the last item GDAL reads, not one it skips after it; reads a CDATA value', () => {
+  const items =
+    '<Item name="O" sample="0" role="offset">5</Item><Item sample="0" role="offset">7</Item>' +
+    '<Item name="S" sample="0" role="scale"><![CDATA[3]]></Item>';
+  expect(bandRoles(meta(items), 'a.tif')).toEqual({ OFFSET: '5', SCALE: '3' });
 });
 
 it('refuses a tag that is no well-formed XML: whether GDAL scales the heights cannot be told', () => {

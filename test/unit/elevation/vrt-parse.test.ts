@@ -108,6 +108,12 @@ describe('parseVrt', () => {
     ).toThrow('m.vrt: a source is scaled (<scaleratio>2</scaleratio>); only unscaled mosaics are read.');
   });
 
+  it('refuses a number written in binary or octal (Number() reads 0b11 as 3, GDAL as 0)', () => {
+    expect(() => parseVrt(vrt(`<Scale>0b11</Scale>${source('a.tif')}`), 'm.vrt')).toThrow(
+      "m.vrt: Scale is not a number ('0b11').",
+    );
+  });
+
   it('takes the first of repeated elements, as GDAL does', () => {
     const band = `<Scale>1</Scale><Scale>2</Scale><NoDataValue>200</NoDataValue><NoDataValue>-32768</NoDataValue>`;
     const twice = `<SimpleSource><SourceFilename relativeToVRT="1">c.tif</SourceFilename>
