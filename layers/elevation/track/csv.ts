@@ -111,7 +111,8 @@ function headerBelow(text: string): { number: number; line: string } | null {
 
 /** A header line's cell names, lower case, unquoted (split at any delimiter: only for recognising names). */
 function headerNames(line: string): Set<string> {
-  return new Set(line.split(/[,;\t|]/).map((c) => c.replace(/"/g, '').trim().normalize('NFC').toLowerCase()));
+  const cells = line.split(/[,;\t|]/, MAX_CSV_CELLS + 1); // bounded: a line may be 30 MiB of delimiters
+  return new Set(cells.map((c) => c.replace(/"/g, '').trim().normalize('NFC').toLowerCase()));
 }
 
 /** A column name that starts like a coordinate's but says another unit (`lat (rad)`, `lon_rad`): not read. */
@@ -305,8 +306,9 @@ function findHeader(line: string, sep: Delimiter | null = null): HeaderLine | nu
     let values: string[];
     try {
       values = (scanRecords(line, delimiter).next().value as CsvRecord).cells.map((c) => c.value);
-    } catch {
-      values = line.split(delimiter); // an unclosed quote: readCsv's full scan names its line
+    } catch (error) {
+      if (error instanceof TooManyCellsError) throw error;
+      values = line.split(delimiter, MAX_CSV_CELLS + 1); // an unclosed quote: readCsv's full scan names its line
     }
     // ` "lat" ` (a space before the quote) is not quoted by RFC 4180, but it names the column all the same.
     const names = values.map((v) =>
@@ -461,7 +463,8 @@ function* scanRecords(text: string, delimiter: Delimiter): Generator<CsvRecord, 
         while (i < text.length && text[i] !== delimiter && !lineEndAt(text, i, cr)) i++;
         value = text.slice(start, i);
       }
-      record.cells.push({ start, end: i, value, quoted });
+      if (record.cells.push({ start, end: i, value, quoted }) > MAX_CSV_CELLS)
+        throw new TooManyCellsError(line);
       if (text[i] === delimiter) {
         i++;
         continue;
@@ -474,6 +477,21 @@ function* scanRecords(text: string, delimiter: Delimiter): Generator<CsvRecord, 
     i += isCrLf(text, i) ? 2 : 1;
     line++;
     if (i === text.length) break; // a final line end ends the last record; it does not start another
+  }
+}
+
+/**
+ * Cells one row may hold: a logger's CSV has a few dozen columns. Each cell is an object of its own, so 30 MiB of
+ * commas (a 30 KB gzip upload) made 15 million and ran a worker, once serverless-offline itself, out of memory (a
+ * helper's probe).
+ */
+export const MAX_CSV_CELLS = 1024;
+
+class TooManyCellsError extends InvalidRequestError {
+  constructor(line: number) {
+    super(
+      `The CSV file's line ${line} has more than ${MAX_CSV_CELLS} cells: a row of a track holds its coordinates and a few more columns.`,
+    );
   }
 }
 

@@ -13,7 +13,7 @@ import {
   readTrackPath,
   tryDetectTrackFormat,
 } from '../../../layers/elevation';
-import { looksLikeCsv, readCsv } from '../../../layers/elevation/track/csv';
+import { looksLikeCsv, MAX_CSV_CELLS, readCsv } from '../../../layers/elevation/track/csv';
 import { TooManyCoordinatesError } from '../../../layers/elevation/track/height-slot';
 import { applyEdits } from '../../../layers/elevation/track/text-edits';
 
@@ -39,6 +39,26 @@ describe('readCsv: a point without data', () => {
     expect(fill('Name;Breite;Länge;Höhe\r\nA;48,5;9,5;0,0\r\n', new Set([0]))).toBe(
       'Name;Breite;Länge;Höhe\r\nA;48,5;9,5;\r\n',
     );
+  });
+});
+
+// Each cell is an object: 30 MiB of commas (a 30 KB gzip upload) made 15 million and ran a worker, once
+// serverless-offline itself, out of memory (a helper's probe). A row is bounded instead.
+describe('readCsv: the cells of a row are bounded', () => {
+  const commas = (n: number) => ','.repeat(n - 1);
+  it(`reads a row of ${MAX_CSV_CELLS} cells and refuses one more, naming the line`, () => {
+    const header = `lat,lon,elevation${commas(MAX_CSV_CELLS - 2)}`;
+    expect(readCsv(`${header}\n48.7,9.1,${commas(MAX_CSV_CELLS - 2)}\n`, OPTIONS).slots).toHaveLength(1);
+    expect(() => readCsv(`${header}\n48.7,9.1,${commas(MAX_CSV_CELLS - 1)}\n`, OPTIONS)).toThrow(
+      `The CSV file's line 2 has more than ${MAX_CSV_CELLS} cells: a row of a track holds its coordinates and a few more columns.`,
+    );
+  });
+
+  it('refuses a header of millions of cells at once, whatever follows', () => {
+    const refusal = () => readCsv(`lat,lon${commas(3_000_000)}\n48.7,9.1\n`, OPTIONS);
+    expect(refusal).toThrow(InvalidRequestError);
+    expect(refusal).toThrow(`The CSV file's line 1 has more than ${MAX_CSV_CELLS} cells`);
+    expect(() => readCsv(`name${commas(3_000_000)}\n48.7,9.1\n`, OPTIONS)).toThrow(InvalidRequestError);
   });
 });
 
