@@ -2,7 +2,7 @@
  * The datasets file: OpenTopoData's config.yaml format, so its users can switch unchanged, plus optional
  * extensions (`tile_template`, `vertical_datum`). Validated once at cold start; errors name the field.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'yaml';
 import { decimalNumber } from '../request/decimal';
 import { DatasetConfigError, excerpt } from '../errors';
@@ -36,15 +36,34 @@ const DEFAULT_MAX_LOCATIONS = 100;
  * ```
  */
 export function loadApiConfig(file: string): ApiConfig {
-  let text: string;
+  return parseApiConfig(readConfigText(file), file);
+}
+
+/**
+ * The largest config read: OpenTopoData's run to a few KB, 1,000 datasets to ~100 KB. A 50 MB string in one
+ * passed the start-up check and then killed every function as it loaded, so npm start never came up nor stopped
+ * (a helper's probe).
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** The most datasets a config names: 100,000 made npm start's check open that many files at once (EMFILE). */
+export const MAX_DATASETS = 1000;
+
+/** A config file's text (CONFIG_PATH), refused unread past MAX_CONFIG_BYTES. */
+export function readConfigText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    const size = statSync(file).size;
+    if (size > MAX_CONFIG_BYTES) {
+      throw new DatasetConfigError(
+        `Config file ${file} (CONFIG_PATH) is ${size} bytes, over the ${MAX_CONFIG_BYTES} bytes read: a config names datasets, it holds no data.`,
+      );
+    }
+    return readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof DatasetConfigError) throw error;
     throw new DatasetConfigError(
       `Cannot read config file ${file} (CONFIG_PATH): ${(error as Error).message}`,
     );
   }
-  return parseApiConfig(text, file);
 }
 
 /**
@@ -86,6 +105,8 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
   const datasetsRaw = raw.datasets;
   if (!Array.isArray(datasetsRaw) || datasetsRaw.length === 0)
     return fail('`datasets` must be a non-empty list');
+  if (datasetsRaw.length > MAX_DATASETS)
+    fail(`\`datasets\` lists ${datasetsRaw.length} datasets, more than the ${MAX_DATASETS} one API serves`);
   // OpenTopoData's default when the config omits it (its users' clients are written against it).
   const maxLocations = raw.max_locations_per_request ?? DEFAULT_MAX_LOCATIONS;
   if (!Number.isInteger(maxLocations) || (maxLocations as number) < 1)

@@ -3,9 +3,8 @@
  * read like any COG (range reads, the shared block cache) but never listed or queried as elevation datasets.
  * Declared in the datasets file as `geoids: {egm96: <path>, egm2008: <path>}` (paths as dataset paths).
  */
-import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
-import { parseApiConfig, parseConfigYaml } from '../config/dataset-config';
+import { parseApiConfig, parseConfigYaml, readConfigText } from '../config/dataset-config';
 import { DatasetRegistry, type RegistryOptions } from '../dataset/registry';
 import { DatasetConfigError, DatasetUnavailableError, InvalidRequestError } from '../errors';
 import type { Raster } from '../raster/raster';
@@ -119,7 +118,7 @@ export function checkGlobal(raster: Pick<Raster, 'grid' | 'crs'>, which: string)
  * ```
  */
 export function readGeoidPaths(configPath: string): Partial<Record<Geoid, string>> {
-  const raw: unknown = parseConfigYaml(readFileSync(configPath, 'utf8'));
+  const raw: unknown = parseConfigYaml(readConfigText(configPath));
   const geoids =
     typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).geoids : undefined;
   if (geoids === undefined || geoids === null) return {};

@@ -1,4 +1,11 @@
-import { parseApiConfig } from '../../../layers/elevation/config/dataset-config';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  MAX_CONFIG_BYTES,
+  MAX_DATASETS,
+  parseApiConfig,
+} from '../../../layers/elevation/config/dataset-config';
 import { loadSettings } from '../../../layers/elevation/config/settings';
 import { DatasetConfigError } from '../../../layers/elevation/errors';
 import { loadApiConfig } from '../../../layers/elevation';
@@ -409,6 +416,38 @@ datasets:
       'sparse-zero',
     ]);
     expect(config.accessControlAllowOrigin).toBe('*');
+  });
+});
+
+// A 50 MB string passed the start-up check and then killed every function as it loaded (npm start never came up
+// nor stopped); 100,000 datasets made its check open that many files at once (a helper's probe).
+describe('the size of a config', () => {
+  it(`reads a config of ${MAX_CONFIG_BYTES} bytes and refuses a larger one unparsed, saying its size`, () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-size-'));
+    try {
+      const head = 'datasets:\n  - name: a\n    path: a.tif\n#';
+      const fits = path.join(dir, 'fits.yaml');
+      fs.writeFileSync(fits, head + 'x'.repeat(MAX_CONFIG_BYTES - head.length));
+      expect(loadApiConfig(fits).datasets).toHaveLength(1);
+      const over = path.join(dir, 'over.yaml');
+      fs.writeFileSync(over, head + 'x'.repeat(MAX_CONFIG_BYTES - head.length + 1));
+      expect(() => loadApiConfig(over)).toThrow(
+        new DatasetConfigError(
+          `Config file ${over} (CONFIG_PATH) is ${MAX_CONFIG_BYTES + 1} bytes, over the ${MAX_CONFIG_BYTES} bytes read: a config names datasets, it holds no data.`,
+        ),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it(`reads ${MAX_DATASETS} datasets and refuses one more`, () => {
+    const list = (n: number) =>
+      `datasets:\n${Array.from({ length: n }, (_, i) => `  - name: d${i}\n    path: d${i}.tif\n`).join('')}`;
+    expect(parseApiConfig(list(MAX_DATASETS)).datasets).toHaveLength(MAX_DATASETS);
+    expect(() => parseApiConfig(list(MAX_DATASETS + 1))).toThrow(
+      `config: \`datasets\` lists ${MAX_DATASETS + 1} datasets, more than the ${MAX_DATASETS} one API serves`,
+    );
   });
 });
 
