@@ -169,6 +169,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       onDrained.clear();
     });
   };
+  /**
+   * A request whose handling failed: a 500, unless its connection is already answered or gone (a body that
+   * trickled past the receive timeout got its 408 on the socket, and then a 500 in the access log for the same
+   * request, counted as a server error; a client that left mid-body is no server error either).
+   */
+  const failed = (response: http.ServerResponse): void => {
+    const socket = response.socket;
+    if (response.headersSent || socket === null || socket.destroyed || !socket.writable) response.destroy();
+    else sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
+  };
   /** Connections whose request was refused (501) for its Transfer-Encoding: the parser's error after it is not answered. */
   const refusedCoding = new WeakSet<Socket>();
   const server = http.createServer(
@@ -181,10 +191,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     },
     (request, response) => {
       received(response);
-      handle(request, response).catch(() => {
-        if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
-        else response.destroy();
-      });
+      handle(request, response).catch(() => failed(response));
     },
   );
   // Every header is read: Node keeps the first 2,000 only, so a second Host or a Content-Encoding after them went
@@ -198,10 +205,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
     response.writeContinue();
-    handle(request, response).catch(() => {
-      if (!response.headersSent) sendJson(response, 500, 'SERVER_ERROR', 'Internal server error.');
-      else response.destroy();
-    });
+    handle(request, response).catch(() => failed(response));
   });
   server.on('checkExpectation', (request: http.IncomingMessage, response: http.ServerResponse) => {
     received(response);
