@@ -61,7 +61,7 @@ export function scanXml(document: string, visitor: XmlVisitor): void {
   parser.on('xmldecl', (decl) => checkEncoding(decl.encoding));
   parser.on('doctype', () => {
     throw new XmlSyntaxError(
-      `The file has a DOCTYPE declaration at line ${parser.line}: DTDs are not accepted (they enable external entities and entity-expansion attacks, and KML/GPX never need one). Remove the <!DOCTYPE …> line.`,
+      `The file has a DOCTYPE declaration at line ${parser.line}: DTDs are not accepted (they enable external entities and entity-expansion attacks, and KML, GPX and TCX never need one). Remove the <!DOCTYPE …> line.`,
     );
   });
   parser.on('opentagstart', (tag) => {

@@ -139,7 +139,7 @@ describe('scanXml limits and refusals', () => {
   it('refuses a DOCTYPE with its own message, not as malformed XML', () => {
     expect(() => scanXml('<?xml version="1.0"?>\n<!DOCTYPE kml [<!ENTITY x "y">]>\n<kml/>', {})).toThrow(
       new XmlSyntaxError(
-        'The file has a DOCTYPE declaration at line 2: DTDs are not accepted (they enable external entities and entity-expansion attacks, and KML/GPX never need one). Remove the <!DOCTYPE …> line.',
+        'The file has a DOCTYPE declaration at line 2: DTDs are not accepted (they enable external entities and entity-expansion attacks, and KML, GPX and TCX never need one). Remove the <!DOCTYPE …> line.',
       ),
     );
   });
