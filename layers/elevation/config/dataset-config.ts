@@ -57,7 +57,12 @@ export function readConfigText(file: string): string {
         `Config file ${file} (CONFIG_PATH) is ${size} bytes, over the ${MAX_CONFIG_BYTES} bytes read: a config names datasets, it holds no data.`,
       );
     }
-    return readFileSync(file, 'utf8');
+    const bytes = readFileSync(file);
+    // A UTF-16 file read as UTF-8 was "expected a mapping with a `datasets` list", naming nothing of its encoding.
+    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+      throw new DatasetConfigError(`Config file ${file} (CONFIG_PATH) is UTF-16: save it as UTF-8.`);
+    }
+    return bytes.toString('utf8');
   } catch (error) {
     if (error instanceof DatasetConfigError) throw error;
     throw new DatasetConfigError(

@@ -441,6 +441,21 @@ describe('the size of a config', () => {
     }
   });
 
+  it('refuses a UTF-16 config, naming its encoding', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'config-utf16-')), 'config.yaml');
+    try {
+      fs.writeFileSync(
+        file,
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('datasets: []\n', 'utf16le')]),
+      );
+      expect(() => loadApiConfig(file)).toThrow(
+        `Config file ${file} (CONFIG_PATH) is UTF-16: save it as UTF-8.`,
+      );
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+
   it(`reads ${MAX_DATASETS} datasets and refuses one more`, () => {
     const list = (n: number) =>
       `datasets:\n${Array.from({ length: n }, (_, i) => `  - name: d${i}\n    path: d${i}.tif\n`).join('')}`;
