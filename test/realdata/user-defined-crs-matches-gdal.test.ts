@@ -2,7 +2,7 @@
  * A GeoTIFF whose CRS is user-defined (a PROJ string or WKT without an EPSG code: what gdalwarp -t_srs
  * '+proj=…' writes) is either read where GDAL reads it or refused: never read elsewhere. Each case is written by
  * gdal_translate -a_srs (so the GeoKeys are GDAL's), read through crsFromGeoKeys, and a few WGS 84 points are
- * placed by both (GDAL's osr through scripts/geo/raster_positions.py, as GDAL and OpenTopoData place them).
+ * placed by both (GDAL's osr through scripts/geo/proj_positions.py --rasters, as GDAL and OpenTopoData place them).
  * Before user-defined-crs.ts, a helper's probe found heights of other places answered as 200 for a polar
  * stereographic, a Mercator or equirectangular with a standard parallel, and any unit but the metre. Needs
  * gdal-bin and python3-gdal; without them the suite skips, and fails under CI=true.
@@ -160,7 +160,7 @@ describeIfAvailable(
         ]);
         return JSON.stringify({ file, points: pointsOf(lon, lat) });
       });
-      const out = execFileSync(PYTHON, [path.resolve('scripts/geo/raster_positions.py')], {
+      const out = execFileSync(PYTHON, [path.resolve('scripts/geo/proj_positions.py'), '--rasters'], {
         input: `${requests.join('\n')}\n`,
         encoding: 'utf8',
       });
