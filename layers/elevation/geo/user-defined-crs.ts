@@ -53,7 +53,7 @@ export function refuseUnreadProjection(geoKeys: Record<string, unknown>): void {
       `The GeoTIFF's coordinate reference system is user-defined beyond what its GeoKeys can say (a projection named only in its citation: ${citation(geoKeys)}); ${HOW}.`,
     );
   }
-  const transform = Number(geoKeys.ProjCoordTransGeoKey ?? geoKeys.ProjMethodGeoKey ?? 0);
+  const transform = transformOf(geoKeys);
   if (transform !== 0 && transform !== USER_DEFINED && !READ_TRANSFORMS.has(transform)) {
     throw new DatasetConfigError(
       `The GeoTIFF's projection (GeoTIFF coordinate transformation ${transform}) is not one this reader places where GDAL does; ${HOW}.`,
@@ -67,7 +67,7 @@ export function refuseUnreadProjection(geoKeys: Record<string, unknown>): void {
  * caller, as a factor).
  */
 export function asGdalReadsIt(definition: string, geoKeys: Record<string, unknown>, toMetre: number): string {
-  const transform = Number(geoKeys.ProjCoordTransGeoKey ?? geoKeys.ProjMethodGeoKey ?? 0);
+  const transform = transformOf(geoKeys);
   let fixed = definition;
   if (transform === 15 || transform === 7 || transform === 17) {
     const angular = Number(geoKeys.GeogAngularUnitsGeoKey ?? DEGREE);
@@ -127,6 +127,11 @@ function withParameters(definition: string, parameters: Parameters): string {
   const noDefs = kept.indexOf('+no_defs');
   if (noDefs < 0) return [...kept, ...set].join(' ');
   return [...kept.slice(0, noDefs), ...set, ...kept.slice(noDefs)].join(' ');
+}
+
+/** The GeoTIFF coordinate transformation code (GeoTIFF 1.0's or 1.1's key name); 0 where none is given. */
+function transformOf(geoKeys: Record<string, unknown>): number {
+  return Number(geoKeys.ProjCoordTransGeoKey ?? geoKeys.ProjMethodGeoKey ?? 0);
 }
 
 function citation(geoKeys: Record<string, unknown>): string {

@@ -26,7 +26,7 @@ import { cplAtofM, gdalNodataValue } from './gdal-nodata';
 import type { ReadContext } from '../types';
 import { completeBlock, PartialBlock, type BlockRows, type ResumableDecoder } from './block-rows';
 import { HeaderSource } from './header-source';
-import { decodeLercBlock, LERC, lercProblem } from './lerc-block';
+import { decodeLercBlock, LERC, LERC_ZSTD, lercProblem } from './lerc-block';
 import { ownBuffer } from './own-buffer';
 import { swapBytes, undoFloatingPointPredictor, undoHorizontalPredictor } from './predictor';
 import { INTEGER_RANGES, type PixelArray, type Raster, type RasterGrid } from './raster';
@@ -45,8 +45,6 @@ const ZSTD = 50000;
 const PACKBITS = 32773;
 /** The largest decoded block read: a 4096 x 4096 Float64 tile, or a strip of 32 Mpx of Float64 (a whole raster in one strip). */
 export const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
-/** LercParameters[1]: LERC blobs wrapped in ZSTD. */
-const LERC_ZSTD = 2;
 const SUPPORTED_CODECS: Record<number, string> = {
   1: 'none',
   [LZW]: 'LZW',

@@ -26,6 +26,9 @@ const blobBound = (layout: LercLayout): number =>
 
 /** LercParameters[1] (libtiff's LERC_ADD_COMPRESSION_*). */
 const ADD_COMPRESSIONS: Record<number, string> = { 0: 'none', 1: 'DEFLATE', 2: 'ZSTD' };
+const LERC_DEFLATE = 1;
+/** LercParameters[1] of blobs wrapped in ZSTD (whose decoder the reader loads when such a file is opened). */
+export const LERC_ZSTD = 2;
 
 export interface LercLayout {
   /** The block's pixels across and down (a raster's last strip may be shorter than the others). */
@@ -88,8 +91,8 @@ async function unwrap(
   addCompression: number,
   layout: LercLayout,
 ): Promise<Uint8Array> {
-  if (addCompression === 1) return inflateAtMost(compressed, blobBound(layout));
-  if (addCompression === 2) return zstdAtMost(compressed, blobBound(layout));
+  if (addCompression === LERC_DEFLATE) return inflateAtMost(compressed, blobBound(layout));
+  if (addCompression === LERC_ZSTD) return zstdAtMost(compressed, blobBound(layout));
   return compressed;
 }
 
