@@ -65,6 +65,10 @@ export const DEFAULT_BLOCK_BUDGET_BYTES = 64 * 1024 * 1024;
 /** Replaced files one request reopens before it gives up with a 502. */
 const MAX_REOPENS = 8;
 
+/** What a client hears of a block that did not decode with its header and bytes read twice (no retry helps). */
+const UNDECODABLE_TWICE =
+  'a block of one of its files did not decode when read twice (a corrupt file in the data store, or a data layer damaging what it sends); the server log names the file.';
+
 /**
  * @example
  * ```ts
@@ -164,9 +168,14 @@ export class RasterDataset extends DatasetBase {
         // A file replaced while we held its header, or a block its header points at that does not decode (a
         // header damaged on the way would otherwise be kept, and fail, for the environment's life): drop what we
         // know of the file and read it again, once per file (a request over several tiles meets them one by one).
-        // A file that changes or fails again is a 502.
+        // A file that changes again is a 502 (retry); one whose block fails again, header and block read afresh,
+        // is a file an operator must replace: said so, naming the dataset (the log has the file and block).
         const reopenable = error instanceof ObjectChangedError || error instanceof UndecodableBlockError;
-        if (!reopenable || reopened.has(error.url) || reopened.size >= MAX_REOPENS) throw error;
+        if (!reopenable) throw error;
+        if (reopened.has(error.url) && error instanceof UndecodableBlockError) {
+          throw new DatasetUnavailableError(this.name, UNDECODABLE_TWICE, { cause: error });
+        }
+        if (reopened.has(error.url) || reopened.size >= MAX_REOPENS) throw error;
         reopened.add(error.url);
         this.options.opener.forget(error.url, error instanceof UndecodableBlockError);
         this.mosaic = null;

@@ -473,7 +473,6 @@ function refuseNotMetres(metadata: BandRoles, geoKeys: Record<string, unknown>, 
   );
 }
 
-/** A header that arrived verified but cannot be decoded: the data layer holds a corrupt file (502, never data). */
 /**
  * A file whose blocks reach past its end is cut short or still being written: refused whole (502, as any file cut
  * short), not read where its blocks happen to lie within it. A tile rewritten in place (`rsync --inplace`,

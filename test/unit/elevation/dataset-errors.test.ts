@@ -395,9 +395,14 @@ describe('files that change while the service runs', () => {
     const sameVersion = new Date('2026-03-01T00:00:00Z'); // size and time as before: nothing says it changed
     fs.writeFileSync(file, damaged);
     fs.utimesSync(file, sameVersion, sameVersion);
-    await expect(registry.get('damaged-header').sample([at(3, 4)], 'nearest')).rejects.toThrow(
-      UndecodableBlockError,
+    // Read twice (header and block again), it still does not decode: a file an operator must replace, said so
+    // (naming the dataset, not the file), not "Please retry"; the log keeps the block and file as the cause.
+    const answer = registry.get('damaged-header').sample([at(3, 4)], 'nearest');
+    await expect(answer).rejects.toBeInstanceOf(DatasetUnavailableError);
+    await expect(answer).rejects.toThrow(
+      "Dataset 'damaged-header' is unavailable: a block of one of its files did not decode when read twice (a corrupt file in the data store, or a data layer damaging what it sends); the server log names the file.",
     );
+    await answer.catch((error: Error) => expect(error.cause).toBeInstanceOf(UndecodableBlockError));
     fs.writeFileSync(file, good);
     fs.utimesSync(file, sameVersion, sameVersion);
     await expect(registry.get('damaged-header').sample([at(3, 4)], 'nearest')).resolves.toEqual([1004]);
