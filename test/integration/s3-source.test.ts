@@ -16,7 +16,7 @@ import {
   newReadStats,
   SettingsError,
 } from '../../layers/elevation';
-import { listFolder, MAX_LISTED_KEYS } from '../../layers/elevation/data/folder-listing';
+import { listFolder, MAX_LISTED_KEYS, MAX_LISTING_PAGES } from '../../layers/elevation/data/folder-listing';
 import { TransientSourceError } from '../../layers/elevation/data/byte-source';
 import { createS3, S3Source } from '../../layers/elevation/data/s3-source';
 import { SourceNotFoundError } from '../../layers/elevation/errors';
@@ -273,6 +273,9 @@ describe('s3:// folders are listed (ListObjectsV2) where s3:ListBucket allows', 
   });
 });
 
+/** Pages of the never-ending listing (loop/) asked for. */
+let listedLoopPages = 0;
+
 /** ListObjectsV2 over the fixtures folder, two keys a page so pagination is exercised; 403 under private/. */
 function listObjects(url: URL, response: http.ServerResponse): void {
   const prefix = url.searchParams.get('prefix') ?? '';
@@ -304,6 +307,27 @@ function listObjects(url: URL, response: http.ServerResponse): void {
       );
     return;
   }
+  // loop/: a store that answers every page as truncated with the same token and no keys (a listing that never ends).
+  if (prefix === 'loop/') {
+    listedLoopPages++;
+    response
+      .writeHead(200, { 'content-type': 'application/xml' })
+      .end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${BUCKET}</Name><Prefix>${prefix}</Prefix>` +
+          '<KeyCount>0</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>true</IsTruncated>' +
+          '<NextContinuationToken>again</NextContinuationToken></ListBucketResult>',
+      );
+    return;
+  }
+  // pages/<n>/: n pages of one key each, every one with a new token (a store that pages very finely).
+  const paged = /^pages\/(\d+)\/$/.exec(prefix);
+  if (paged)
+    return listPages(
+      Array.from({ length: Number(paged[1]) }, (_, i) => `${prefix}p${i}.tif`),
+      1,
+      url,
+      response,
+    );
   // huge/<n>/: n synthetic keys, 10,000 a page (S3 gives 1,000; the SDK takes any), for the listing's key bound.
   const huge = /^huge\/(\d+)\/$/.exec(prefix);
   if (huge)
@@ -366,6 +390,29 @@ describe('an S3 folder listing', () => {
     await expect(listing).rejects.toBeInstanceOf(DataSourceUnavailableError);
     await expect(listing).rejects.toThrow(`Cannot list s3://${BUCKET}/status500/: `);
   });
+});
+
+describe('an S3 listing that would not end is stopped', () => {
+  it('a page that repeats the token before it is a store fault (502), asked twice, not a loop', async () => {
+    listedLoopPages = 0;
+    const listing = listFolder(`s3://${BUCKET}/loop/`);
+    await expect(listing).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(listing).rejects.toThrow(
+      `Cannot list s3://${BUCKET}/loop/: the store answered the continuation token 'again' twice (a listing that would never end)`,
+    );
+    expect(listedLoopPages).toBe(2);
+  });
+
+  it(`reads ${MAX_LISTING_PAGES} pages, and refuses a listing of more (502) instead of paging without end`, async () => {
+    await expect(listFolder(`s3://${BUCKET}/pages/${MAX_LISTING_PAGES}/`)).resolves.toHaveLength(
+      MAX_LISTING_PAGES,
+    );
+    const listing = listFolder(`s3://${BUCKET}/pages/${MAX_LISTING_PAGES + 1}/`);
+    await expect(listing).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(listing).rejects.toThrow(
+      `Cannot list s3://${BUCKET}/pages/${MAX_LISTING_PAGES + 1}/: the store answered more than ${MAX_LISTING_PAGES} pages`,
+    );
+  }, 30_000);
 });
 
 describe('an S3 listing reads at most MAX_LISTED_KEYS keys', () => {

@@ -15,6 +15,16 @@ import { s3Client } from './s3-source';
  */
 export const MAX_LISTED_KEYS = 100_000;
 
+/**
+ * Most pages one listing asks for: S3 (and MinIO, R2, Ceph) gives 1,000 keys a page, so MAX_LISTED_KEYS takes 100;
+ * 250 allows stores of 400 keys a page. One that pages more finely, or answers truncated pages without end (new
+ * tokens, no keys), is stopped here: at the page timeout, a listing is bounded by 250 × 5 s.
+ */
+export const MAX_LISTING_PAGES = 250;
+
+/** A store fault that ends a listing (502): never retried as a page, never a cut listing. */
+class ListingFault extends Error {}
+
 async function listS3(location: string): Promise<string[] | null> {
   const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(location);
   if (!match) return null;
@@ -25,15 +35,26 @@ async function listS3(location: string): Promise<string[] | null> {
     import('@aws-sdk/client-s3'),
   ]);
   const files: string[] = [];
+  const tokens = new Set<string>();
   let token: string | undefined;
   try {
     do {
+      if (tokens.size >= MAX_LISTING_PAGES)
+        throw new ListingFault(`the store answered more than ${MAX_LISTING_PAGES} pages`);
       const page = await client.send(
         new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
         { abortSignal: AbortSignal.timeout(LISTING_TIMEOUT_MS) },
       );
       for (const object of page.Contents ?? []) if (object.Key) files.push(object.Key.slice(prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      if (token !== undefined) {
+        // A token answered before would page the same keys again, without end.
+        if (tokens.has(token))
+          throw new ListingFault(
+            `the store answered the continuation token '${token}' twice (a listing that would never end)`,
+          );
+        tokens.add(token);
+      }
       if (token && files.length >= MAX_LISTED_KEYS) {
         throw new DatasetConfigError(
           `${location} holds more than ${MAX_LISTED_KEYS.toLocaleString('en')} keys, more than a listing reads; set filename_tile_size and tile_template so tile names are computed instead of listed, or split the folder.`,
@@ -42,6 +63,8 @@ async function listS3(location: string): Promise<string[] | null> {
     } while (token);
   } catch (error) {
     if (error instanceof DatasetConfigError) throw error;
+    if (error instanceof ListingFault)
+      throw new DataSourceUnavailableError(`Cannot list ${location}: ${error.message}`, { cause: error });
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     // Without s3:ListBucket (403), or a store without listing: compute names instead, as for plain HTTPS.
     if (status === 403 || status === 405 || status === 501) return null;
