@@ -90,6 +90,28 @@ def nodata_points(ds, rng, limit):
     return pts
 
 
+def edge_points(ds, count, rng, lonlat):
+    """Points exactly on inner pixel edges and corners (x = gt0 + col * gt1, as rasterio and GDAL place them), on
+    geographic rasters only: there WGS84 degrees are the raster's own coordinates, so both sides meet the same tie
+    (through a projection, an ulp of PROJ against proj4 decides it). gdallocationinfo floors the inverse
+    geotransform; the library must pick the same pixel. Single files only: on a mosaic GDAL disagrees with
+    itself (its VRT's origin is another float than the tile's, so a tie can land in the other pixel: 240.0
+    through gdalbuildvrt's VRT of the Los Angeles crops, 230.2 from the tile, which is what the library and
+    OpenTopoData read)."""
+    srs = ds.GetSpatialRef()
+    if srs is None or not srs.IsGeographic():
+        return []
+    w, h = ds.RasterXSize, ds.RasterYSize
+    gt = ds.GetGeoTransform()
+    pts = []
+    for _ in range(max(3, count // 30)):
+        col, row = rng.randrange(1, w), rng.randrange(1, h)
+        for px, py in ((col, row + 0.5), (col + 0.5, row), (col, row)):  # west edge, north edge, corner
+            lon, lat = lonlat(gt[0] + px * gt[1], gt[3] + py * gt[5])
+            pts.append({"lat": lat, "lon": lon, "kind": "pixel-edge"})
+    return pts
+
+
 def away_from_edges(p):
     def ok(v):
         f = v - math.floor(v)
@@ -129,6 +151,8 @@ def run_case(case, tmp):
     for px, py, kind in filter(away_from_edges, pixel_points(ds, case.get("count", 300), rng)):
         lon, lat = lonlat(gt[0] + px * gt[1], gt[3] + py * gt[5])
         points.append({"lat": lat, "lon": lon, "kind": kind})
+    if len(files) == 1:
+        points += edge_points(ds, case.get("count", 300), rng, lonlat)
     points += [dict(p) for p in case.get("extraPoints", [])]
     for p in case.get("extraProjected", []):  # x/y in the rasters' CRS, e.g. along a tile seam
         lon, lat = lonlat(p["x"], p["y"])

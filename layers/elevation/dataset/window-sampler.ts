@@ -11,7 +11,7 @@
  * each of those is read through the rasters holding it, last painted first, as GDAL paints a VRT.
  */
 import { crsToCrs } from '../geo/crs';
-import { containsPoint, pixelCentre, type PixelArray, type Raster } from '../raster/raster';
+import { containsPoint, gdalPixel, pixelCentre, type PixelArray, type Raster } from '../raster/raster';
 import type { Interpolation, ReadContext } from '../types';
 import { getBlock } from './block-store';
 import { bilinear, cubic } from './interpolation';
@@ -99,12 +99,15 @@ export async function sampleMosaic(
     let x = xs[i];
     let y = ys[i];
     if (state.toRaster) [x, y] = state.toRaster(x, y);
-    let col = (x - grid.originX) / grid.resX - 0.5;
-    let row = (y - grid.originY) / grid.resY - 0.5;
+    let col: number;
+    let row: number;
     if (interpolation === 'nearest') {
-      // floor(col + 0.5) is GDAL's pixel choice; clamp so points on the far outer edge read the edge pixel.
-      col = Math.min(Math.max(Math.floor(col + 0.5), 0), grid.width - 1);
-      row = Math.min(Math.max(Math.floor(row + 0.5), 0), grid.height - 1);
+      // GDAL's pixel (gdalPixel); clamped so points on the far outer edge read the edge pixel.
+      col = Math.min(Math.max(gdalPixel(grid.originX, grid.resX, x), 0), grid.width - 1);
+      row = Math.min(Math.max(gdalPixel(grid.originY, grid.resY, y), 0), grid.height - 1);
+    } else {
+      col = (x - grid.originX) / grid.resX - 0.5;
+      row = (y - grid.originY) / grid.resY - 0.5;
     }
     cols[i] = col;
     rows[i] = row;

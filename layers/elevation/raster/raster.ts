@@ -71,6 +71,22 @@ export function pixelCentre(grid: RasterGrid, col: number, row: number): { x: nu
   return { x: grid.originX + (col + 0.5) * grid.resX, y: grid.originY + (row + 0.5) * grid.resY };
 }
 
+/**
+ * The pixel column (or row) holding coordinate `v` as GDAL picks it (gdallocationinfo, OpenTopoData): the floor
+ * of the inverse geotransform, computed in GDALInvGeoTransform's order, -origin/res + (1/res)·v. A point exactly
+ * on a pixel edge then reads the pixel GDAL reads; (v − origin)/res rounds it to either side (with 1″ pixels,
+ * 16 of 36 edge points of a Copernicus crop read the west or north neighbour).
+ *
+ * @example
+ * ```ts
+ * assert.equal(gdalPixel(42.94986111111111, 0.0002777777777777778, 42.97486111111111), 90);
+ * assert.equal(Math.floor((42.97486111111111 - 42.94986111111111) / 0.0002777777777777778), 89);
+ * ```
+ */
+export function gdalPixel(origin: number, res: number, v: number): number {
+  return Math.floor(-origin / res + (1 / res) * v);
+}
+
 /** Whether (x, y) lies inside the raster's outer edges (corner-based extent, as GDAL reports it). */
 export function containsPoint(grid: RasterGrid, x: number, y: number): boolean {
   const fx = (x - grid.originX) / grid.resX;
