@@ -190,9 +190,7 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
     fail(`dataset '${name}' needs a path (or child_datasets)`);
   const epsg = entry.filename_epsg ?? 4326;
   if (!Number.isInteger(epsg)) fail(`dataset '${name}': filename_epsg must be an EPSG code like 4326`);
-  const tileSize = entry.filename_tile_size ?? null;
-  if (tileSize !== null && !(typeof tileSize === 'number' && tileSize > 0))
-    fail(`dataset '${name}': filename_tile_size must be a positive number`);
+  const tileSize = tileSizeOf(entry.filename_tile_size, name, fail);
   const template =
     typeof entry.tile_template === 'string'
       ? expandTemplate(entry.tile_template)
@@ -206,7 +204,7 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
     name,
     path: (entry.path as string).trim(),
     filenameEpsg: epsg as number,
-    filenameTileSize: tileSize as number | null,
+    filenameTileSize: tileSize,
     tileTemplate: template as string | null,
     childDatasets: null,
     verticalDatum: verticalDatumOf(entry.vertical_datum, name, fail),
@@ -300,6 +298,30 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length];
+}
+
+/** Decimal text with Python's digit grouping (`1_000_000`), as OpenTopoData's `Decimal(filename_tile_size)` reads it. */
+const GROUPED_DECIMAL =
+  /^\s*[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?\s*$/;
+
+/**
+ * `filename_tile_size`: a number, or decimal text. OpenTopoData refuses a bare fraction (`0.5`: "Non-integer tile
+ * sizes should be specified as a string") and reads `'0.5'` as a Decimal, so a config that runs there has the text.
+ * A bare fraction is read too (YAML's double for 0.1 prints back as 0.1, which tile-names.ts reads as decimal).
+ */
+function tileSizeOf(raw: unknown, name: string, fail: (message: string) => never): number | null {
+  if (raw === undefined || raw === null) return null;
+  const size =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && GROUPED_DECIMAL.test(raw)
+        ? Number(raw.replace(/_/g, ''))
+        : NaN;
+  if (Number.isFinite(size) && size > 0) return size;
+  const got = typeof raw === 'string' ? `'${excerpt(raw)}'` : excerpt(JSON.stringify(raw) ?? String(raw));
+  return fail(
+    `dataset '${name}': filename_tile_size must be a positive number, a fraction best as text as OpenTopoData needs it ('0.5'); got ${got}`,
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

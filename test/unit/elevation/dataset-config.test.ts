@@ -167,10 +167,6 @@ datasets:
       'datasets: [{name: a, path: x, filename_tile_size: 0}]',
       "dataset 'a': filename_tile_size must be a positive",
     ],
-    [
-      'datasets: [{name: a, path: x, filename_tile_size: "1"}]',
-      "dataset 'a': filename_tile_size must be a positive",
-    ],
     ['datasets: [{name: a, path: x, tile_template: 5}]', "dataset 'a': tile_template must contain {NS}"],
     ['datasets: [{name: a, path: x, tile_template: [x]}]', "dataset 'a': tile_template must contain {NS}"],
     ['datasets: [{name: a, path: 5}]', "dataset 'a' needs a path (or child_datasets)"],
@@ -318,6 +314,43 @@ datasets:
     // An app's own scheme (Capacitor, Ionic): a host and no path, as browsers send it in Origin.
     expect(parse(`access_control_allow_origin: capacitor://localhost\n${ds}`).accessControlAllowOrigin).toBe(
       'capacitor://localhost',
+    );
+  });
+
+  it.each([
+    ["'0.5'", 0.5],
+    ["'0.25'", 0.25],
+    ["'0.1'", 0.1],
+    ["'1'", 1],
+    ['" 0.5 "', 0.5],
+    ["'1_000_000'", 1000000],
+    ["'1e-1'", 0.1],
+    ['0.5', 0.5],
+    ['2.0', 2],
+  ])(
+    'reads filename_tile_size %s as %p (text as OpenTopoData needs it for a fraction, or a number)',
+    (raw, size) => {
+      const config = parse(`datasets: [{name: half, path: data/half/, filename_tile_size: ${raw}}]`);
+      expect(config.datasets[0].filenameTileSize).toBe(size);
+    },
+  );
+
+  it.each([
+    ["'half'", "got 'half'"],
+    ["''", "got ''"],
+    ["'0x1'", "got '0x1'"],
+    ["'NaN'", "got 'NaN'"],
+    ["'Infinity'", "got 'Infinity'"],
+    ["'1__0'", "got '1__0'"],
+    ["'0'", "got '0'"],
+    ["'-0.5'", "got '-0.5'"],
+    ['true', 'got true'],
+    ['[1]', 'got [1]'],
+  ])('refuses filename_tile_size %s, saying what it got and the form a fraction takes', (raw, got) => {
+    const yaml = `datasets: [{name: half, path: data/half/, filename_tile_size: ${raw}}]`;
+    expect(() => parse(yaml)).toThrow(DatasetConfigError);
+    expect(() => parse(yaml)).toThrow(
+      `dataset 'half': filename_tile_size must be a positive number, a fraction best as text as OpenTopoData needs it ('0.5'); ${got}`,
     );
   });
 
