@@ -133,8 +133,14 @@ function tilesOf(folder: string, files: readonly string[], tileSize: number): Ti
       unnamed.push(entry);
       continue;
     }
-    const key = tileKeyOfCorner(corner, tileSize);
     const file = joinLocation(folder, entry);
+    const key = tileKeyOfCorner(corner, tileSize);
+    // Half-degree tiles (N48x5E009x5) read as 1° tiles: OpenTopoData never finds them and answers null.
+    if (!key) {
+      throw new DatasetConfigError(
+        `${file} is named for the corner ${corner.y}, ${corner.x} (in the filename CRS), not a whole number of tiles of filename_tile_size ${tileSize} from 0: set filename_tile_size to the tiles' size, a fraction as text ('0.5').`,
+      );
+    }
     const other = tiles.get(tileKeyId(key));
     if (other) {
       throw new DatasetConfigError(

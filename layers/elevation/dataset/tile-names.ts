@@ -3,6 +3,7 @@
  * SRTM `N48E009.hgt`, EU-DEM `N2000000E4000000.TIF` (metres), Copernicus `Copernicus_DSM_COG_10_N48_00_E009_00_DEM.tif`.
  * Remote buckets cannot be listed, so names are also *computed* from a template such as "{NS}{lat:02}{EW}{lon:03}.tif".
  */
+import { exactSteps, stepsText } from './decimal-steps';
 
 /** Tile grid position: the lower-left corner divided by the tile size. */
 export interface TileKey {
@@ -19,19 +20,34 @@ export function parseTileKeyId(id: string): TileKey {
   return { ix: Number(id.slice(0, comma)), iy: Number(id.slice(comma + 1)) };
 }
 
-const CORNER = /([NS])(\d+(?:\.\d+)?)(?:_\d+)?_?([EW])(\d+(?:\.\d+)?)/i;
+/**
+ * OpenTopoData's corner, `[NS][\dx]+_?[WE][\dx]+` in any case with `x` read as the decimal point
+ * (`N48x5E009x5.tif` is 48.5 N, 9.5 E); also Copernicus's `N48_00_E009_00` and `N48.5E009.5`.
+ */
+const CORNER = /([NS])([\dx]+(?:\.\d+)?)(?:_\d+)?_?([EW])([\dx]+(?:\.\d+)?)/i;
+
+/** A corner's number, `x` or `.` as its point; NaN for two points or none but `x` (OpenTopoData's Decimal fails). */
+function cornerNumber(text: string): number {
+  const decimal = text.replace(/x/gi, '.');
+  return /^(?:\d+\.?\d*|\.\d+)$/.test(decimal) ? Number(decimal) : NaN;
+}
 
 /** Lower-left corner parsed from a file name, or null when the name carries none. */
 export function tryParseTileCorner(fileName: string): { x: number; y: number } | null {
   const match = CORNER.exec(fileName);
   if (!match) return null;
-  const y = match[1].toUpperCase() === 'S' ? -Number(match[2]) : Number(match[2]);
-  const x = match[3].toUpperCase() === 'W' ? -Number(match[4]) : Number(match[4]);
+  const [north, east] = [cornerNumber(match[2]), cornerNumber(match[4])];
+  if (Number.isNaN(north) || Number.isNaN(east)) return null;
+  const y = match[1].toUpperCase() === 'S' ? -north : north;
+  const x = match[3].toUpperCase() === 'W' ? -east : east;
   return { x, y };
 }
 
-export function tileKeyOfCorner(corner: { x: number; y: number }, tileSize: number): TileKey {
-  return { ix: Math.round(corner.x / tileSize), iy: Math.round(corner.y / tileSize) };
+/** The corner's grid key, or null when the corner is not a whole number of tile sizes from 0 (48.5 in 1° tiles). */
+export function tileKeyOfCorner(corner: { x: number; y: number }, tileSize: number): TileKey | null {
+  const ix = exactSteps(corner.x, tileSize);
+  const iy = exactSteps(corner.y, tileSize);
+  return ix === null || iy === null ? null : { ix, iy };
 }
 
 const copernicus = (arcSeconds: 10 | 30) => {
@@ -82,13 +98,13 @@ export function defaultTemplate(filenameEpsg: number): string {
 const PLACEHOLDER = /\{(NS|EW|lat|lon)(?::0(\d+))?\}/g;
 
 export function formatTileName(template: string, key: TileKey, tileSize: number): string {
-  const x = key.ix * tileSize;
-  const y = key.iy * tileSize;
+  const [x, y] = [key.ix, key.iy];
   return template.replace(PLACEHOLDER, (_all, field: string, width?: string) => {
     if (field === 'NS') return y < 0 ? 'S' : 'N';
     if (field === 'EW') return x < 0 ? 'W' : 'E';
-    const value = String(Math.abs(Number((field === 'lat' ? y : x).toFixed(6))));
-    return width ? value.padStart(Number(width), '0') : value;
+    // A fraction is written with x for its point, as OpenTopoData reads names (N48x5E009x5).
+    const { whole, fraction } = stepsText(field === 'lat' ? key.iy : key.ix, tileSize);
+    return (width ? whole.padStart(Number(width), '0') : whole) + (fraction ? `x${fraction}` : '');
   });
 }
 

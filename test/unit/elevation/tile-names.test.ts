@@ -26,6 +26,29 @@ describe('tile names: lower-left corner from the file name', () => {
     expect(tryParseTileCorner(name)).toEqual(corner);
   });
 
+  // OpenTopoData's pattern [NS][\dx]+_?[WE][\dx]+ (case-insensitive) with x read as the decimal point.
+  it.each([
+    ['N48x5E009x5.tif', { x: 9.5, y: 48.5 }],
+    ['N48x5E009.tif', { x: 9, y: 48.5 }],
+    ['n48X5e009X25.tif', { x: 9.25, y: 48.5 }],
+    ['S0x1W120x7.hgt', { x: -120.7, y: -0.1 }],
+    ['N48_E009.tif', { x: 9, y: 48 }],
+    ['N48x5_E009x5.tif', { x: 9.5, y: 48.5 }],
+    ['N48xE009x.tif', { x: 9, y: 48 }], // Python's Decimal('48.') is 48
+    ['Nx5Ex25.tif', { x: 0.25, y: 0.5 }], // and Decimal('.5') is 0.5
+    ['dem_N48x50E009x50_v2.tif', { x: 9.5, y: 48.5 }],
+  ])('parses %s with x as the decimal point, as OpenTopoData does', (name, corner) => {
+    expect(tryParseTileCorner(name)).toEqual(corner);
+  });
+
+  // OpenTopoData's Decimal() fails on these (an unhandled error); no corner is read from them here.
+  it.each(['N4x8x5E009.tif', 'NxE009.tif', 'N48E0x0x9.tif'])(
+    'reads no corner from %s (two points, or none but x)',
+    (name) => {
+      expect(tryParseTileCorner(name)).toBeNull();
+    },
+  );
+
   it.each(['stuttgart.tif', 'README.md', 'N48.tif', 'E009N48'])('returns null for %s', (name) => {
     expect(tryParseTileCorner(name)).toBeNull();
   });
@@ -34,6 +57,20 @@ describe('tile names: lower-left corner from the file name', () => {
     expect(tileKeyOfCorner({ x: -118, y: 33 }, 1)).toEqual({ ix: -118, iy: 33 });
     expect(tileKeyOfCorner({ x: 4000000, y: 2000000 }, 1000000)).toEqual({ ix: 4, iy: 2 });
     expect(tileKeyOfCorner({ x: 4250000, y: 2800000 }, 10000)).toEqual({ ix: 425, iy: 280 });
+  });
+
+  it('maps fractional corners to their key exactly, as decimals (0.3 / 0.1 is 3, not 2.9999999999999996)', () => {
+    expect(tileKeyOfCorner({ x: 9.5, y: 48.5 }, 0.5)).toEqual({ ix: 19, iy: 97 });
+    expect(tileKeyOfCorner({ x: -120.7, y: -0.1 }, 0.1)).toEqual({ ix: -1207, iy: -1 });
+    expect(tileKeyOfCorner({ x: 0.3, y: 0.7 }, 0.1)).toEqual({ ix: 3, iy: 7 });
+    expect(tileKeyOfCorner({ x: 9.25, y: 48 }, 0.25)).toEqual({ ix: 37, iy: 192 });
+  });
+
+  it('returns null for a corner off the grid of the tile size (48.5 with 1-degree tiles)', () => {
+    expect(tileKeyOfCorner({ x: 9, y: 48.5 }, 1)).toBeNull();
+    expect(tileKeyOfCorner({ x: 9.25, y: 48 }, 0.5)).toBeNull();
+    expect(tileKeyOfCorner({ x: 0.35, y: 0.3 }, 0.1)).toBeNull();
+    expect(tileKeyOfCorner({ x: 4250000, y: 2800000 }, 1000000)).toBeNull();
   });
 
   it('round-trips tile key ids, negative keys included', () => {
@@ -74,6 +111,22 @@ describe('tile names: computed from a template (remote buckets are never listed)
       const name = formatTileName(COPERNICUS_TEMPLATE, key, 1).split('/')[1];
       const corner = tryParseTileCorner(name);
       expect(corner && tileKeyOfCorner(corner, 1)).toEqual(key);
+    }
+  });
+
+  it('writes a fractional corner with x as its decimal point, the integer part padded, as OpenTopoData reads it', () => {
+    expect(formatTileName(defaultTemplate(4326), { ix: 19, iy: 97 }, 0.5)).toBe('N48x5E009x5.tif');
+    expect(formatTileName(defaultTemplate(4326), { ix: 18, iy: 97 }, 0.5)).toBe('N48x5E009.tif');
+    expect(formatTileName(defaultTemplate(4326), { ix: -1207, iy: -1 }, 0.1)).toBe('S00x1W120x7.tif');
+    expect(formatTileName(defaultTemplate(4326), { ix: 3, iy: 7 }, 0.1)).toBe('N00x7E000x3.tif');
+    expect(formatTileName(defaultTemplate(4326), { ix: 37, iy: 193 }, 0.25)).toBe('N48x25E009x25.tif');
+  });
+
+  it('formats 0.1-degree names that parse back to the same key, for every tenth of a degree in range', () => {
+    for (let i = -1800; i < 1800; i += 7) {
+      const key = { ix: i, iy: Math.floor(i / 2) };
+      const corner = tryParseTileCorner(formatTileName(defaultTemplate(4326), key, 0.1));
+      expect(corner && tileKeyOfCorner(corner, 0.1)).toEqual(key);
     }
   });
 
