@@ -51,7 +51,8 @@ def nearest(path, lonlats, nodata, float32):
 
 
 def resampled(ds, to_crs, lon, lat, alg):
-    """GDAL's bilinear/cubic at one point, or None if the window leaves the raster or holds nodata."""
+    """GDAL's bilinear/cubic at one point, or None if the window holds nodata or leaves the raster (beyond
+    what GDAL reads: at the edge, where the point's 1x1 read window is inside, see edge_resampled)."""
     gra, radius = RESAMPLE[alg]
     band = ds.GetRasterBand(1)
     gt = ds.GetGeoTransform()
@@ -60,7 +61,7 @@ def resampled(ds, to_crs, lon, lat, alg):
     c0, r0 = math.floor(px - 0.5) - (radius - 1), math.floor(py - 0.5) - (radius - 1)
     size = 2 * radius
     if c0 < 0 or r0 < 0 or c0 + size > ds.RasterXSize or r0 + size > ds.RasterYSize:
-        return None
+        return edge_resampled(ds, px, py, c0, r0, size, gra)
     pixels = band.ReadAsArray(c0, r0, size, size).astype(np.float64)
     nodata = band.GetNoDataValue()
     if np.isnan(pixels).any() or (nodata is not None and (pixels == nodata).any()):
@@ -75,6 +76,33 @@ def resampled(ds, to_crs, lon, lat, alg):
                                           buf_ysize=1, buf_type=gdal.GDT_Float64, resample_alg=gra)
     mem = None
     gdal.Unlink("/vsimem/ref.tif")
+    return struct.unpack("d", raw)[0]
+
+
+def edge_resampled(ds, px, py, c0, r0, size, gra):
+    """At the raster's edge GDAL's RasterIO clamps its kernel to the raster and renormalises the weights: read
+    where the 1x1 window around the point is inside (RasterIO refuses it otherwise), from an in-memory copy whose
+    edges are the raster's own edges on the sides the window leaves (Float64, so Int16 is not rounded)."""
+    w, h = ds.RasterXSize, ds.RasterYSize
+    if px - 0.5 < 0 or py - 0.5 < 0 or px + 0.5 > w or py + 0.5 > h:
+        return None
+    band = ds.GetRasterBand(1)
+    x0, y0 = max(0, c0), max(0, r0)
+    x1, y1 = min(w, c0 + size), min(h, r0 + size)
+    pixels = band.ReadAsArray(x0, y0, x1 - x0, y1 - y0).astype(np.float64)
+    nodata = band.GetNoDataValue()
+    if np.isnan(pixels).any() or (nodata is not None and (pixels == nodata).any()):
+        return None
+    # Padded (edge values) only on the sides the window does not leave, so the kernel meets the copy's edge
+    # exactly where it meets the raster's.
+    pads = ((2 if r0 >= 0 else 0, 2 if r0 + size <= h else 0), (2 if c0 >= 0 else 0, 2 if c0 + size <= w else 0))
+    mem = gdal.GetDriverByName("GTiff").Create("/vsimem/edge.tif", x1 - x0 + sum(pads[1]),
+                                               y1 - y0 + sum(pads[0]), 1, gdal.GDT_Float64)
+    mem.GetRasterBand(1).WriteArray(np.pad(pixels, pads, mode="edge"))
+    raw = mem.GetRasterBand(1).ReadRaster(px - x0 + pads[1][0] - 0.5, py - y0 + pads[0][0] - 0.5, 1, 1,
+                                          buf_xsize=1, buf_ysize=1, buf_type=gdal.GDT_Float64, resample_alg=gra)
+    mem = None
+    gdal.Unlink("/vsimem/edge.tif")
     return struct.unpack("d", raw)[0]
 
 

@@ -110,7 +110,29 @@ def bilinear_renormalised(values, gt, x, y):
     return float((win[valid] * weights[valid]).sum() / total)
 
 
+def cubic_at_edge(values, gt, x, y):
+    """Where the 4x4 window leaves the grid (whole rows or columns of it outside): Keys cubic over the rows and
+    columns inside, each axis's weights renormalised, as GDAL's RasterIO clamps its kernel at a raster's edge;
+    None inside the grid, or when a pixel kept holds nodata."""
+    px, py = pixel_space(gt, x, y)
+    c0 = math.floor(px - 0.5) - 1
+    r0 = math.floor(py - 0.5) - 1
+    cols = np.array([0 <= c0 + i < values.shape[1] for i in range(4)])
+    rows = np.array([0 <= r0 + j < values.shape[0] for j in range(4)])
+    if cols.all() and rows.all():
+        return None
+    win, fx, fy = _padded_window(values, px, py, 2)
+    kept = win[rows][:, cols]
+    if np.isnan(kept).any():
+        return None
+    kx, ky = _keys(fx)[cols], _keys(fy)[rows]
+    return float((ky / ky.sum()) @ kept @ (kx / kx.sum()))
+
+
 def cubic_or_bilinear(values, gt, x, y):
-    """Keys cubic when all 16 pixels are valid and inside; otherwise the renormalised bilinear."""
+    """Keys cubic when all 16 pixels are valid and inside; at the grid's edge the renormalised cubic
+    (cubic_at_edge); otherwise the renormalised bilinear."""
     value = cubic(values, gt, x, y)
+    if value is None:
+        value = cubic_at_edge(values, gt, x, y)
     return value if value is not None else bilinear_renormalised(values, gt, x, y)

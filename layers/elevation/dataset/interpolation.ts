@@ -5,7 +5,9 @@
  * Nodata policy (GDAL's warper): the point is nodata when the pixel containing it is nodata, so no height is
  * invented inside a void. Otherwise bilinear renormalises its weights over the valid pixels of its window (so a
  * point next to a void or a missing tile still gets a value); cubic needs all 16 pixels valid and otherwise
- * falls back to bilinear on the inner 2x2.
+ * falls back to bilinear on the inner 2x2. At the outer edge of the data (whole rows or columns of the window
+ * outside every raster, not nodata), cubic renormalises its weights per axis over the pixels inside, as GDAL's
+ * RasterIO and OpenTopoData read there (`cubicInside`).
  */
 
 export function bilinear(v00: number, v10: number, v01: number, v11: number, fx: number, fy: number): number {
@@ -62,4 +64,42 @@ export function cubic(w: ArrayLike<number>, fx: number, fy: number): number {
     result += row * keys(r - 1 - fy);
   }
   return result === result ? result : bilinear(w[5], w[6], w[9], w[10], fx, fy);
+}
+
+/**
+ * Cubic with the window's columns and rows outside the data left out, each axis's weights renormalised over the
+ * rest: GDAL's RasterIO convolution at a raster's edge (its kernel clamped to the raster, weights divided by their
+ * sum), which is what OpenTopoData answers there. `w` is the 4x4 window, row-major; its pixels in the kept rows
+ * and columns must be valid.
+ *
+ * @example
+ * ```ts
+ * // The west column is outside; the point lies on the centre of column 1: its values alone, along y.
+ * const w = [NaN, 10, 20, 30, NaN, 10, 20, 30, NaN, 10, 20, 30, NaN, 10, 20, 30];
+ * assert.equal(cubicInside(w, 0, 0.5, [false, true, true, true], [true, true, true, true]), 10);
+ * ```
+ */
+export function cubicInside(
+  w: ArrayLike<number>,
+  fx: number,
+  fy: number,
+  columnInside: readonly boolean[],
+  rowInside: readonly boolean[],
+): number {
+  const kx = [keys(1 + fx), keys(fx), keys(1 - fx), keys(2 - fx)];
+  const ky = [keys(1 + fy), keys(fy), keys(1 - fy), keys(2 - fy)];
+  let xSum = 0;
+  let ySum = 0;
+  for (let k = 0; k < 4; k++) {
+    if (columnInside[k]) xSum += kx[k];
+    if (rowInside[k]) ySum += ky[k];
+  }
+  let result = 0;
+  for (let r = 0; r < 4; r++) {
+    if (!rowInside[r]) continue;
+    let row = 0;
+    for (let c = 0; c < 4; c++) if (columnInside[c]) row += w[r * 4 + c] * (kx[c] / xSum);
+    result += row * (ky[r] / ySum);
+  }
+  return result;
 }

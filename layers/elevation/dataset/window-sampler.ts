@@ -14,7 +14,7 @@ import { crsToCrs } from '../geo/crs';
 import { containsPoint, gdalPixel, pixelCentre, type PixelArray, type Raster } from '../raster/raster';
 import type { Interpolation, ReadContext } from '../types';
 import { getBlock } from './block-store';
-import { bilinear, cubic } from './interpolation';
+import { bilinear, cubic, cubicInside } from './interpolation';
 import type { Mosaic } from './mosaic';
 
 type ToRaster = (x: number, y: number) => [number, number];
@@ -448,17 +448,42 @@ async function edgeValue(
   const c0 = Math.floor(col) - before;
   const r0 = Math.floor(row) - before;
   const values = new Map<string, number>();
+  const outside: boolean[] = [];
   for (let r = r0; r < r0 + size; r++) {
-    for (let c = c0; c < c0 + size; c++)
-      values.set(`${c},${r}`, await pixelAnywhere(mosaic, states, owner, c, r, ctx));
+    for (let c = c0; c < c0 + size; c++) {
+      const value = await pixelAnywhere(mosaic, states, owner, c, r, ctx);
+      values.set(`${c},${r}`, value ?? NaN);
+      outside.push(value === undefined);
+    }
   }
-  return interpolate(interpolation, col, row, new Float64Array(16), (c, r) => values.get(`${c},${r}`) ?? NaN);
+  const window = new Float64Array(16);
+  const value = interpolate(interpolation, col, row, window, (c, r) => values.get(`${c},${r}`) ?? NaN);
+  if (interpolation !== 'cubic' || !outside.includes(true)) return value;
+  return cubicAtDataEdge(window, outside, col - Math.floor(col), row - Math.floor(row)) ?? value;
+}
+
+/**
+ * Cubic where whole columns or rows of the window lie outside every raster (the outer edge of the data, not
+ * nodata): renormalised over the rest, as GDAL's RasterIO reads there (cubicInside). Null when the outside part
+ * is no such band (a missing tile's corner) or a pixel left in is nodata: the bilinear fallback stands.
+ */
+function cubicAtDataEdge(window: Float64Array, outside: boolean[], fx: number, fy: number): number | null {
+  const columnInside = [0, 1, 2, 3].map((c) => [0, 1, 2, 3].some((r) => !outside[r * 4 + c]));
+  const rowInside = [0, 1, 2, 3].map((r) => [0, 1, 2, 3].some((c) => !outside[r * 4 + c]));
+  for (let r = 0; r < 4; r++) {
+    for (let c = 0; c < 4; c++) {
+      const kept = columnInside[c] && rowInside[r];
+      if (kept && (outside[r * 4 + c] || Number.isNaN(window[r * 4 + c]))) return null;
+    }
+  }
+  return cubicInside(window, fx, fy, columnInside, rowInside);
 }
 
 /**
  * Pixel (c, r) of the owner's grid as the mosaic paints it: the owner's own where no other raster paints it;
  * else read through the rasters that hold that pixel centre, last painted first, where one whose nodata shows
- * what lies under it (`transparent`) passes a nodata pixel on, as GDAL paints a VRT. NaN if none holds it.
+ * what lies under it (`transparent`) passes a nodata pixel on, as GDAL paints a VRT. NaN for nodata, undefined
+ * where no raster holds it.
  */
 async function pixelAnywhere(
   mosaic: Mosaic,
@@ -467,7 +492,7 @@ async function pixelAnywhere(
   c: number,
   r: number,
   ctx: ReadContext,
-): Promise<number> {
+): Promise<number | undefined> {
   const { grid } = owner.raster;
   const inside = c >= 0 && r >= 0 && c < grid.width && r < grid.height;
   if (inside && (owner.shared.length === 0 || !touchesShared(owner.shared, c, r, 1)))
@@ -480,6 +505,7 @@ async function pixelAnywhere(
   if (nearAntimeridian(mosaic, mx)) places.push([acrossAntimeridian(mx), my]);
   const candidates = places.map(([x, y]) => mosaic.candidates(x, y));
   await openAll(mosaic, new Set(candidates.flat()), states, ctx);
+  let held = false; // by a raster whose nodata showed through
   for (const [p, [x, y]] of places.entries()) {
     for (const id of candidates[p]) {
       const state = states.get(id);
@@ -487,7 +513,7 @@ async function pixelAnywhere(
       const [rx, ry] = state.toRaster ? state.toRaster(x, y) : [x, y];
       if (!containsPoint(state.raster.grid, rx, ry)) continue;
       // Outside the owner's pixels, a centre that maps back into it (a CRS round trip) is nobody's.
-      if (state === owner && !inside) return NaN;
+      if (state === owner && !inside) return undefined;
       const g = state.raster.grid;
       const value =
         state === owner
@@ -499,9 +525,10 @@ async function pixelAnywhere(
               ctx,
             );
       if (!Number.isNaN(value) || !state.transparent) return value;
+      held = true;
     }
   }
-  return NaN;
+  return held ? NaN : undefined;
 }
 
 /** Longitudes this close to ±180 also look across the antimeridian (only in WGS84 mosaics). */
