@@ -504,9 +504,24 @@ describe('POST /v1/{dataset}/file with a KMZ', () => {
     expect(entries['files/icon.png']).toEqual(icon);
   });
 
-  it('fills the first .kml at the root when there is no doc.kml', async () => {
+  it('fills the first .kml when there is no doc.kml, in a folder too', async () => {
     const response = await postFile(handlers, kmz('walk.kml'), { report: 'json' });
     expect(response.json).toMatchObject({ format: 'kmz', coordinates: 7, filled: 6 });
+    const nested = await postFile(handlers, kmz('files/doc.kml'), { report: 'json' });
+    expect(nested.json).toMatchObject({ format: 'kmz', coordinates: 7, filled: 6 });
+  });
+
+  it('fills the first .kml in archive order, the one Google Earth shows, and leaves a later doc.kml as it was', async () => {
+    const empty = Buffer.from('<kml xmlns="http://www.opengis.net/kml/2.2"><Document/></kml>');
+    const twoKml = Buffer.from(zipSync({ 'a.kml': fixture('google-earth.kml'), 'doc.kml': empty }));
+    const response = await postFile(handlers, twoKml);
+    expect(response.status).toBe(200);
+    const entries = unzipSync(Buffer.from(response.body, 'base64'));
+    expect(Object.keys(entries)).toEqual(['a.kml', 'doc.kml']);
+    expect(Buffer.from(entries['a.kml']).toString('utf8')).toBe(
+      await expectedFile(fixture('google-earth.expected.kml').toString('utf8')),
+    );
+    expect(Buffer.from(entries['doc.kml'])).toEqual(empty);
   });
 
   it('answers 400, not heights of another place, for a KMZ whose stored doc.kml lost a bit on the way', async () => {
@@ -531,7 +546,7 @@ describe('POST /v1/{dataset}/file with a KMZ', () => {
   it('answers 400 for a zip without any KML', async () => {
     const response = await postFile(handlers, Buffer.from(zipSync({ 'readme.txt': icon })));
     expect(response.status).toBe(400);
-    expect((response.json as { error: string }).error).toContain('no doc.kml');
+    expect((response.json as { error: string }).error).toContain('The KMZ holds no .kml file');
   });
 });
 

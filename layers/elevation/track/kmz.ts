@@ -1,6 +1,6 @@
 /**
- * KMZ: a zip whose main document is `doc.kml` (or, as Google Earth does, the first `.kml` at the archive's
- * root). Entries are found through the zip's central directory (zip-directory.ts) and each one is checked
+ * KMZ: a zip whose main document is its first `.kml` entry in archive order, in any folder: Google Earth reads
+ * that one and ignores later ones, and so does OGR (`doc.kml` is only the usual name). Entries are found through the zip's central directory (zip-directory.ts) and each one is checked
  * against it: unzipped size and CRC-32 must match, or the request is refused, since a damaged byte in a
  * coordinate would otherwise answer the height of another place. Deflate runs in node:zlib with
  * `maxOutputLength` set to what is left of `maxUnzippedBytes`, so a zip bomb stops at the limit with a 413
@@ -54,7 +54,7 @@ export function readKmz(bytes: Uint8Array, maxUnzippedBytes: number): KmzArchive
 }
 
 /**
- * Two entries of one name: which is meant is unclear (Google Earth reads the first doc.kml, unzip tools leave the
+ * Two entries of one name: which is meant is unclear (Google Earth reads the first one, unzip tools leave the
  * last on disk), and the answer could not hold both under that name for the tools that read it. Refused.
  */
 function refuseRepeatedNames(records: readonly ZipRecord[]): void {
@@ -84,16 +84,19 @@ function unzipEntry(record: ZipRecord, left: number, limit: number): Uint8Array 
   }
 }
 
+/**
+ * The first `.kml` in archive order, in any folder, as Google Earth and OGR take it: filling a later `doc.kml`
+ * answered heights in a document no viewer shows. A folder entry (`trip.kml/`) does not end in `.kml`.
+ */
 function mainDocumentIndex(entries: readonly KmzEntry[]): number {
-  const doc = entries.findIndex((e) => e.name === 'doc.kml');
-  const index = doc !== -1 ? doc : entries.findIndex((e) => !e.name.includes('/') && /\.kml$/i.test(e.name));
+  const index = entries.findIndex((e) => /\.kml$/i.test(e.name));
   if (index === -1) {
     // A zip of another track file (route.gpx.zip): say what it holds and what to send instead.
     const track = entries.find((e) => /\.(gpx|tcx|geojson|json)$/i.test(e.name));
     throw new InvalidRequestError(
       track
         ? `The zip holds '${track.name.slice(0, 100)}', not a KML: a zip is read as a KMZ only; send that file itself, or gzip-compressed.`
-        : 'The KMZ holds no doc.kml (nor any .kml at its root).',
+        : 'The KMZ holds no .kml file (a KMZ is a zip whose first .kml, usually doc.kml, is the document).',
     );
   }
   return index;

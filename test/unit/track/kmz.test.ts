@@ -39,7 +39,7 @@ function streamedZip(files: Record<string, { data: Uint8Array; stored: boolean }
   return Buffer.concat(parts);
 }
 
-it('finds doc.kml, else the first .kml at the root, and keeps the other entries and how they were stored', () => {
+it('finds the first .kml in archive order, and keeps the other entries and how they were stored', () => {
   const icon = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
   const archive = readKmz(zip({ 'files/icon.png': [icon, { level: 0 }], 'doc.kml': KML }), MiB);
   expect(archive.entries.map((e) => [e.name, e.stored])).toEqual([
@@ -47,7 +47,7 @@ it('finds doc.kml, else the first .kml at the root, and keeps the other entries 
     ['doc.kml', false],
   ]);
   expect(archive.mainIndex).toBe(1);
-  expect(readKmz(zip({ 'sub/a.kml': KML, 'track.KML': KML }), MiB).mainIndex).toBe(1);
+  expect(readKmz(zip({ 'sub/a.kml': KML, 'track.KML': KML }), MiB).mainIndex).toBe(0);
   const again = readKmz(writeKmz(archive, strToU8('<kml/>')), MiB);
   expect(again.entries.map((e) => [e.name, e.stored, e.data.length])).toEqual([
     ['files/icon.png', true, icon.length],
@@ -109,13 +109,13 @@ it('names the track file a zip holds instead of a KML, and says what to send', (
   );
   // Only the name's end counts: 'notes.gpx.txt' is not a track file.
   expect(() => readKmz(zip({ 'notes.gpx.txt': gpx }), MiB)).toThrow(
-    'The KMZ holds no doc.kml (nor any .kml at its root).',
+    'The KMZ holds no .kml file (a KMZ is a zip whose first .kml, usually doc.kml, is the document).',
   );
 });
 
-it('refuses an archive with no main document', () => {
-  expect(() => readKmz(zip({ 'sub/a.kml': KML, 'readme.txt': strToU8('hi') }), MiB)).toThrow(
-    'The KMZ holds no doc.kml (nor any .kml at its root).',
+it('refuses an archive with no .kml file, a folder named like one included', () => {
+  expect(() => readKmz(zip({ 'trip.kml/': {}, 'readme.txt': strToU8('hi') }), MiB)).toThrow(
+    'The KMZ holds no .kml file (a KMZ is a zip whose first .kml, usually doc.kml, is the document).',
   );
 });
 
@@ -153,9 +153,17 @@ it('refuses an entry whose deflate data is corrupt, naming it', () => {
   expect(() => readKmz(bytes, MiB)).toThrow(/^The KMZ entry 'doc.kml' cannot be unzipped: invalid .+\.$/);
 });
 
-it('prefers doc.kml to any other .kml at the root, and takes only names ending in .kml', () => {
-  expect(readKmz(zip({ 'a.kml': KML, 'doc.kml': KML }), MiB).mainIndex).toBe(1);
+it('takes the first .kml in archive order, as Google Earth and OGR do, not a later doc.kml', () => {
+  // Google's KMZ documentation: Earth reads the first .kml in the archive and ignores the rest; doc.kml is a
+  // convention. Filling a later doc.kml answered heights in a document no viewer shows.
+  expect(readKmz(zip({ 'a.kml': KML, 'doc.kml': KML }), MiB).mainIndex).toBe(0);
   expect(readKmz(zip({ 'notes.kml.txt': strToU8('x'), 'track.kml': KML }), MiB).mainIndex).toBe(1);
+});
+
+it('reads a doc.kml in a folder, as OGR does (files/doc.kml, Straße/doc.kml)', () => {
+  const icon = strToU8('PNG');
+  expect(readKmz(zip({ 'files/': {}, 'files/doc.kml': KML, 'files/icon.png': icon }), MiB).mainIndex).toBe(1);
+  expect(readKmz(zip({ 'Straße/doc.kml': KML }), MiB).entries[0].name).toBe('Straße/doc.kml');
 });
 
 it('takes an entry of exactly the limit, unzipped', () => {
@@ -410,7 +418,9 @@ describe('zips as other writers make them', () => {
     const nameless = Buffer.concat([bytes.subarray(0, record + 46), bytes.subarray(eocd)]);
     view(nameless).setUint16(record + 28, 0, true);
     view(nameless).setUint32(record + 46 + 12, 46, true);
-    expect(() => readKmz(nameless, MiB)).toThrow('The KMZ holds no doc.kml (nor any .kml at its root).');
+    expect(() => readKmz(nameless, MiB)).toThrow(
+      'The KMZ holds no .kml file (a KMZ is a zip whose first .kml, usually doc.kml, is the document).',
+    );
   });
 
   it('reads a name without the UTF-8 flag as latin1, and one with it as UTF-8', () => {
