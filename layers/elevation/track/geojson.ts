@@ -239,13 +239,20 @@ function positionSlot(
   const [lonNode, latNode, zNode] = items;
   const [x, y] = [lonNode.value as number, latNode.value as number];
   const [lon, lat] = toWgs84 ? toWgs84(x, y) : [x, y];
+  // The file's own numbers: JSON.stringify would write 1e400 (Infinity to JSON.parse) as null.
+  const written = () => excerpt(text.slice(node.offset, node.offset + node.length).replace(/\s/g, ''));
   const location = checkedLocation(
     lat,
     lon,
-    () =>
-      // The file's own numbers: JSON.stringify would write 1e400 (Infinity to JSON.parse) as null.
-      `the position ${excerpt(text.slice(node.offset, node.offset + node.length).replace(/\s/g, ''))} (offset ${node.offset}${toWgs84 ? ', converted from its crs' : ''})`,
+    () => `the position ${written()} (offset ${node.offset}${toWgs84 ? ', converted from its crs' : ''})`,
   );
+  if (zNode && !Number.isFinite(zNode.value)) {
+    // Not a height anyone measured: kept (overwrite=false) it was counted as one, and OGR refuses the file.
+    throw new InvalidRequestError(
+      `The GeoJSON position ${written()} (offset ${node.offset}) has a height of ${text.slice(zNode.offset, zNode.offset + zNode.length)}, ` +
+        'beyond any number JSON readers hold (they read it as Infinity): write the height it should have, or leave it out.',
+    );
+  }
   const latEnd = latNode.offset + latNode.length;
   // An added height is separated as the file separates longitude and latitude (", " or ","): strict JSON has
   // only the comma and whitespace there.

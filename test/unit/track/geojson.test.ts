@@ -122,6 +122,17 @@ describe('readGeoJson', () => {
       /^Invalid longitude Infinity at the position \[1e400,48\.7\] \(offset 33\)/,
     ],
     [
+      // Kept under overwrite=false, it was counted as a height the file has; OGR refuses the file.
+      'a height JSON reads as Infinity, naming the position as the file writes it',
+      '{"type":"LineString","coordinates":[[9.1,48.7,0],[ 9.12 , 48.72 , 1e400 ]]}',
+      /^The GeoJSON position \[9\.12,48\.72,1e400\] \(offset 49\) has a height of 1e400, beyond any number JSON readers hold \(they read it as Infinity\): write the height it should have, or leave it out\.$/,
+    ],
+    [
+      'a height of -1e999',
+      '{"type":"Point","coordinates":[9.1,48.7,-1e999]}',
+      /^The GeoJSON position \[9\.1,48\.7,-1e999\] \(offset 30\) has a height of -1e999, beyond/,
+    ],
+    [
       'collections nested 17 deep',
       '{"type":"GeometryCollection","geometries":['.repeat(17) +
         '{"type":"Point","coordinates":[1,1]}' +
