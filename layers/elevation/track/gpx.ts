@@ -19,15 +19,19 @@ import {
   type XmlElement,
 } from './xml-scan';
 
-const GPX_NAMESPACES = new Set([
-  '',
-  'http://www.topografix.com/GPX/1/1',
-  'http://www.topografix.com/GPX/1/0',
-]);
+const GPX_NAMESPACES = ['', 'http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0'];
 const POINTS = new Set(['wpt', 'trkpt', 'rtept']);
 
-const isGpx = (e: XmlElement) => GPX_NAMESPACES.has(e.uri);
-const isPoint = (e: XmlElement) => POINTS.has(e.local) && isGpx(e);
+/**
+ * Whether an element is GPX's, not an extension's: in a GPX namespace, or in the one the <gpx> root carries. Apps
+ * write near-misses (`…/GPX/1/1/`, with a trailing slash) that OGR and GPSBabel read, and a file whose points were
+ * all of a namespace we did not list was answered "no coordinates". Extensions' namespaces (gpxtpx, gpxx) differ
+ * from the root's, so their elements stay out.
+ */
+function gpxNamespaces(root: XmlElement): (e: XmlElement) => boolean {
+  const namespaces = new Set([...GPX_NAMESPACES, root.uri]);
+  return (e) => namespaces.has(e.uri);
+}
 
 interface PointState {
   element: XmlElement;
@@ -41,16 +45,20 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
   let point: PointState | null = null;
   const routePoints = new Set<number>();
   let hasTrack = false;
+  let isGpx = (_e: XmlElement) => false; // set at the root, the first element opened
   scanXml(text, {
     // Only a point's own <ele> has its text collected: so content in close() is always that <ele>'s.
     wantsText: (e) => point !== null && e.parent === point.element && e.local === 'ele' && isGpx(e),
     open(e) {
-      if (e.parent === null && e.local !== 'gpx') {
-        throw new InvalidRequestError(`The file is not GPX: its root element is <${e.name}>, not <gpx>.`);
+      if (e.parent === null) {
+        if (e.local !== 'gpx') {
+          throw new InvalidRequestError(`The file is not GPX: its root element is <${e.name}>, not <gpx>.`);
+        }
+        isGpx = gpxNamespaces(e);
       }
       // The first element opened inside a point is its first child (a grandchild opens after it).
       if (point) point.firstChildStart ??= e.start;
-      if (isPoint(e)) point = { element: e, ele: null, firstChildStart: null };
+      if (POINTS.has(e.local) && isGpx(e)) point = { element: e, ele: null, firstChildStart: null };
     },
     close(e, end, content) {
       if (point && content) {

@@ -168,6 +168,32 @@ describe('readGpx', () => {
     );
   });
 
+  it.each([
+    ['with a trailing slash, as some apps write it', 'http://www.topografix.com/GPX/1/1/'],
+    ['over https', 'https://www.topografix.com/GPX/1/1'],
+    ['of another vendor', 'urn:some-app:gpx'],
+  ])(
+    'reads the points of a <gpx> whose default namespace is one %s, as OGR and GPSBabel do',
+    (_what, namespace) => {
+      const text =
+        `<gpx version="1.1" xmlns="${namespace}"><trk><trkseg><trkpt lat="50" lon="10"><ele>300</ele></trkpt>` +
+        '<trkpt lat="51" lon="11"/></trkseg></trk></gpx>';
+      expect(readGpx(text, options).slots.map((s) => [s.location.lat, s.height])).toEqual([
+        [50, 300],
+        [51, null],
+      ]);
+      expect(filled(text)).toContain('<trkpt lat="51" lon="11"><ele>123.4</ele></trkpt>');
+    },
+  );
+
+  it('still takes no point or <ele> of an extension namespace, under a <gpx> of an unusual one', () => {
+    const text =
+      '<gpx xmlns="http://www.topografix.com/GPX/1/1/" xmlns:x="urn:other"><wpt lat="50" lon="10">' +
+      '<x:ele>5</x:ele><extensions><x:wpt lat="1" lon="1"/></extensions></wpt></gpx>';
+    const { slots } = readGpx(text, options);
+    expect(slots.map((s) => [s.location.lat, s.height])).toEqual([[50, null]]);
+  });
+
   it('opens a self-closed point whose attribute holds "/>", changing only its end', () => {
     expect(filled('<gpx><wpt lat="50" lon="10" name="a/>b"/></gpx>')).toBe(
       '<gpx><wpt lat="50" lon="10" name="a/>b"><ele>123.4</ele></wpt></gpx>',
