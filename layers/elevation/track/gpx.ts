@@ -13,6 +13,7 @@ import {
   moreThanOne,
   removeElement,
   scanXml,
+  heightSpan,
   setContent,
   textHeight,
   type XmlContent,
@@ -86,14 +87,15 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
   const lat = attributeNumber(element, 'lat', where);
   const lon = attributeNumber(element, 'lon', where);
   const location = checkedLocation(lat, lon, where);
-  const existing = textHeight(text, own?.content ?? null, () => `<ele> of ${where()}`);
+  const span = heightSpan(text, own?.content ?? null, () => `<ele> of ${where()}`);
+  const existing = textHeight(span);
   const tag = `${element.prefix ? `${element.prefix}:` : ''}ele`;
   return {
     location,
     height: existing,
     onPath: element.local !== 'wpt',
     write: (height: string): TextEdit => {
-      if (own) return setContent(own.element, own.content, height);
+      if (own && span) return setContent(own.element, span, height);
       const element_ = `<${tag}>${height}</${tag}>`;
       if (element.selfClosing) {
         // The tag ends in '/>': cut it and the spaces before it without a regex (/\s*\/>$/ backtracked n² steps

@@ -12,7 +12,7 @@ import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from '.
 import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
 import type { ExtraEdit, ParsedTrack, RelativeGroup, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
+import { characterSpan, lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
 const KML_NAMESPACES = new Set([
   '',
@@ -169,17 +169,19 @@ function addTuples(
   slots: SlotCollector,
   onPath: boolean,
 ): void {
-  const raw = text.slice(content.start, content.end);
   const where = () => `line ${lineAt(text, content.start)}`; // computed only for an error message
-  if (/[<&]/.test(raw)) {
+  // Plain text, or one CDATA section: the heights are written inside it.
+  const span = characterSpan(text, content);
+  if (span === null) {
     throw new InvalidRequestError(
-      `The coordinates at ${where()} contain markup (a comment, CDATA or an entity reference): write them as plain text.`,
+      `The coordinates at ${where()} contain markup (a comment, entity reference, or more than one CDATA section or text beside one): write them as plain text.`,
     );
   }
+  const raw = text.slice(span.start, span.end);
   const tuples = parseCoordinateTuples(raw, syntax, where, slots.remaining); // one more than fits is refused below
   const separator = syntax === 'kml' ? ',' : ' ';
   tuples.forEach((tuple, i) =>
-    slots.add(tupleSlot(tuple, content.start, separator, onPath, () => `coordinate ${i + 1} at ${where()}`)),
+    slots.add(tupleSlot(tuple, span.start, separator, onPath, () => `coordinate ${i + 1} at ${where()}`)),
   );
 }
 

@@ -18,6 +18,7 @@ import {
   moreThanOne,
   removeElement,
   scanXml,
+  heightSpan,
   setContent,
   textHeight,
   type XmlContent,
@@ -128,7 +129,8 @@ function heightSlot(text: string, holder: HolderState, position: PositionState):
   const location = checkedLocation(lat, lon, where);
   const name = HOLDERS[element.local][position.element.local];
   const own = holder.heights.get(name) ?? null;
-  const existing = textHeight(text, own?.content ?? null, () => `<${name}> of ${where()}`);
+  const span = heightSpan(text, own?.content ?? null, () => `<${name}> of ${where()}`);
+  const existing = textHeight(span);
   const tag = `${position.element.prefix ? `${position.element.prefix}:` : ''}${name}`;
   return {
     location,
@@ -136,7 +138,7 @@ function heightSlot(text: string, holder: HolderState, position: PositionState):
     // A track point is on the path; a course point (a summit, a water stop) and a lap's ends are places on it.
     onPath: element.local === 'Trackpoint',
     write: (height: string): TextEdit => {
-      if (own) return setContent(own.element, own.content, height);
+      if (own && span) return setContent(own.element, span, height);
       const at = position.end as number; // the holder closed after its position did
       return { start: at, end: at, replacement: `${position.indent}<${tag}>${height}</${tag}>` };
     },

@@ -176,14 +176,46 @@ export function removeElement(text: string, element: XmlElement, end: number): T
 }
 
 /**
- * The height an element's text holds (GPX `<ele>`, TCX `<AltitudeMeters>`): a number, or null when empty or not
- * a number. Markup inside is a 400 (`what` names the element for the message): its text is rewritten whole.
+ * An element's characters as a span of the text an edit can rewrite: its content when that is plain text, or the
+ * inside of its one CDATA section (XML whitespace around it allowed), as some exporters wrap coordinates and
+ * heights and OGR and GPSBabel read them. Numbers written inside a CDATA section keep the file valid (they never
+ * hold `]]>`). Null for any other markup: a comment, an entity reference, several sections or text beside one,
+ * whose characters are not one span.
  */
-export function textHeight(text: string, content: XmlContent | null, what: () => string): number | null {
+export function characterSpan(text: string, content: XmlContent): XmlContent | null {
+  const raw = text.slice(content.start, content.end);
+  if (!/[<&]/.test(raw)) return content;
+  const open = raw.indexOf('<![CDATA[');
+  const inside = open + '<![CDATA['.length;
+  const close = raw.indexOf(']]>', inside);
+  const xmlSpace = /^[ \t\r\n]*$/;
+  if (
+    open === -1 ||
+    close === -1 ||
+    !xmlSpace.test(raw.slice(0, open)) ||
+    !xmlSpace.test(raw.slice(close + 3))
+  ) {
+    return null;
+  }
+  return { start: content.start + inside, end: content.start + close, text: raw.slice(inside, close) };
+}
+
+/**
+ * The span of the height an element's text holds (GPX `<ele>`, TCX `<AltitudeMeters>`; characterSpan), where a
+ * new height is written. Other markup inside is a 400 (`what` names the element for the message).
+ */
+export function heightSpan(text: string, content: XmlContent | null, what: () => string): XmlContent | null {
   if (content === null) return null;
-  if (/[<&]/.test(text.slice(content.start, content.end))) {
+  const span = characterSpan(text, content);
+  if (span === null) {
     throw new InvalidRequestError(`The ${what()} contains markup: write the height as plain text.`);
   }
-  const value = decimalNumber(content.text);
+  return span;
+}
+
+/** The height a span holds (heightSpan): a number, or null when empty or not a number. */
+export function textHeight(span: XmlContent | null): number | null {
+  if (span === null) return null;
+  const value = decimalNumber(span.text);
   return Number.isFinite(value) ? value : null;
 }

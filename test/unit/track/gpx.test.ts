@@ -194,6 +194,28 @@ describe('readGpx', () => {
     expect(slots.map((s) => [s.location.lat, s.height])).toEqual([[50, null]]);
   });
 
+  it('reads an <ele> written as one CDATA section, and writes the new height inside it, as OGR and GPSBabel read it', () => {
+    const text =
+      '<gpx><wpt lat="50" lon="10"><ele><![CDATA[300]]></ele></wpt>' +
+      '<wpt lat="51" lon="11"><ele>\n  <![CDATA[ 0 ]]>\n</ele></wpt></gpx>';
+    expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([300, 0]);
+    expect(filled(text)).toBe(
+      '<gpx><wpt lat="50" lon="10"><ele><![CDATA[123.4]]></ele></wpt>' +
+        '<wpt lat="51" lon="11"><ele>\n  <![CDATA[123.4]]>\n</ele></wpt></gpx>',
+    );
+  });
+
+  it.each([
+    ['text beside a CDATA section', '<ele>1<![CDATA[2]]></ele>'],
+    ['two CDATA sections', '<ele><![CDATA[1]]><![CDATA[2]]></ele>'],
+    ['a comment after a CDATA section', '<ele><![CDATA[1]]><!--x--></ele>'],
+    ['an entity reference before one', '<ele>&#32;<![CDATA[1]]></ele>'],
+  ])('still refuses an <ele> of %s (its text is rewritten whole)', (_what, ele) => {
+    expect(() => readGpx(`<gpx><wpt lat="50" lon="10">${ele}</wpt></gpx>`, options)).toThrow(
+      'The <ele> of <wpt> at line 1 contains markup: write the height as plain text.',
+    );
+  });
+
   it('opens a self-closed point whose attribute holds "/>", changing only its end', () => {
     expect(filled('<gpx><wpt lat="50" lon="10" name="a/>b"/></gpx>')).toBe(
       '<gpx><wpt lat="50" lon="10" name="a/>b"><ele>123.4</ele></wpt></gpx>',

@@ -178,8 +178,37 @@ describe('readKml', () => {
     }
   });
 
+  it('reads coordinates written as one CDATA section, and writes the heights inside it, as OGR and GPSBabel read them', () => {
+    const text = KML(
+      '<LineString><coordinates>\n<![CDATA[10,50,0 11,51]]>\n</coordinates></LineString>' +
+        '<gx:Track><gx:coord><![CDATA[12 52 0]]></gx:coord></gx:Track>',
+    );
+    const { slots } = readKml(text, { maxCoordinates: 100, absoluteAltitude: false });
+    expect(slots.map((s) => [s.location.lat, s.height])).toEqual([
+      [50, 0],
+      [51, null],
+      [52, 0],
+    ]);
+    expect(
+      applyEdits(
+        text,
+        slots.map((s) => s.write('7')),
+      ),
+    ).toBe(
+      KML(
+        '<LineString><coordinates>\n<![CDATA[10,50,7 11,51,7]]>\n</coordinates></LineString>' +
+          '<gx:Track><gx:coord><![CDATA[12 52 7]]></gx:coord></gx:Track>',
+      ),
+    );
+  });
+
   it.each([
     ['a root that is not <kml>', '<gpx version="1.1"/>', /its root element is <gpx>, not <kml>/],
+    [
+      'coordinates partly in a CDATA section',
+      KML('<Point><coordinates>10,<![CDATA[50]]></coordinates></Point>'),
+      /^The coordinates at line 1 contain markup \(a comment, entity reference, or more than one CDATA section or text beside one\): write them as plain text\.$/,
+    ],
     [
       'markup inside coordinates',
       KML('<Point><coordinates>10,50<!-- x --></coordinates></Point>'),

@@ -31,6 +31,16 @@ describe('readTcx', () => {
     );
   });
 
+  it('reads an <AltitudeMeters> written as one CDATA section, and writes the new height inside it', () => {
+    const text = TCX(
+      `<Trackpoint>${pos(50, 10)}<AltitudeMeters><![CDATA[231]]></AltitudeMeters></Trackpoint>`,
+    );
+    expect(readTcx(text, options).slots.map((s) => s.height)).toEqual([231]);
+    expect(filled(text)).toBe(
+      TCX(`<Trackpoint>${pos(50, 10)}<AltitudeMeters><![CDATA[123.4]]></AltitudeMeters></Trackpoint>`),
+    );
+  });
+
   it('removes a placeholder <AltitudeMeters> of 0 with its line where there is no data, and keeps a real height', () => {
     const text = TCX(
       `\n<Trackpoint>${pos(50, 10)}\n  <AltitudeMeters>0.0</AltitudeMeters>\n  <HeartRateBpm/>\n</Trackpoint>` +
