@@ -85,11 +85,17 @@ interface Header {
  * ```
  */
 export function looksLikeCsv(head: string): boolean {
-  const { line, sep } = csvStart(head);
+  const { line, next, sep } = csvStart(head);
   if (sep !== null) return true; // Excel's hint says CSV; readCsv names what else is wrong
   if (line === undefined) return false;
   // namesACoordinate holds for every header findHeader reads (it needs a latitude and a longitude name).
-  if (headerlessDelimiter(line) !== null || namesXAndY(line) || namesWkt(line) || namesACoordinate(line))
+  if (
+    headerlessDelimiter(line, next) !== null ||
+    namesXAndY(line) ||
+    namesWkt(line) ||
+    namesACoordinate(line) ||
+    bothCoordinatesColumn(line) !== undefined
+  )
     return true;
   return headerBelow(head) !== null; // a title line above the header: readCsv says to remove it
 }
@@ -128,6 +134,15 @@ function namesACoordinate(line: string): boolean {
   );
 }
 
+/** A column name for both coordinates in one cell (`latlng`, `lat/lon`, `coordinates`): not read, readCsv says why. */
+const BOTH_COORDINATES =
+  /^(lat(itude)?[\s_/-]*(lon|lng|long|longitude)|(lon|lng|long|longitude)[\s_/-]*lat(itude)?|coordinates?|coords?)$/;
+
+/** The header's column (lower case) that names both coordinates, or undefined. */
+function bothCoordinatesColumn(line: string): string | undefined {
+  return [...headerNames(line)].find((n) => BOTH_COORDINATES.test(n));
+}
+
 /** Whether a header line has X and Y columns (QGIS's GEOMETRY=AS_XY export): a CSV, whose 400 says why not read. */
 function namesXAndY(line: string): boolean {
   const cells = headerNames(line);
@@ -145,12 +160,13 @@ function namesWkt(line: string): boolean {
  */
 const SEP_LINE = /^"?sep=(.)"?$/i;
 
-/** The header line and the delimiter a `sep=` line before it names (null without one). */
-function csvStart(text: string): { line: string | undefined; sep: string | null } {
+/** The header line, the line after it, and the delimiter a `sep=` line before it names (null without one). */
+function csvStart(text: string): { line: string | undefined; next: string | undefined; sep: string | null } {
   const first = firstLine(text, 0);
-  if (!first) return { line: undefined, sep: null };
+  if (!first) return { line: undefined, next: undefined, sep: null };
   const sep = SEP_LINE.exec(first.line)?.[1] ?? null;
-  return { line: sep === null ? first.line : firstLine(text, first.next)?.line, sep };
+  const header = sep === null ? first : firstLine(text, first.next);
+  return { line: header?.line, next: header && firstLine(text, header.next)?.line, sep };
 }
 
 /**
@@ -183,7 +199,7 @@ function crOnly(text: string): boolean {
  * is refused at the first one over (a 32 MiB `.csv.gz` of `1,1` rows once held 3.5 GB before it was refused).
  */
 export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
-  const { line, sep } = csvStart(text);
+  const { line, next, sep } = csvStart(text);
   if (sep !== null && !isDelimiter(sep)) {
     throw new InvalidRequestError(
       `The CSV file's first line names '${sep}' as its delimiter (sep=${sep}): the delimiters read are comma, semicolon, tab and |.`,
@@ -193,7 +209,7 @@ export function readCsv(text: string, options: TrackReadOptions): ParsedTrack {
     throw new InvalidRequestError('The CSV file is empty: it needs a header row and a row per point.');
   }
   const found = findHeader(line, sep);
-  if (!found) throw headerError(line, sep === null ? headerBelow(text) : null);
+  if (!found) throw headerError(line, next, sep === null ? headerBelow(text) : null);
   if (found.ambiguous !== null) throw new InvalidRequestError(found.ambiguous);
   const records = scanRecords(text, found.delimiter);
   if (sep !== null) nextNonBlank(records); // the sep= line
@@ -251,17 +267,29 @@ function nextNonBlank(records: Iterator<CsvRecord>): CsvRecord | undefined {
   return undefined;
 }
 
-function headerError(line: string, below: { number: number; line: string } | null): InvalidRequestError {
+function headerError(
+  line: string,
+  next: string | undefined,
+  below: { number: number; line: string } | null,
+): InvalidRequestError {
   if (below !== null) {
     return new InvalidRequestError(
       `The CSV file's header must be its first line: line ${below.number} '${excerpt(below.line)}' names the ` +
         `columns, below '${excerpt(line)}'. Remove the line${below.number > 2 ? 's' : ''} above the header.`,
     );
   }
-  if (headerlessDelimiter(line) !== null) {
+  if (headerlessDelimiter(line, next) !== null) {
     return new InvalidRequestError(
       `The CSV file has no header row: its first line '${excerpt(line)}' is data. Add a header naming the columns, ` +
         "e.g. 'lat,lon', so latitude and longitude are not guessed.",
+    );
+  }
+  const both = bothCoordinatesColumn(line);
+  if (both !== undefined) {
+    return new InvalidRequestError(
+      `The CSV file's header '${excerpt(line)}' has one column '${excerpt(both)}' for both coordinates: split it ` +
+        "into a latitude column and a longitude column, named lat and lon (a number each), as a spreadsheet's " +
+        '"Text to Columns" does.',
     );
   }
   const names = [...headerNames(line)];
@@ -345,13 +373,28 @@ function isDelimiter(text: string): text is Delimiter {
   return (DELIMITERS as readonly string[]).includes(text);
 }
 
-/** The delimiter of a line of two or more numbers (a file without a header), or null. */
-function headerlessDelimiter(line: string): Delimiter | null {
+/**
+ * The delimiter of a data row as the first line (a file without a header), or null: two or more numbers, or (as
+ * GPSBabel's `csv` writes `lat, lon, name`) two numbers or more among text cells when the next line has as many
+ * cells with numbers in the same columns; a header of years (`name,2020,2021`) has no such line under it.
+ */
+function headerlessDelimiter(line: string, next: string | undefined): Delimiter | null {
   for (const delimiter of DELIMITERS) {
-    const cells = line.split(delimiter).map((c) => c.trim());
-    if (cells.length >= 2 && cells.every((c) => parseNumber(c, delimiter !== ',') !== null)) return delimiter;
+    const numeric = numberColumns(line, delimiter);
+    if (numeric.cells >= 2 && numeric.columns.length === numeric.cells) return delimiter;
+    if (numeric.columns.length < 2 || next === undefined) continue;
+    const below = numberColumns(next, delimiter);
+    if (below.cells === numeric.cells && numeric.columns.every((c) => below.columns.includes(c)))
+      return delimiter;
   }
   return null;
+}
+
+/** How many cells a line splits into at `delimiter` (at most MAX_CSV_CELLS + 1), and which hold a number. */
+function numberColumns(line: string, delimiter: Delimiter): { cells: number; columns: number[] } {
+  const cells = line.split(delimiter, MAX_CSV_CELLS + 1).map((c) => c.trim());
+  const columns = cells.flatMap((c, i) => (parseNumber(c, delimiter !== ',') !== null ? [i] : []));
+  return { cells: cells.length, columns };
 }
 
 function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: boolean }): HeightSlot {

@@ -37,7 +37,9 @@ export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrac
   try {
     JSON.parse(text);
   } catch (error) {
-    throw new InvalidRequestError(`The file is not valid JSON: ${(error as Error).message}.`);
+    throw new InvalidRequestError(
+      sequenceMessage(text) ?? `The file is not valid JSON: ${(error as Error).message}.`,
+    );
   }
   // JSON.parse has accepted the text: no comments or trailing commas for the lenient parser to allow.
   const root = nestingChecked(() => parseTree(text));
@@ -48,6 +50,34 @@ export function readGeoJson(text: string, options: TrackReadOptions): ParsedTrac
   const extents: HeightExtent[] = [];
   visitObject(text, root, { slots, extents, toWgs84: null }, 0);
   return { slots: slots.slots, extraEdits: [], extents };
+}
+
+/**
+ * What to say of a file that is not one JSON value but a sequence of GeoJSON objects (RFC 8142's Text Sequences, a
+ * record separator before each; or one object a line, as `.geojsonl` and `.ndjson` write them), or null. They are
+ * not read: the answer would have to keep their framing, and ogr2ogr makes one FeatureCollection of them.
+ */
+function sequenceMessage(text: string): string | null {
+  const send =
+    'which is not read: send one FeatureCollection holding the features, e.g. made by ogr2ogr -f GeoJSON';
+  if (text.trimStart().startsWith('\u001e')) {
+    return `The file is a GeoJSON Text Sequence (RFC 8142, .geojsons: one object after each record separator), ${send} out.geojson in.geojsons.`;
+  }
+  const newline = text.indexOf('\n');
+  if (
+    newline === -1 ||
+    !text
+      .slice(newline + 1)
+      .trimStart()
+      .startsWith('{')
+  )
+    return null;
+  try {
+    JSON.parse(text.slice(0, newline)); // the first line alone is a JSON value
+  } catch {
+    return null;
+  }
+  return `The file is newline-delimited GeoJSON (.geojsonl, .ndjson: one object a line), ${send} out.geojson in.geojsonl.`;
 }
 
 /**

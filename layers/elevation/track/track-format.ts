@@ -24,6 +24,7 @@ export const CONTENT_TYPES: Readonly<Record<FileFormat, string>> = {
 };
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+const RECORD_SEPARATOR = '\u001e';
 /** Enough to get past an XML declaration, comments and a long namespace list to the root element's name (even: UTF-16). */
 const SNIFF_BYTES = 4096;
 
@@ -37,7 +38,12 @@ const SNIFF_BYTES = 4096;
 export function tryDetectTrackFormat(bytes: Uint8Array): TrackFormat | null {
   if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return 'kmz';
   const head = textHead(bytes, SNIFF_BYTES).trimStart();
-  if (head.startsWith('{')) return 'geojson';
+  // A record separator first: GeoJSON Text Sequences (RFC 8142), which readGeoJson refuses saying so.
+  if (
+    head.startsWith('{') ||
+    (head.startsWith(RECORD_SEPARATOR) && head.slice(1).trimStart().startsWith('{'))
+  )
+    return 'geojson';
   if (!head.startsWith('<')) return looksLikeCsv(head) ? 'csv' : null;
   const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(head.replace(/<[?!][^>]*>/g, ''));
   if (root?.[2] === 'kml') return 'kml';
@@ -59,6 +65,6 @@ export function detectTrackFormat(bytes: Uint8Array): TrackFormat {
   const format = tryDetectTrackFormat(bytes);
   if (format) return format;
   throw new InvalidRequestError(
-    'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document, a CSV with a header row naming its lat and lon columns, or a FIT file, as the request body, plain or gzip-compressed (.gpx.gz).',
+    'Unrecognised file: send a KML (<kml> root), KMZ (zip holding a .kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document, a CSV with a header row naming its lat and lon columns, or a FIT file, as the request body, plain or gzip-compressed (.gpx.gz).',
   );
 }

@@ -417,6 +417,36 @@ describe('readCsv: the edges (from mutation testing)', () => {
     expect(looksLikeCsv('hello\nworld\n')).toBe(false);
   });
 
+  it("says a CSV of points with a text column (GPSBabel's csv output: lat, lon, name) needs a header row", () => {
+    const gpsbabel = '48.75000, 09.10000, W1\n48.76000, 09.15000, W2\n48.65000, 09.02000, \n';
+    expect(looksLikeCsv(gpsbabel)).toBe(true);
+    expect(() => readCsv(gpsbabel, OPTIONS)).toThrow(
+      "The CSV file has no header row: its first line '48.75000, 09.10000, W1' is data. Add a header naming the columns, e.g. 'lat,lon', so latitude and longitude are not guessed.",
+    );
+    expect(looksLikeCsv('W1;48,75;9,1\nW2;48,76;9,15\n')).toBe(true);
+    // Numbers in the same columns of the next line, or it is no data row: prose, a header of years.
+    expect(looksLikeCsv('We walked 5, then 6 km\nand rested\n')).toBe(false);
+    expect(looksLikeCsv('name,2020,2021\n')).toBe(false);
+    expect(looksLikeCsv('a,1,2\nb,c,3\n')).toBe(false);
+  });
+
+  it.each([
+    ['latlng\n"48.7,9.1"\n"48.8,9.2"\n', 'latlng', 'latlng'],
+    ['name;LatLon\nA;48.7 9.1\n', 'name;LatLon', 'latlon'],
+    ['id,lat_lng\n1,"48.7, 9.1"\n', 'id,lat_lng', 'lat_lng'],
+    ['Coordinates\n"48.7,9.1"\n', 'Coordinates', 'coordinates'],
+  ])(
+    'says a header whose one column holds both coordinates (%j) needs them in two',
+    (text, header, column) => {
+      expect(looksLikeCsv(text)).toBe(true);
+      expect(() => readCsv(text, OPTIONS)).toThrow(
+        `The CSV file's header '${header}' has one column '${column}' for both coordinates: split it into a ` +
+          'latitude column and a longitude column, named lat and lon (a number each), as a spreadsheet\'s "Text to ' +
+          'Columns" does.',
+      );
+    },
+  );
+
   it('reads a first line of numbers with spaces as data without a header', () => {
     expect(() => readCsv('48.5, 9.5\n', OPTIONS)).toThrow(/^The CSV file has no header row/);
   });

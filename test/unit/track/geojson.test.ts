@@ -88,6 +88,16 @@ describe('readGeoJson', () => {
 
   it.each([
     ['not JSON', '{"type": ', /The file is not valid JSON/],
+    [
+      'GeoJSON Text Sequences (RFC 8142: a record separator before each object)',
+      '\u001e{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[9.1,48.7]}}\n\u001e{"type":"Feature","properties":{},"geometry":null}\n',
+      /^The file is a GeoJSON Text Sequence \(RFC 8142, \.geojsons: one object after each record separator\), which is not read: send one FeatureCollection holding the features, e\.g\. made by ogr2ogr -f GeoJSON out\.geojson in\.geojsons\.$/,
+    ],
+    [
+      'newline-delimited GeoJSON (one object a line)',
+      '{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[9.1,48.7]}}\r\n{"type":"Feature","properties":{},"geometry":null}\n',
+      /^The file is newline-delimited GeoJSON \(\.geojsonl, \.ndjson: one object a line\), which is not read: send one FeatureCollection holding the features, e\.g\. made by ogr2ogr -f GeoJSON out\.geojson in\.geojsonl\.$/,
+    ],
     ['not an object with a type', '[1, 2]', /expected an object with a "type" member/],
     ['coordinates that are not an array', '{"type": "Point", "coordinates": "10,50"}', /is not an array/],
     [

@@ -143,7 +143,7 @@ describe('track format and text', () => {
     expect(tryDetectTrackFormat(strToU8('<gpxfile/>'))).toBeNull();
     expect(tryDetectTrackFormat(strToU8('kml <kml/>'))).toBeNull();
     expect(() => detectTrackFormat(strToU8('hello'))).toThrow(
-      'Unrecognised file: send a KML (<kml> root), KMZ (zip with doc.kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document, a CSV with a header row naming its lat and lon columns, or a FIT file, as the request body, plain or gzip-compressed (.gpx.gz).',
+      'Unrecognised file: send a KML (<kml> root), KMZ (zip holding a .kml), GPX (<gpx> root), TCX (<TrainingCenterDatabase> root) or GeoJSON (JSON object) document, a CSV with a header row naming its lat and lon columns, or a FIT file, as the request body, plain or gzip-compressed (.gpx.gz).',
     );
   });
 

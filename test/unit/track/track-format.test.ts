@@ -8,6 +8,10 @@ describe('tryDetectTrackFormat', () => {
     ['<?xml version="1.0"?><gpx version="1.1">', 'gpx'],
     ['  \n{"type":"FeatureCollection"}', 'geojson'],
     ['PK\u0003\u0004', 'kmz'],
+    // GeoJSON Text Sequences (RFC 8142): read as GeoJSON, whose 400 says they are not supported.
+    ['\u001e{"type":"Feature"}\n\u001e{"type":"Feature"}\n', 'geojson'],
+    ['48.75000, 09.10000, W1\n48.76000, 09.15000, W2\n', 'csv'],
+    ['latlng\n"48.7,9.1"\n', 'csv'],
     ['<svg/>', null],
     ['[1,2]', null],
     ['', null],
