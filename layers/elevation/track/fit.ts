@@ -61,6 +61,8 @@ export interface Definition {
   enhancedAltitude: number | null;
   /** Bytes of the normal fields in a data message (a compressed-timestamp message leaves out field 253). */
   fieldBytes: number;
+  /** Field 253 (timestamp), when the definition lists it: its offset and size in a data message with a normal header. */
+  timestamp: { offset: number; size: number } | null;
   developerBytes: number;
   /** A record definition without altitude fields (fit-heights.ts adds them to it and to its messages). */
   hasNoAltitude: boolean;
@@ -135,10 +137,38 @@ export function checkFitStructure(bytes: Uint8Array): void {
     readFitMessages(bytes, { messageNumbers: [] });
   } catch (error) {
     const code = error instanceof FitMessageReaderError ? error.code : (error as Error).message;
+    if (code === 'invalid_structure' && hasSdkCompressedTimestamps(bytes)) {
+      throw new InvalidRequestError(
+        'The FIT file has compressed-timestamp records whose definition does not list the timestamp field (253) ' +
+          'first, as the FIT SDK writes them: those are not read here (only ones whose definition lists 253 first ' +
+          'and whose records leave its 4 bytes out). Send the activity as GPX (gpsbabel -i garmin_fit -f in.fit ' +
+          '-o gpx -F out.gpx), or export it from the device app.',
+      );
+    }
     throw new InvalidRequestError(
       `The FIT file cannot be read (${REASONS[code] ?? code}): send it again, or as GPX.`,
     );
   }
+}
+
+/**
+ * Whether the file, walked as far as it goes, has a compressed-timestamp record of a definition that does not list
+ * field 253 first: the FIT SDK's form, which fit-file-parser's strict reader refuses as invalid_structure (it
+ * requires 253 first; not ours to patch), so the 400 can say so rather than call the file damaged. Any other stop
+ * of the walk (a record without a definition, bytes out of bounds) is not that.
+ */
+function hasSdkCompressedTimestamps(bytes: Uint8Array): boolean {
+  const found = Symbol('found');
+  try {
+    walkFit(bytes, 'positions', {
+      data(_at, definition, compressed) {
+        if (compressed && definition.fields[0]?.number !== TIMESTAMP) throw found;
+      },
+    });
+  } catch (error) {
+    return error === found;
+  }
+  return false;
 }
 
 const REASONS: Record<string, string> = {
@@ -198,12 +228,16 @@ export function fieldAt(
   compressed: boolean,
 ): number | null {
   if (offset === null) return null;
-  // A compressed-timestamp message leaves out field 253, which the raw reader requires to be the first field.
-  return at + 1 + (compressed && definition.fields[0]?.number === TIMESTAMP ? offset - 4 : offset);
+  // A compressed-timestamp message carries no timestamp bytes (FIT protocol): a field after 253 starts earlier.
+  const { timestamp } = definition;
+  const skipped = compressed && timestamp !== null && offset > timestamp.offset ? timestamp.size : 0;
+  return at + 1 + offset - skipped;
 }
 
+/** Bytes of a data message's normal fields: a compressed-timestamp one leaves out field 253, if listed at all. */
 export function dataFieldBytes(definition: Definition, compressed: boolean): number {
-  return compressed ? definition.fieldBytes - 4 : definition.fieldBytes;
+  const { timestamp } = definition;
+  return compressed && timestamp !== null ? definition.fieldBytes - timestamp.size : definition.fieldBytes;
 }
 
 export interface FitVisitor {
@@ -235,10 +269,12 @@ export function walkFit(bytes: Uint8Array, reading: FitReading, visitor: FitVisi
       const fields: FieldDef[] = [];
       const offsets = new Map<number, number>();
       let fieldBytes = 0;
+      let timestamp: Definition['timestamp'] = null;
       for (let i = 0; i < count; i++) {
         const f = at + 6 + 3 * i;
         fields.push({ number: bytes[f], size: bytes[f + 1], baseType: bytes[f + 2] });
         offsets.set(bytes[f], fieldBytes);
+        if (bytes[f] === TIMESTAMP) timestamp ??= { offset: fieldBytes, size: bytes[f + 1] };
         fieldBytes += bytes[f + 1];
       }
       let next = at + 6 + 3 * count;
@@ -258,6 +294,7 @@ export function walkFit(bytes: Uint8Array, reading: FitReading, visitor: FitVisi
         altitude: offset(ALTITUDE),
         enhancedAltitude: offset(ENHANCED_ALTITUDE),
         fieldBytes,
+        timestamp,
         developerBytes,
         hasNoAltitude: global === RECORD && !offsets.has(ALTITUDE) && !offsets.has(ENHANCED_ALTITUDE),
       };

@@ -1,6 +1,6 @@
 /** FIT files for a profile: the records' positions in order, and the files refused with a 4xx that says why. */
 import { InvalidRequestError, PayloadTooLargeError } from '../../../layers/elevation';
-import { isFit, MAX_FIT_BYTES, readFitPath } from '../../../layers/elevation/track/fit';
+import { fitPoints, isFit, MAX_FIT_BYTES, readFitPath } from '../../../layers/elevation/track/fit';
 import { readTrackPath } from '../../../layers/elevation/track/track-text';
 import { FitBaseType, FitEncoder } from 'fit-file-parser';
 import { DEVICE_HEADER, bytesOf, fitFile, rawFitFile, semicirclesOf } from '../../support/fit-files';
@@ -108,6 +108,46 @@ it('refuses a file whose CRC checks out but whose records do not parse (a data r
   expect(() => readFitPath(file, 10)).toThrow(
     'The FIT file cannot be read (a message runs past its end or has no definition): send it again, or as GPX.',
   );
+});
+
+describe("compressed-timestamp records whose definition has no timestamp field (the FIT SDK's form)", () => {
+  const T0 = 1_100_000_000;
+  const at = (lat: number, lon: number) => [
+    ...bytesOf(4, semicirclesOf(lat)),
+    ...bytesOf(4, semicirclesOf(lon)),
+  ];
+  const position: [number, number, number][] = [
+    [0, 4, 0x85],
+    [1, 4, 0x85],
+  ];
+  // A record with a time first (the compressed ones count from it), then records of a definition without 253.
+  const file = rawFitFile([
+    { kind: 'definition', local: 0, global: 20, fields: [[253, 4, 0x86], ...position] },
+    { kind: 'data', local: 0, bytes: [...bytesOf(4, T0), ...at(48.7, 9.1)] },
+    { kind: 'definition', local: 1, global: 20, fields: position },
+    { kind: 'compressed', local: 1, timeOffset: (T0 + 1) & 31, bytes: at(48.71, 9.11) },
+    { kind: 'compressed', local: 1, timeOffset: (T0 + 2) & 31, bytes: at(48.72, 9.12) },
+  ]);
+
+  it('walks them as the spec says (a compressed header: no timestamp bytes in the record, 253 listed or not)', () => {
+    // fitPoints is the walk alone: fit-file-parser's strict reader (checkFitStructure) does not take this form.
+    expect(rounded(fitPoints(file, 10, 'positions').map((p) => p.location))).toEqual([
+      [48.7, 9.1],
+      [48.71, 9.11],
+      [48.72, 9.12],
+    ]);
+  });
+
+  it('refuses the file saying which form of compressed timestamps is read, since the strict reader cannot check it', () => {
+    expect(() => readFitPath(file, 10)).toThrow(
+      new InvalidRequestError(
+        'The FIT file has compressed-timestamp records whose definition does not list the timestamp field (253) ' +
+          'first, as the FIT SDK writes them: those are not read here (only ones whose definition lists 253 first ' +
+          'and whose records leave its 4 bytes out). Send the activity as GPX (gpsbabel -i garmin_fit -f in.fit ' +
+          '-o gpx -F out.gpx), or export it from the device app.',
+      ),
+    );
+  });
 });
 
 it('reads a file of exactly MAX_FIT_BYTES (then its content decides)', () => {
