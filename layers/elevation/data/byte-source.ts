@@ -36,6 +36,8 @@ export interface ReadIo {
   /** The request's deadline: no attempt or backoff outlives it. */
   signal?: AbortSignal;
   limiter?: ReadLimiter;
+  /** This read's attempts and timeout instead of the source's (a freshness check asks once, briefly). */
+  retry?: RetryPolicy;
 }
 
 export interface ByteSource {
@@ -117,14 +119,15 @@ export class RetryingSource implements ByteSource {
 
   private async readWithRetries(offset: number, length: number, io: ReadIo): Promise<Uint8Array> {
     const { stats, signal } = io;
+    const policy = io.retry ?? this.policy;
     const started = performance.now();
     let lastError: unknown;
     try {
-      for (let attempt = 0; attempt <= this.policy.retries; attempt++) {
+      for (let attempt = 0; attempt <= policy.retries; attempt++) {
         if (attempt > 0) await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()), signal);
         if (signal?.aborted) break;
         if (stats) stats.rangeRequests++;
-        const timeout = AbortSignal.timeout(this.policy.timeoutMs);
+        const timeout = AbortSignal.timeout(policy.timeoutMs);
         try {
           const answer = await this.reader.readRange(
             offset,
@@ -155,10 +158,9 @@ export class RetryingSource implements ByteSource {
     }
     if (signal?.aborted) throw this.deadline()(signal.reason);
     if (isTimeout(lastError)) {
-      throw new DataSourceTimeoutError(
-        `Timed out reading ${this.url} after ${this.policy.retries + 1} attempts`,
-        { cause: lastError },
-      );
+      throw new DataSourceTimeoutError(`Timed out reading ${this.url} after ${policy.retries + 1} attempts`, {
+        cause: lastError,
+      });
     }
     throw unavailable(this.url, lastError);
   }

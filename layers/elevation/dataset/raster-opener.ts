@@ -181,6 +181,15 @@ export class RasterOpener {
 }
 
 /**
+ * A freshness check asks once and waits at most CHECK_TIMEOUT_MS: a failed one changes nothing (the header in use
+ * stays until the next), so retries and the reads' RANGE_TIMEOUT_MS only held every request past a check time
+ * (served wholly from cached blocks, it took 15 s, 3 x 5 s, while S3 hung on the check). S3's first byte comes in
+ * well under 100 ms.
+ */
+export const CHECK_TIMEOUT_MS = 1000;
+const CHECK_POLICY = { timeoutMs: CHECK_TIMEOUT_MS, retries: 0 };
+
+/**
  * Whether a file is still the version `source` is pinned to (byte-source.ts), by reading one byte of it: false
  * when it was replaced or deleted since. The request's own deadline or a refusal (401/403) throws: not checked,
  * the caller checks again on its next request. Any other failure (an outage) counts as unchanged: the bytes read
@@ -189,7 +198,7 @@ export class RasterOpener {
  */
 export async function unchangedSincePinned(source: ByteSource, io: ReadIo | undefined): Promise<boolean> {
   try {
-    await source.read(0, 1, io);
+    await source.read(0, 1, { ...io, retry: CHECK_POLICY });
     return true;
   } catch (error) {
     if (error instanceof ObjectChangedError) return false;

@@ -130,6 +130,38 @@ describe('an opened file checked again missingTtlMs after it was read or last ch
     }
   });
 
+  it('asks once, within CHECK_TIMEOUT_MS, whatever the read policy: a store in a brownout does not hold every cached request', async () => {
+    fs.writeFileSync(path.join(dir, 'a.tif'), tiff());
+    const server = await startFlakyServer(dir);
+    try {
+      const url = `${server.url}a.tif`;
+      // Reads retry twice and wait up to 60 s each: the check must not (a probe saw a request served wholly
+      // from cached blocks take 15 s, 3 x RANGE_TIMEOUT_MS, while S3 hung on the check).
+      const open = new RasterOpener({
+        headerPrefetchBytes: 65536,
+        missingTtlMs: 1000,
+        timeoutMs: 60_000,
+        retries: 2,
+        now: () => clock,
+      });
+      const first = await open.open(url);
+      const opened = server.requests;
+      server.failNext = 3;
+      clock = 1000;
+      expect(await open.open(url)).toBe(first);
+      expect(server.requests).toBe(opened + 1); // one attempt, no retries
+      server.failNext = 0;
+      server.mode = 'hang';
+      clock = 2000;
+      const stats = newReadStats();
+      expect(await open.open(url, { stats })).toBe(first); // the check timed out: the header stays in use
+      expect(stats.rangeRequests).toBe(1);
+      expect(stats.rangeMs).toBeLessThan(60_000); // CHECK_TIMEOUT_MS, not the reads' 60 s (no 60 s test wait)
+    } finally {
+      await server.close();
+    }
+  }, 20_000);
+
   it("fails a check past the request's own deadline, and checks again on the next request", async () => {
     const file = path.join(dir, 'a.tif');
     write(file, 1000);
