@@ -75,7 +75,10 @@ export class ResumableInflate implements ResumableDecoder {
       await this.write(stream, this.nextPiece(target));
       if (this.failure) throw this.failure;
     }
-    if (this.ended) this.stream = null;
+    if (this.ended) {
+      stream.destroy(); // ended with input left, its writable side is still open: release zlib's state now
+      this.stream = null;
+    }
   }
 
   /** Releases zlib's state (an evicted or abandoned block). */
@@ -92,6 +95,11 @@ export class ResumableInflate implements ResumableDecoder {
     const stream = createInflate({ chunkSize: Math.max(this.size + CHUNK_ROOM_BYTES, MIN_CHUNK_BYTES) });
     stream.on('data', (chunk: Buffer) => this.take(chunk));
     stream.on('error', (error) => this.fail(error));
+    // zlib ends the stream at its end (the Adler-32 checked) even with input left: bytes after it are not the
+    // block's (a tile byte count longer than its stream), and GDAL reads such a tile.
+    stream.on('end', () => {
+      this.ended = true;
+    });
     this.stream = stream;
     return stream;
   }

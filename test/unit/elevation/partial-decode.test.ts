@@ -321,6 +321,31 @@ describe('decoders at their edges', () => {
     expect(Buffer.compare(inflate.output, original.subarray(0, 2000))).toBe(0);
   });
 
+  it.each([
+    ['in the piece that ends the stream', 4],
+    ['in later pieces too', 64 * 1024],
+  ])(
+    'reads a DEFLATE block with bytes after its stream (a tile count longer than the stream, %s), as GDAL reads it',
+    async (_where, junk) => {
+      // The stream's end (and its Adler-32) is where zlib stops; what follows is not the block's. GDAL reads
+      // such a tile; before, the inflate said "the DEFLATE stream closed before its end" and the tile was a 502.
+      const original = Uint8Array.from({ length: 4096 }, (_, i) => (i * 13) & 0xff);
+      const padded = Buffer.concat([deflateSync(original), Buffer.alloc(junk, 0xde)]);
+      for (const toEnd of [true, false]) {
+        const inflate = new ResumableInflate(padded, original.byteLength);
+        await inflate.fill(original.byteLength, toEnd);
+        expect(inflate.produced).toBe(original.byteLength);
+        expect(Buffer.compare(inflate.output, original)).toBe(0);
+      }
+      // Its checksum is still checked: a damaged byte before the junk is refused.
+      const damaged = Buffer.from(padded);
+      damaged[damaged.indexOf(Buffer.alloc(junk, 0xde)) - 1] ^= 0xff; // the Adler-32's last byte
+      await expect(
+        new ResumableInflate(damaged, original.byteLength).fill(original.byteLength, true),
+      ).rejects.toThrow();
+    },
+  );
+
   it('refuses an LZW block whose stream ends before the rows asked for', async () => {
     const file = path.join(FOLDER, 'lzw-int16-p2-le-tiles.tif');
     const { offset, length } = await tileOffsets(file);
