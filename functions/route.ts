@@ -10,6 +10,7 @@ import {
   blockCache,
   DATA_ANSWERS,
   DeadlineExceededError,
+  InvalidRequestError,
   ReadLimiter,
   type ReadContext,
 } from '../layers/elevation';
@@ -46,7 +47,7 @@ export function route(name: string, methods: readonly string[], fn: RouteHandler
   return instrumentHandler(
     name,
     async (event, t, context) =>
-      finishResponse(event, withCorsMethods(await run(event, t, context), corsMethods)),
+      finishResponse(asRequest(event), withCorsMethods(await run(event, t, context), corsMethods)),
     OBSERVED,
   );
 }
@@ -71,6 +72,7 @@ function answer(methods: readonly string[], fn: RouteHandler, shape: ErrorShape 
     setMaxListeners(0, deadline.signal);
     let timer: NodeJS.Timeout | undefined;
     try {
+      requireObjectEvent(event);
       const app = getApp();
       if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
       requireMethod(event, allowed);
@@ -94,11 +96,36 @@ function answer(methods: readonly string[], fn: RouteHandler, shape: ErrorShape 
       return await Promise.race([fn(decoded, t, app, ctx), expired]);
     } catch (error) {
       const response = errorResponse(error, corsOriginOrNull(), t);
-      return shape ? shape(event, response) : response;
+      return shape ? shape(asRequest(event), response) : response;
     } finally {
       clearTimeout(timer);
     }
   };
+}
+
+/**
+ * Lambda passes whatever JSON it was invoked with: API Gateway always sends an object, but a direct invoke
+ * (`aws lambda invoke --payload 'null'`, a console test) may send null, a string or an array. Such an event is a
+ * 400 saying what was expected, not a TypeError escaping the handler (a Lambda error with a stack trace).
+ */
+function requireObjectEvent(event: unknown): void {
+  if (typeof event === 'object' && event !== null && !Array.isArray(event)) return;
+  const kind =
+    event === null
+      ? 'null'
+      : Array.isArray(event)
+        ? 'an array'
+        : event === undefined
+          ? 'undefined'
+          : `a ${typeof event}`;
+  throw new InvalidRequestError(
+    `The function was invoked with an event that is not an API Gateway HTTP request (it is ${kind}): call it through its HTTP API, or invoke it with an API Gateway payload 2.0 event.`,
+  );
+}
+
+/** The event where it is an object; otherwise an empty one (no headers, no method), to finish the 400 answer. */
+function asRequest(event: unknown): APIGatewayProxyEventV2 {
+  return (typeof event === 'object' && event !== null ? event : {}) as APIGatewayProxyEventV2;
 }
 
 function remainingMs(context: Context | undefined): number {

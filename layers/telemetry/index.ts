@@ -99,7 +99,10 @@ export function instrumentHandler(
   /** The observed code's cache and answer labels (functions/route.ts passes the elevation library's). */
   observed: Observed,
 ): (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> {
-  return async (event, context) => {
+  return async (received, context) => {
+    // What telemetry reads of the event; the handler gets it as received and answers one that is not an object
+    // (a direct `aws lambda invoke --payload 'null'`) with a 400 rather than a crash here.
+    const event = eventFields(received);
     const startMs = Date.now();
     const traceStartMs = epochMs();
     const started = performance.now();
@@ -125,7 +128,7 @@ export function instrumentHandler(
     let result: APIGatewayProxyStructuredResultV2;
     let thrown: unknown;
     try {
-      result = await fn(event, state, context);
+      result = await fn(received, state, context);
     } catch (error) {
       thrown = error;
       result = INTERNAL_ERROR;
@@ -283,7 +286,7 @@ function printWideLine(
 
 function sendRootSegment(
   header: TraceHeader,
-  event: APIGatewayProxyEventV2,
+  event: Partial<APIGatewayProxyEventV2>,
   context: Context,
   startMs: number,
   status: number,
@@ -312,9 +315,14 @@ function sendRootSegment(
  * The API Gateway request id. serverless-offline fills it with a constant placeholder
  * (`offlineContext_…`), so offline the invocation's own request id stands in for it.
  */
-function correlationId(event: APIGatewayProxyEventV2, context: Context): string | undefined {
+function correlationId(event: Partial<APIGatewayProxyEventV2>, context: Context): string | undefined {
   const requestId = event.requestContext?.requestId;
   return requestId && !requestId.startsWith('offlineContext_') ? requestId : context.awsRequestId;
+}
+
+/** The event's fields, or none when Lambda was invoked with something else than an object (null, a string). */
+function eventFields(event: unknown): Partial<APIGatewayProxyEventV2> {
+  return typeof event === 'object' && event !== null ? (event as Partial<APIGatewayProxyEventV2>) : {};
 }
 
 function toError(thrown: unknown): Error {
