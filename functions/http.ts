@@ -8,6 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import {
   DatasetConfigError,
   DataSourceAccessDeniedError,
+  DataSourceMisconfiguredError,
   DatasetUnavailableError,
   ElevationError,
   excerpt,
@@ -369,6 +370,8 @@ function serverErrorMessage(error: unknown, status: number): string {
   if (error instanceof DatasetUnavailableError) return error.publicMessage;
   if (error instanceof DataSourceAccessDeniedError)
     return 'The elevation data store denied access to its files; an operator must fix its permissions.';
+  if (error instanceof DataSourceMisconfiguredError)
+    return 'The elevation data store is addressed wrongly (a bucket in another region, or a wrong name); an operator must fix the deployment.';
   // The configuration, or a dataset file found unusable when a request first needs it (a VRT's later source, a
   // tile): no retry helps.
   if (error instanceof DatasetConfigError)

@@ -150,6 +150,19 @@ export class DataSourceUnavailableError extends ElevationError {
 export class DataSourceAccessDeniedError extends DataSourceUnavailableError {}
 
 /**
+ * 502: the data layer says it is addressed wrongly (an S3 bucket in another region than the client's, a malformed
+ * bucket name): a deployment to fix, not a fault that passes; never retried.
+ *
+ * @example
+ * ```ts
+ * const error = new DataSourceMisconfiguredError('S3 301 PermanentRedirect for s3://bucket/tile.tif');
+ * assert.ok(error instanceof DataSourceUnavailableError);
+ * assert.equal(error.statusCode, 502);
+ * ```
+ */
+export class DataSourceMisconfiguredError extends DataSourceUnavailableError {}
+
+/**
  * 502 whose message is safe for the client (it names a dataset, never a URL or a cause): e.g. the one file of a
  * single-file dataset is missing from the data store.
  *

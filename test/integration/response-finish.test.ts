@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { errorResponse, MAX_ERROR_MESSAGE_CHARS, type Response } from '../../functions/http';
-import { InvalidRequestError } from '../../layers/elevation';
+import { DataSourceMisconfiguredError, InvalidRequestError } from '../../layers/elevation';
 import type { RequestTelemetry } from '../../layers/telemetry';
 import {
   API_VERSION,
@@ -275,5 +275,23 @@ describe('a 4xx message', () => {
     expect(error).toHaveLength(MAX_ERROR_MESSAGE_CHARS + 1); // and '…'
     expect(error.endsWith('x…')).toBe(true);
     expect(set).toHaveBeenCalledWith(expect.objectContaining({ errorMessage: error }));
+  });
+});
+
+describe('a data store addressed wrongly (DataSourceMisconfiguredError)', () => {
+  it('says an operator must fix it, without the bucket, region or retry advice; the log keeps them', () => {
+    const set = jest.fn();
+    const t = { set, recordServerError: jest.fn() } as unknown as RequestTelemetry;
+    const cause = 'S3 301 PermanentRedirect for s3://dem-bucket/dem/N48E009.tif (the bucket is in eu-west-1)';
+    const response = errorResponse(new DataSourceMisconfiguredError(cause), null, t);
+    expect(response.statusCode).toBe(502);
+    expect(JSON.parse(response.body ?? '')).toEqual({
+      status: 'SERVER_ERROR',
+      error:
+        'The elevation data store is addressed wrongly (a bucket in another region, or a wrong name); an operator must fix the deployment.',
+    });
+    expect(set).toHaveBeenCalledWith(
+      expect.objectContaining({ error: expect.objectContaining({ message: cause }) }),
+    );
   });
 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import {
   DatasetConfigError,
   DataSourceAccessDeniedError,
+  DataSourceMisconfiguredError,
   DataSourceUnavailableError,
   loadDatasetRegistry,
   loadS3Settings,
@@ -164,6 +165,24 @@ function faulty(
     return xml(429, 'TooManyRequests'); // S3-compatible stores that rate-limit with 429
   }
   if (kind === 'error') return xml(500, 'InternalError');
+  // stall-body: the answer's headers and its first bytes, then nothing (a connection gone quiet mid-body).
+  if (kind === 'stall-body') {
+    response.writeHead(206, {
+      'content-range': `bytes ${start}-${end}/${bytes.length}`,
+      'content-length': String(end - start + 1),
+    });
+    response.write(bytes.subarray(start, start + 10));
+    return;
+  }
+  // wrong-region: S3's answer for a bucket in another region than the client's.
+  if (kind === 'wrong-region') {
+    response
+      .writeHead(301, { 'content-type': 'application/xml', 'x-amz-bucket-region': 'eu-west-1' })
+      .end(
+        '<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access must be addressed using the specified endpoint.</Message><Endpoint>dem-bucket.s3.eu-west-1.amazonaws.com</Endpoint></Error>',
+      );
+    return;
+  }
   // answer-<status>-<code>: that status and error code, whatever was asked.
   const answer = /^answer-(\d{3})-(\w+)$/.exec(kind);
   if (answer) return xml(Number(answer[1]), answer[2]);
@@ -503,6 +522,32 @@ describe('what an S3 answer means (S3Source, one GetObject each)', () => {
       message: `S3 ${status} for s3://${BUCKET}/faults/${kind}/plane-point.tif`,
     });
   });
+
+  it('a body that stalls after its headers is a timeout (504 after the retries), as a request that hangs is', async () => {
+    const answer = new S3Source(`s3://${BUCKET}/faults/stall-body/plane-point.tif`).readRange(
+      0,
+      100,
+      AbortSignal.timeout(300),
+    );
+    await expect(answer).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it.each([
+    [
+      'wrong-region',
+      /^S3 301 PermanentRedirect for s3:\/\/dem-bucket\/faults\/wrong-region\/plane-point\.tif \(the bucket is in eu-west-1\)$/,
+    ],
+    ['answer-400-AuthorizationHeaderMalformed', /^S3 400 AuthorizationHeaderMalformed for /],
+    ['answer-400-IllegalLocationConstraintException', /^S3 400 IllegalLocationConstraintException for /],
+    ['answer-400-InvalidBucketName', /^S3 400 InvalidBucketName for /],
+  ])(
+    '%s is a data store misconfigured (a 502 no retry helps), saying the status and code',
+    async (kind, message) => {
+      const answer = read(kind);
+      await expect(answer).rejects.toBeInstanceOf(DataSourceMisconfiguredError);
+      await expect(answer).rejects.toThrow(message);
+    },
+  );
 
   it('any other error (418) is not retried as transient', async () => {
     const answer = read('answer-418-Teapot');

@@ -7,7 +7,12 @@
  */
 import type { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { loadS3Settings, type S3Settings } from '../config/settings';
-import { DataSourceAccessDeniedError, DataSourceUnavailableError, SourceNotFoundError } from '../errors';
+import {
+  DataSourceAccessDeniedError,
+  DataSourceMisconfiguredError,
+  DataSourceUnavailableError,
+  SourceNotFoundError,
+} from '../errors';
 import { TransientSourceError, type RangeReader } from './byte-source';
 import { tryParseContentRange, type RangeAnswer } from './range-answer';
 
@@ -108,6 +113,9 @@ export class S3Source implements RangeReader {
       }
       return { bytes, start: range.start, total: range.total, identity };
     } catch (error) {
+      // Aborted mid-body (the timeout or the request's deadline): the SDK reports a closed socket; say what it
+      // was, so a body that stalls after its headers is a timeout (504) as one that never starts is.
+      if (signal.aborted) throw signal.reason;
       const name = (error as { name?: string }).name;
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       // A bucket that is gone (deleted, a typo in DATA_ROOT) answers 404 too: every tile "missing" would answer
@@ -126,6 +134,13 @@ export class S3Source implements RangeReader {
           cause: error,
         });
       }
+      if (MISCONFIGURED.has(name ?? '')) {
+        const region = bucketRegion(error);
+        throw new DataSourceMisconfiguredError(
+          `S3 ${status ?? ''} ${name ?? ''} for ${this.url}${region ? ` (the bucket is in ${region})` : ''}`,
+          { cause: error },
+        );
+      }
       if (name === 'InvalidRange' || status === 416) {
         return {
           bytes: new Uint8Array(0),
@@ -141,6 +156,26 @@ export class S3Source implements RangeReader {
       throw error;
     }
   }
+}
+
+/**
+ * S3's answers to a client addressing it wrongly: a bucket in another region (301 PermanentRedirect; 400
+ * AuthorizationHeaderMalformed or IllegalLocationConstraintException, by signature), a bucket name S3 refuses.
+ * No retry helps: a 502 saying an operator must fix the deployment, not "Please retry".
+ */
+const MISCONFIGURED = new Set([
+  'PermanentRedirect',
+  'AuthorizationHeaderMalformed',
+  'IllegalLocationConstraintException',
+  'InvalidBucketName',
+]);
+
+/** The region S3 names for the bucket (its x-amz-bucket-region header), for the log. */
+function bucketRegion(error: unknown): string | null {
+  const headers = (error as { $response?: { headers?: Record<string, string | undefined> } }).$response
+    ?.headers;
+  const region = headers?.['x-amz-bucket-region'];
+  return typeof region === 'string' && /^[a-z0-9-]{1,40}$/.test(region) ? region : null;
 }
 
 /** 403 AccessDenied (policy), InvalidAccessKeyId / SignatureDoesNotMatch (wrong keys), or no credentials at all. */
