@@ -14,13 +14,13 @@ import type { ExtraEdit, ParsedTrack, RelativeGroup, TrackReadOptions } from './
 import type { TextEdit } from './text-edits';
 import { characterSpan, lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
 
-const KML_NAMESPACES = new Set([
+const KML_NAMESPACES = [
   '',
   'http://www.opengis.net/kml/2.2',
   'http://earth.google.com/kml/2.0',
   'http://earth.google.com/kml/2.1',
   'http://earth.google.com/kml/2.2',
-]);
+];
 const GX = 'http://www.google.com/kml/ext/2.2';
 const GEOMETRIES = new Set(['Point', 'LineString', 'LinearRing', 'Polygon', 'Track']);
 /** The elements whose <coordinates> are a geometry's points (a gx:LatLonQuad's are an overlay's corners). */
@@ -28,8 +28,18 @@ const COORDINATE_PARENTS = new Set(['Point', 'LineString', 'LinearRing']);
 /** altitudeMode goes before these children in the KML schema's element order. */
 const AFTER_ALTITUDE_MODE = new Set(['coordinates', 'outerBoundaryIs', 'innerBoundaryIs', 'when', 'coord']);
 
-const isKml = (e: XmlElement) => KML_NAMESPACES.has(e.uri);
 const isGx = (e: XmlElement) => e.uri === GX;
+
+/**
+ * Whether an element is KML's: in a KML namespace, or in the one the <kml> root carries. Apps write near-misses
+ * (`…/kml/2.2/`, with a trailing slash) that OGR and GPSBabel read, and a file whose geometries were all of a
+ * namespace we did not list was answered "no coordinates". Extensions' namespaces differ from the root's, so their
+ * elements stay out; gx:'s stays gx:'s (read for gx:Track, gx:coord, gx:altitudeMode) even on a root that carries it.
+ */
+function kmlNamespaces(root: XmlElement): (e: XmlElement) => boolean {
+  const namespaces = new Set([...KML_NAMESPACES, ...(root.uri === GX ? [] : [root.uri])]);
+  return (e) => namespaces.has(e.uri);
+}
 
 interface GeometryState {
   element: XmlElement;
@@ -51,6 +61,7 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   const geometries: GeometryState[] = [];
   // Each gx:MultiTrack's altitudeModes (they come before its gx:Tracks in the schema's order).
   const multiTrackModes = new Map<XmlElement, AltitudeMode[]>();
+  let isKml = (_e: XmlElement) => false; // set at the root, the first element opened
   const slotSyntax = (e: XmlElement): TupleSyntax | null =>
     e.local === 'coordinates' && isKml(e) && COORDINATE_PARENTS.has(e.parent?.local ?? '')
       ? 'kml'
@@ -61,8 +72,11 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
   scanXml(text, {
     wantsText: (e) => slotSyntax(e) !== null || isMode(e),
     open(e) {
-      if (e.parent === null && e.local !== 'kml') {
-        throw new InvalidRequestError(`The file is not KML: its root element is <${e.name}>, not <kml>.`);
+      if (e.parent === null) {
+        if (e.local !== 'kml') {
+          throw new InvalidRequestError(`The file is not KML: its root element is <${e.name}>, not <kml>.`);
+        }
+        isKml = kmlNamespaces(e);
       }
       const geometry = geometries[geometries.length - 1];
       if (
@@ -77,7 +91,7 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         geometry.indent = before.slice(before.trimEnd().length);
       }
       if (e.local === 'MultiTrack' && isGx(e)) multiTrackModes.set(e, []);
-      if (isGeometry(e)) {
+      if (isGeometry(e, isKml)) {
         const inherited = (e.parent && multiTrackModes.get(e.parent)) ?? [];
         geometries.push({
           element: e,
@@ -137,7 +151,7 @@ function relativeReference(geometry: GeometryState): RelativeGroup['reference'] 
   return mode === 'relativeToGround' ? 'ground' : mode === 'relativeToSeaFloor' ? 'seaFloor' : null;
 }
 
-function isGeometry(e: XmlElement): boolean {
+function isGeometry(e: XmlElement, isKml: (e: XmlElement) => boolean): boolean {
   if (!GEOMETRIES.has(e.local) || !(e.local === 'Track' ? isGx(e) : isKml(e)) || e.selfClosing) return false;
   // A Polygon's rings follow the Polygon's altitudeMode.
   return !(e.local === 'LinearRing' && e.parent && /BoundaryIs$/.test(e.parent.local));

@@ -178,6 +178,42 @@ describe('readKml', () => {
     }
   });
 
+  it.each([
+    ['with a trailing slash, as some apps write it', 'http://www.opengis.net/kml/2.2/'],
+    ['over https', 'https://www.opengis.net/kml/2.2'],
+    ['of another vendor', 'urn:some-app:kml'],
+  ])(
+    'reads the geometries of a <kml> whose default namespace is one %s, as OGR and GPSBabel do, and gx: as gx:',
+    (_what, namespace) => {
+      const text =
+        `<kml xmlns="${namespace}" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark>` +
+        '<LineString><coordinates>10,50,300 11,51</coordinates></LineString>' +
+        '<gx:Track><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><when>2026-01-01T00:00:00Z</when>' +
+        '<gx:coord>12 52 7</gx:coord></gx:Track></Placemark></kml>';
+      const track = readKml(text, { maxCoordinates: 100, absoluteAltitude: true });
+      expect(track.slots.map((s) => [s.location.lat, s.height, s.onPath])).toEqual([
+        [50, 300, true],
+        [51, null, true],
+        [52, 7, true],
+      ]);
+      // The gx:Track's mode is read as gx:'s (a sea-floor group, never converted); the LineString gets one.
+      expect(track.relativeGroups?.map((g) => g.reference)).toEqual(['seaFloor']);
+      expect(absolute(text)).toContain(
+        '<LineString><altitudeMode>absolute</altitudeMode><coordinates>10,50,300 11,51</coordinates>',
+      );
+    },
+  );
+
+  it('still takes no geometry of an extension namespace under a <kml> of an unusual one, nor gx:’s as KML’s', () => {
+    const text =
+      '<kml xmlns="http://www.opengis.net/kml/2.2/" xmlns:x="urn:other" xmlns:gx="http://www.google.com/kml/ext/2.2">' +
+      '<Placemark><x:LineString><x:coordinates>10,50</x:coordinates></x:LineString>' +
+      '<gx:LineString><gx:coordinates>11,51</gx:coordinates></gx:LineString>' +
+      '<Point><coordinates>12,52,5</coordinates></Point></Placemark></kml>';
+    const { slots } = readKml(text, { maxCoordinates: 100, absoluteAltitude: false });
+    expect(slots.map((s) => [s.location.lat, s.height])).toEqual([[52, 5]]);
+  });
+
   it('reads coordinates written as one CDATA section, and writes the heights inside it, as OGR and GPSBabel read them', () => {
     const text = KML(
       '<LineString><coordinates>\n<![CDATA[10,50,0 11,51]]>\n</coordinates></LineString>' +
