@@ -25,11 +25,11 @@ import {
   type XmlElement,
 } from './xml-scan';
 
-const TCX_NAMESPACES = new Set([
+const TCX_NAMESPACES = [
   '',
   'http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2',
   'http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v1',
-]);
+];
 /**
  * The elements that hold heights, and for each its position elements and the height element that follows each
  * one in the schema's sequence. A course's `<Lap>` (CourseLap_t) has a begin and an end position, each with its
@@ -42,9 +42,16 @@ const HOLDERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 };
 const DEGREES = new Set(['LatitudeDegrees', 'LongitudeDegrees']);
 
-const isTcx = (e: XmlElement) => TCX_NAMESPACES.has(e.uri);
-const isHolder = (e: XmlElement) =>
-  Object.hasOwn(HOLDERS, e.local) && isTcx(e) && (e.local !== 'Lap' || e.parent?.local === 'Course');
+/**
+ * Whether an element is TCX's: in a TCX namespace, or in the one the <TrainingCenterDatabase> root carries. Apps
+ * write near-misses (`…/TrainingCenterDatabase/v2/`, with a trailing slash) that GPSBabel reads, and a file whose
+ * points were all of a namespace we did not list was answered "no coordinates". Extensions' namespaces (Garmin's
+ * ActivityExtension, ns3:) differ from the root's, so their elements stay out.
+ */
+function tcxNamespaces(root: XmlElement): (e: XmlElement) => boolean {
+  const namespaces = new Set([...TCX_NAMESPACES, root.uri]);
+  return (e) => namespaces.has(e.uri);
+}
 
 interface PositionState {
   element: XmlElement;
@@ -66,6 +73,9 @@ interface HolderState {
 export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
   const slots = new SlotCollector(options.maxCoordinates);
   let holder: HolderState | null = null;
+  let isTcx = (_e: XmlElement) => false; // set at the root, the first element opened
+  const isHolder = (e: XmlElement) =>
+    Object.hasOwn(HOLDERS, e.local) && isTcx(e) && (e.local !== 'Lap' || e.parent?.local === 'Course');
   const heightNames = (h: HolderState) => Object.values(HOLDERS[h.element.local]);
   const ownHeight = (e: XmlElement, h: HolderState) =>
     e.parent === h.element && heightNames(h).includes(e.local) && isTcx(e);
@@ -76,10 +86,13 @@ export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
     // close() is always one of those.
     wantsText: (e) => holder !== null && (ownHeight(e, holder) || positionDegrees(e, holder)),
     open(e) {
-      if (e.parent === null && e.local !== 'TrainingCenterDatabase') {
-        throw new InvalidRequestError(
-          `The file is not TCX: its root element is <${e.name}>, not <TrainingCenterDatabase>.`,
-        );
+      if (e.parent === null) {
+        if (e.local !== 'TrainingCenterDatabase') {
+          throw new InvalidRequestError(
+            `The file is not TCX: its root element is <${e.name}>, not <TrainingCenterDatabase>.`,
+          );
+        }
+        isTcx = tcxNamespaces(e);
       }
       if (
         holder &&

@@ -109,6 +109,37 @@ describe('readTcx', () => {
     expect(readTcx(bare, options).slots).toHaveLength(1);
   });
 
+  it.each([
+    ['with a trailing slash, as some apps write it', `${NS}/`],
+    ['over https', NS.replace('http:', 'https:')],
+    ['of another vendor', 'urn:some-app:tcx'],
+  ])(
+    'reads the points of a <TrainingCenterDatabase> whose default namespace is one %s, as GPSBabel does',
+    (_what, namespace) => {
+      const text = TCX(
+        `<Trackpoint>${pos(50, 10)}<AltitudeMeters>300</AltitudeMeters></Trackpoint><Trackpoint>${pos(51, 11)}</Trackpoint>`,
+        `xmlns="${namespace}"`,
+      );
+      expect(readTcx(text, options).slots.map((s) => [s.location.lat, s.height])).toEqual([
+        [50, 300],
+        [51, null],
+      ]);
+      expect(filled(text)).toContain(
+        `<Trackpoint>${pos(51, 11)}<AltitudeMeters>123.4</AltitudeMeters></Trackpoint>`,
+      );
+    },
+  );
+
+  it('still takes no point or height of an extension namespace under a root of an unusual one', () => {
+    const ns3 = 'http://www.garmin.com/xmlschemas/ActivityExtension/v2';
+    const text = TCX(
+      `<Trackpoint>${pos(50, 10)}<ns3:AltitudeMeters>9</ns3:AltitudeMeters></Trackpoint>` +
+        `<ns3:Trackpoint>${pos(51, 11, 'ns3:')}</ns3:Trackpoint>`,
+      `xmlns="${NS}/" xmlns:ns3="${ns3}"`,
+    );
+    expect(readTcx(text, options).slots.map((s) => [s.location.lat, s.height])).toEqual([[50, null]]);
+  });
+
   it('takes only a point’s own AltitudeMeters, and no point or position of another namespace', () => {
     const text = TCX(
       `<Trackpoint>${pos(50, 10)}<Extensions><AltitudeMeters>5</AltitudeMeters></Extensions></Trackpoint>` +
