@@ -175,6 +175,20 @@ describe('POST /v1/{dataset}/file options', () => {
     expect(file.body).toContain('<ele>511.2</ele>');
   });
 
+  it.each(['false', 'true'])(
+    'answers 400 naming the <ele> and its line for a height beyond the double range (1e400), overwrite=%s',
+    async (overwrite) => {
+      const text = fixture('garmin.gpx').toString('utf8');
+      const damaged = text.replace('<ele>511.2</ele>', '<ele>1e400</ele>');
+      const response = await postFile(handlers, Buffer.from(damaged), { overwrite, report: 'json' });
+      expect(response.status).toBe(400);
+      expect(response.json).toMatchObject({
+        error:
+          'The <ele> at line 8 of <wpt> at line 7 holds 1e400, a number beyond any height readers can hold (OGR and GPSBabel read it as infinity): write the height it should have, or leave it out.',
+      });
+    },
+  );
+
   it('sets altitudeMode absolute for altitude_mode=absolute on each geometry whose points all have heights, and nothing else', async () => {
     const response = await postFile(handlers, fixture('google-earth.kml'), { altitude_mode: 'absolute' });
     const plain = await postFile(handlers, fixture('google-earth.kml'));

@@ -88,7 +88,9 @@ function pointSlot(text: string, { element, ele: own, firstChildStart }: PointSt
   const lon = attributeNumber(element, 'lon', where);
   const location = checkedLocation(lat, lon, where);
   const span = heightSpan(text, own?.content ?? null, () => `<ele> of ${where()}`);
-  const existing = textHeight(span);
+  const existing =
+    own &&
+    textHeight(span, () => `<${own.element.name}> at line ${lineAt(text, own.element.start)} of ${where()}`);
   const tag = `${element.prefix ? `${element.prefix}:` : ''}ele`;
   return {
     location,

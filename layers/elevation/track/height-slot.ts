@@ -49,6 +49,20 @@ export function checkedLocation(lat: number, lon: number, where: () => string): 
   return { lat, lon };
 }
 
+/**
+ * A height written in decimal that no double holds (`1e400` parses to ±Infinity): no placeholder but a damaged
+ * number whose meaning we cannot know, which OGR and GPSBabel read as infinity. Read as no height, a point without
+ * data kept it in a file answered as filled; kept (overwrite=false), it was counted as a height. `what` says where
+ * and as written, e.g. "The <ele> at line 3 of <wpt> at line 2 holds 1e400".
+ */
+export class HeightOverflowError extends InvalidRequestError {
+  constructor(what: string, { readers = 'OGR and GPSBabel read', fix = 'leave it out' } = {}) {
+    super(
+      `${what}, a number beyond any height readers can hold (${readers} it as infinity): write the height it should have, or ${fix}.`,
+    );
+  }
+}
+
 export class TooManyCoordinatesError extends InvalidRequestError {
   constructor(maxCoordinates: number) {
     super(

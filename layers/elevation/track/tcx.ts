@@ -143,7 +143,9 @@ function heightSlot(text: string, holder: HolderState, position: PositionState):
   const name = HOLDERS[element.local][position.element.local];
   const own = holder.heights.get(name) ?? null;
   const span = heightSpan(text, own?.content ?? null, () => `<${name}> of ${where()}`);
-  const existing = textHeight(span);
+  const existing =
+    own &&
+    textHeight(span, () => `<${own.element.name}> at line ${lineAt(text, own.element.start)} of ${where()}`);
   const tag = `${position.element.prefix ? `${position.element.prefix}:` : ''}${name}`;
   return {
     location,

@@ -8,6 +8,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidRequestError } from '../errors';
 import { decimalNumber } from '../request/decimal';
+import { HeightOverflowError } from './height-slot';
 import type { TextEdit } from './text-edits';
 import { EIGHT_BIT_ENCODING, LEADING_XML_DECLARATION } from './text-encoding';
 
@@ -213,9 +214,16 @@ export function heightSpan(text: string, content: XmlContent | null, what: () =>
   return span;
 }
 
-/** The height a span holds (heightSpan): a number, or null when empty or not a number. */
-export function textHeight(span: XmlContent | null): number | null {
+/**
+ * The height a span holds (heightSpan): a number, or null when empty or not a number. Decimal text beyond the
+ * double range (`1e400`) is a 400 naming `what()` (the element and its line): no placeholder but a damaged number
+ * OGR and GPSBabel read as infinity; read as no height, a point without data kept it in a file answered as filled.
+ */
+export function textHeight(span: XmlContent | null, what: () => string): number | null {
   if (span === null) return null;
   const value = decimalNumber(span.text);
-  return Number.isFinite(value) ? value : null;
+  if (value === Infinity || value === -Infinity) {
+    throw new HeightOverflowError(`The ${what()} holds ${span.text.trim()}`);
+  }
+  return Number.isNaN(value) ? null : value;
 }

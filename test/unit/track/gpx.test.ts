@@ -45,6 +45,28 @@ describe('readGpx', () => {
     expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([null, 48]);
   });
 
+  it('still reads an empty, NaN, Infinity or other non-numeric <ele> as no height', () => {
+    const text =
+      '<gpx><wpt lat="50" lon="10"><ele></ele></wpt><wpt lat="50" lon="10"><ele>NaN</ele></wpt>' +
+      '<wpt lat="50" lon="10"><ele>abc</ele></wpt><wpt lat="50" lon="10"><ele>Infinity</ele></wpt></gpx>';
+    expect(readGpx(text, options).slots.map((s) => s.height)).toEqual([null, null, null, null]);
+  });
+
+  it.each([
+    ['1e400', '\n  <ele>1e400</ele>', '1e400', 3],
+    ['-1e999', '<ele> -1e999 </ele>', '-1e999', 2],
+    ['1e400 in a CDATA section', '<ele><![CDATA[1e400]]></ele>', '1e400', 2],
+  ])(
+    'refuses an <ele> of %s (beyond the double range: OGR and GPSBabel read it as inf), naming it and its line',
+    (_what, ele, value, line) => {
+      const text = `<gpx>\n<wpt lat="50" lon="10">${ele}</wpt></gpx>`;
+      expect(() => readGpx(text, options)).toThrow(InvalidRequestError);
+      expect(() => readGpx(text, options)).toThrow(
+        `The <ele> at line ${line} of <wpt> at line 2 holds ${value}, a number beyond any height readers can hold (OGR and GPSBabel read it as infinity): write the height it should have, or leave it out.`,
+      );
+    },
+  );
+
   it('writes into <ele>, opens a self-closed point, or inserts <ele> first with the file’s indentation', () => {
     expect(filled('<gpx><wpt lat="50" lon="10"><ele>0</ele></wpt></gpx>')).toBe(
       '<gpx><wpt lat="50" lon="10"><ele>123.4</ele></wpt></gpx>',

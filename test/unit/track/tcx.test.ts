@@ -41,6 +41,25 @@ describe('readTcx', () => {
     );
   });
 
+  it('still reads an empty, NaN, Infinity or other non-numeric <AltitudeMeters> as no height', () => {
+    const point = (alt: string) =>
+      `<Trackpoint>${pos(50, 10)}<AltitudeMeters>${alt}</AltitudeMeters></Trackpoint>`;
+    const text = TCX(['', 'NaN', 'abc', 'Infinity'].map(point).join(''));
+    expect(readTcx(text, options).slots.map((s) => s.height)).toEqual([null, null, null, null]);
+  });
+
+  it('refuses an <AltitudeMeters> of 1e400 (beyond the double range: GPSBabel reads it as inf), naming it and its line', () => {
+    const text = TCX(`\n<Trackpoint>${pos(50, 10)}\n<AltitudeMeters>1e400</AltitudeMeters></Trackpoint>`);
+    expect(() => readTcx(text, options)).toThrow(InvalidRequestError);
+    expect(() => readTcx(text, options)).toThrow(
+      'The <AltitudeMeters> at line 3 of <Trackpoint> at line 2 holds 1e400, a number beyond any height readers can hold (OGR and GPSBabel read it as infinity): write the height it should have, or leave it out.',
+    );
+    const lap = `<TrainingCenterDatabase xmlns="${NS}"><Courses><Course><Lap>${pos(50, 10).replace(/Position>/g, 'BeginPosition>')}<BeginAltitudeMeters>-1e400</BeginAltitudeMeters></Lap></Course></Courses></TrainingCenterDatabase>`;
+    expect(() => readTcx(lap, options)).toThrow(
+      /^The <BeginAltitudeMeters> at line 1 of <Lap> at line 1 holds -1e400, a number beyond/,
+    );
+  });
+
   it('removes a placeholder <AltitudeMeters> of 0 with its line where there is no data, and keeps a real height', () => {
     const text = TCX(
       `\n<Trackpoint>${pos(50, 10)}\n  <AltitudeMeters>0.0</AltitudeMeters>\n  <HeartRateBpm/>\n</Trackpoint>` +
