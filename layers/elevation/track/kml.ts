@@ -9,7 +9,13 @@
  */
 import { InvalidRequestError } from '../errors';
 import { parseCoordinateTuples, type CoordinateTuple, type TupleSyntax } from './coordinate-text';
-import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
+import {
+  HeightOverflowError,
+  SlotCollector,
+  checkedLocation,
+  isPlaceholderHeight,
+  type HeightSlot,
+} from './height-slot';
 import type { ExtraEdit, ParsedTrack, RelativeGroup, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 import { characterSpan, lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
@@ -194,9 +200,15 @@ function addTuples(
   const raw = text.slice(span.start, span.end);
   const tuples = parseCoordinateTuples(raw, syntax, where, slots.remaining); // one more than fits is refused below
   const separator = syntax === 'kml' ? ',' : ' ';
-  tuples.forEach((tuple, i) =>
-    slots.add(tupleSlot(tuple, span.start, separator, onPath, () => `coordinate ${i + 1} at ${where()}`)),
-  );
+  tuples.forEach((tuple, i) => {
+    const at = () => `coordinate ${i + 1} at ${where()}`;
+    const { alt } = tuple;
+    if (alt && !Number.isFinite(alt.value)) {
+      // Decimal text beyond the double range (1e400): a damaged number, not a height (HeightOverflowError).
+      throw new HeightOverflowError(`The ${at()} holds a height of ${raw.slice(alt.start, alt.end)}`);
+    }
+    slots.add(tupleSlot(tuple, span.start, separator, onPath, at));
+  });
 }
 
 function tupleSlot(

@@ -214,6 +214,31 @@ describe('readKml', () => {
     expect(slots.map((s) => [s.location.lat, s.height])).toEqual([[52, 5]]);
   });
 
+  it.each([
+    [
+      'a <coordinates> tuple',
+      '<LineString><coordinates>10,50,3\n11,51,1e400</coordinates></LineString>',
+      'coordinate 2 at line 1',
+      '1e400',
+    ],
+    [
+      'a gx:coord',
+      '<gx:Track>\n<gx:coord>12 52 -1e999</gx:coord></gx:Track>',
+      'coordinate 1 at line 2',
+      '-1e999',
+    ],
+  ])(
+    'refuses %s whose height is beyond the double range (OGR and GPSBabel read it as inf), naming it and its line',
+    (_what, body, where, value) => {
+      const text = KML(body);
+      const read = () => readKml(text, { maxCoordinates: 100, absoluteAltitude: false });
+      expect(read).toThrow(InvalidRequestError);
+      expect(read).toThrow(
+        `The ${where} holds a height of ${value}, a number beyond any height readers can hold (OGR and GPSBabel read it as infinity): write the height it should have, or leave it out.`,
+      );
+    },
+  );
+
   it('reads coordinates written as one CDATA section, and writes the heights inside it, as OGR and GPSBabel read them', () => {
     const text = KML(
       '<LineString><coordinates>\n<![CDATA[10,50,0 11,51]]>\n</coordinates></LineString>' +
