@@ -18,7 +18,13 @@
  * text, which the CSV parsers on npm (csv-parse, papaparse) do not report.
  */
 import { InvalidRequestError, excerpt } from '../errors';
-import { SlotCollector, checkedLocation, isPlaceholderHeight, type HeightSlot } from './height-slot';
+import {
+  HeightOverflowError,
+  SlotCollector,
+  checkedLocation,
+  isPlaceholderHeight,
+  type HeightSlot,
+} from './height-slot';
 import type { ExtraEdit, ParsedTrack, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
 
@@ -410,6 +416,14 @@ function rowSlot(row: CsvRecord, header: Header, decimalComma: { readonly seen: 
   const quote = (text: string) => (quoted ? `"${text}"` : text);
   const format = (height: string) => quote(decimalComma.seen ? height.replace('.', ',') : height);
   const existing = cell ? parseNumber(cell.value.trim(), delimiter !== ',') : null;
+  if (cell && header.elevation !== null && (existing === Infinity || existing === -Infinity)) {
+    // Decimal text beyond the double range (1e400): a damaged number, not a height (HeightOverflowError).
+    const column = header.record.cells[header.elevation].value.trim();
+    throw new HeightOverflowError(
+      `The CSV file's line ${row.line} has ${column} '${excerpt(cell.value.trim())}'`,
+      { readers: 'OGR reads', fix: 'leave the cell empty' },
+    );
+  }
   return {
     location,
     height: existing,

@@ -161,6 +161,16 @@ describe('readCsv: the header', () => {
   });
 });
 
+describe('readCsv: a height beyond the double range', () => {
+  it('refuses an elevation cell of 1e400 (OGR reads it as inf) naming its line and column, not reading it as a height', () => {
+    const text = 'lat;lon;Höhe (m)\n1;2;350,5\n1;2; -1e400 \n';
+    expect(() => readCsv(text, OPTIONS)).toThrow(InvalidRequestError);
+    expect(() => readCsv(text, OPTIONS)).toThrow(
+      "The CSV file's line 3 has Höhe (m) '-1e400', a number beyond any height readers can hold (OGR reads it as infinity): write the height it should have, or leave the cell empty.",
+    );
+  });
+});
+
 describe('readCsv: what stays as it was', () => {
   it('keeps CRLF and LF line ends, a last line without one, blank and empty rows, and every other cell', () => {
     const text = 'name,lat,lon\r\n"A, the hill",48.5,9.5\r\n\r\n,,\nB,48.6,9.6';
