@@ -402,7 +402,7 @@ describe('files that change while the service runs', () => {
     await expect(answer).rejects.toThrow(
       "Dataset 'damaged-header' is unavailable: a block of one of its files did not decode when read twice (a corrupt file in the data store, or a data layer damaging what it sends); the server log names the file.",
     );
-    await answer.catch((error: Error) => expect(error.cause).toBeInstanceOf(UndecodableBlockError));
+    await expect(answer.catch((error: Error) => error.cause)).resolves.toBeInstanceOf(UndecodableBlockError);
     fs.writeFileSync(file, good);
     fs.utimesSync(file, sameVersion, sameVersion);
     await expect(registry.get('damaged-header').sample([at(3, 4)], 'nearest')).resolves.toEqual([1004]);
