@@ -3,6 +3,7 @@
  * decision (the `_X_AMZN_TRACE_ID` header), and afterwards send the function's root segment, which
  * the X-Ray SDK never sends itself (it only streams subsegments whose parent is that root).
  */
+import { redactedError } from './redact';
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:dgram';
 import { senderSocket } from './udp-socket';
@@ -117,7 +118,8 @@ function stackFrames(error: Error): { path: string; line?: number; label: string
  * event (exception.type, exception.message, exception.stacktrace) and the span's status into Error. The id is
  * required by the receiver (16 hex digits, as the SDK makes them).
  */
-export function exceptionCause(error: Error): Record<string, unknown> {
+export function exceptionCause(thrown: Error): Record<string, unknown> {
+  const error = redactedError(thrown);
   return {
     working_directory: process.cwd(),
     exceptions: [

@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import type { SpanHooks } from './ports';
+import { redactedError, redactUrlCredentials } from './redact';
 
 export type XraySegment = NonNullable<ReturnType<Tracer['getSegment']>>;
 
@@ -15,7 +16,8 @@ export function subsegmentHooks(root: XraySegment): SpanHooks {
   return {
     async span(name, fn) {
       const sub = (innermost.getStore() ?? root).addNewSubsegment(name);
-      const annotate = (key: string, value: string | number | boolean): void => sub.addAnnotation(key, value);
+      const annotate = (key: string, value: string | number | boolean): void =>
+        sub.addAnnotation(key, typeof value === 'string' ? redactUrlCredentials(value) : value);
       let result;
       try {
         result = await innermost.run(sub, () => fn(annotate));
@@ -25,7 +27,7 @@ export function subsegmentHooks(root: XraySegment): SpanHooks {
         if (isClientError(error)) {
           sub.addErrorFlag();
           sub.close();
-        } else sub.close(error as Error);
+        } else sub.close(redactedError(error as Error));
         throw error;
       }
       sub.close();

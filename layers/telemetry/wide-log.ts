@@ -7,6 +7,7 @@
  * (POWERTOOLS_LOG_LEVEL and debug sampling) and correlation id; every other log call, and the line of a request
  * that threw (its error needs Powertools' error formatting), still goes through Powertools' Logger.
  */
+import { redactUrlCredentials } from './redact';
 import type { Context } from 'aws-lambda';
 
 export interface WideLineBase {
@@ -53,7 +54,7 @@ export function formatWideLine(
     const value = line[key];
     if (value === null || value === '') delete line[key];
   }
-  return JSON.stringify(line);
+  return redactUrlCredentials(JSON.stringify(line));
 }
 
 /** Powertools' rule for POWERTOOLS_LOGGER_SAMPLE_RATE: a number in [0, 1], else 0. */

@@ -1,4 +1,5 @@
 import {
+  exceptionCause,
   newTraceHeader,
   OfflineSampler,
   parseDaemonAddress,
@@ -105,5 +106,14 @@ describe('synthesized root segment', () => {
     [502, { fault: true }],
   ])('flags status %p as %p', (status, flags) => {
     expect(rootSegmentDocument({ ...facts, status })).toMatchObject(flags);
+  });
+});
+
+describe('credentials in URLs', () => {
+  it("never reach a trace's exception: message and stack show ***@", () => {
+    const error = new Error('Reading https://ops:pw@data.example/dem/a.tif failed');
+    const cause = exceptionCause(error) as { exceptions: { message: string; stack: unknown }[] };
+    expect(cause.exceptions[0].message).toBe('Reading https://***@data.example/dem/a.tif failed');
+    expect(JSON.stringify(cause)).not.toContain('ops:pw');
   });
 });

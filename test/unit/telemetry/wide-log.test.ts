@@ -126,3 +126,24 @@ describe('the fast wide log line', () => {
     expect(isUtc('Europe/Berlin')).toBe(false);
   });
 });
+
+describe('credentials in URLs', () => {
+  it('never reach the log line: a dataset URL with user:password@ shows ***@ in the error and its cause', () => {
+    const url = 'http://opsuser:S3cretPassw0rd@127.0.0.1:18410/stuttgart.tif';
+    const line = fastLine(
+      'INFO',
+      {
+        status: 502,
+        error: { message: `Reading ${url} failed`, cause: { message: `HTTP 500 from ${url}` } },
+      },
+      false,
+    );
+    const text = JSON.stringify(line);
+    expect(text).not.toContain('S3cretPassw0rd');
+    expect(text).not.toContain('opsuser');
+    expect(line.error).toEqual({
+      message: 'Reading http://***@127.0.0.1:18410/stuttgart.tif failed',
+      cause: { message: 'HTTP 500 from http://***@127.0.0.1:18410/stuttgart.tif' },
+    });
+  });
+});
