@@ -68,7 +68,8 @@ export async function sampleMosaic(
     await openAll(mosaic, ids, states, ctx);
     const more = new Set<string>();
     for (let i = 0; i < count; i++) {
-      if (ownerOf(mosaic, states, xs[i], ys[i])) continue;
+      // Strict: a point on an opened raster's far edge may belong to the raster beyond it (ownerOf).
+      if (ownerOf(mosaic, states, xs[i], ys[i], true)) continue;
       for (const id of mosaic.candidates(xs[i], ys[i])) more.add(id);
       if (nearAntimeridian(mosaic, xs[i]))
         for (const id of mosaic.candidates(acrossAntimeridian(xs[i]), ys[i])) more.add(id);
@@ -337,18 +338,26 @@ function ownerOf(
   states: Map<string, RasterState | null>,
   x: number,
   y: number,
+  strict = false,
 ): RasterState | null {
+  // A point on the far (east or south) edge of one raster and the near edge of the next belongs to the next, as
+  // GDAL's pixel of their mosaic does (gdalPixel): the first raster holding it only on its far edge is kept in
+  // case none holds it otherwise (the mosaic's own outer edge), unless `strict`.
+  let onFarEdge: RasterState | null = null;
   for (const id of mosaic.candidates(x, y)) {
     const state = states.get(id);
     if (!state) continue;
-    if (!state.toRaster) {
-      if (containsPoint(state.raster.grid, x, y)) return state;
-      continue;
-    }
-    const [rx, ry] = state.toRaster(x, y);
-    if (containsPoint(state.raster.grid, rx, ry)) return state;
+    const [rx, ry] = state.toRaster ? state.toRaster(x, y) : [x, y];
+    const { grid } = state.raster;
+    if (!containsPoint(grid, rx, ry)) continue;
+    if (
+      gdalPixel(grid.originX, grid.resX, rx) < grid.width &&
+      gdalPixel(grid.originY, grid.resY, ry) < grid.height
+    )
+      return state;
+    onFarEdge ??= state;
   }
-  return null;
+  return strict ? null : onFarEdge;
 }
 
 /** What blocks hold while a batch reads them: their buffers, and while partly decoded their compressed bytes. */

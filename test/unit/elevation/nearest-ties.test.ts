@@ -82,6 +82,46 @@ describe('nearest on an exact pixel edge or corner reads the pixel GDAL reads', 
     await expect(registry.get('crop').sample([{ lat, lon }], 'nearest')).resolves.toEqual([value(col, row)]);
   });
 
+  it('on the seam of 0.1° tiles (0.7 / 0.1 = 6.999…), reads the east tile as GDAL reads their mosaic', async () => {
+    // Two 16-pixel tiles named as OpenTopoData names them; the point's longitude is their seam. The west tile,
+    // found first (floor(0.7 / 0.1) = 6), holds it on its far edge: its last column was read (a reviewer's run:
+    // 1815 where gdallocationinfo on their gdalbuildvrt mosaic reads the east tile's first column, 2800).
+    const tenth = path.join(dir, 'tenth');
+    fs.mkdirSync(tenth);
+    const res = 0.1 / 16;
+    const tile = (west: number, base: number) => {
+      const pixels = new Float32Array(16 * 16);
+      for (let row = 0; row < 16; row++)
+        for (let col = 0; col < 16; col++) pixels[row * 16 + col] = base + col * 100 + row;
+      return writeTiff({
+        width: 16,
+        height: 16,
+        tile: 16,
+        tiles: [new Uint8Array(pixels.buffer)],
+        tags: {
+          258: short(32),
+          259: short(1),
+          277: short(1),
+          339: short(3),
+          33550: double(res, res, 0),
+          33922: double(0, 0, 0, west, 0.8, 0),
+          34735: WGS84_KEYS,
+        },
+      });
+    };
+    fs.writeFileSync(path.join(tenth, 'N0x7E0x6.tif'), tile(0.6, 10000));
+    fs.writeFileSync(path.join(tenth, 'N0x7E0x7.tif'), tile(0.7, 20000));
+    fs.writeFileSync(
+      path.join(tenth, 'config.yaml'),
+      "datasets:\n  - name: tenth\n    path: .\n    filename_tile_size: '0.1'\n",
+    );
+    const registry = loadDatasetRegistry({ configPath: path.join(tenth, 'config.yaml') });
+    // lat 0.75: 0.05 below the top, row 8 (0.05 / (0.1 / 16) = 8, exact)
+    await expect(registry.get('tenth').sample([{ lat: 0.75, lon: 0.7 }], 'nearest')).resolves.toEqual([
+      20008,
+    ]);
+  });
+
   it('a point on the seam of two abutting tiles reads the east tile, as GDAL reads their mosaic', async () => {
     const registry = loadDatasetRegistry({ configPath: path.join(dir, 'config.yaml') });
     const seam = ORIGIN_X + SIZE * RES; // the east tile's origin, the west tile's far edge
