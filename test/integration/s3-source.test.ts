@@ -338,6 +338,17 @@ function listObjects(url: URL, response: http.ServerResponse): void {
       );
     return;
   }
+  // no-token/: a page that says it is truncated but gives no continuation token (a listing cut short).
+  if (prefix === 'no-token/') {
+    response
+      .writeHead(200, { 'content-type': 'application/xml' })
+      .end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${BUCKET}</Name><Prefix>${prefix}</Prefix>` +
+          '<KeyCount>1</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>true</IsTruncated>' +
+          `<Contents><Key>${prefix}N48E009.tif</Key><Size>1</Size></Contents></ListBucketResult>`,
+      );
+    return;
+  }
   // pages/<n>/: n pages of one key each, every one with a new token (a store that pages very finely).
   const paged = /^pages\/(\d+)\/$/.exec(prefix);
   if (paged)
@@ -420,6 +431,14 @@ describe('an S3 listing that would not end is stopped', () => {
       `Cannot list s3://${BUCKET}/loop/: the store answered the continuation token 'again' twice (a listing that would never end)`,
     );
     expect(listedLoopPages).toBe(2);
+  });
+
+  it('a page truncated without a continuation token is a store fault (502), not the end of the folder', async () => {
+    const listing = listFolder(`s3://${BUCKET}/no-token/`);
+    await expect(listing).rejects.toBeInstanceOf(DataSourceUnavailableError);
+    await expect(listing).rejects.toThrow(
+      `Cannot list s3://${BUCKET}/no-token/: the store answered a page as truncated without a continuation token`,
+    );
   });
 
   it(`reads ${MAX_LISTING_PAGES} pages, and refuses a listing of more (502) instead of paging without end`, async () => {

@@ -46,6 +46,10 @@ async function listS3(location: string): Promise<string[] | null> {
         { abortSignal: AbortSignal.timeout(LISTING_TIMEOUT_MS) },
       );
       for (const object of page.Contents ?? []) if (object.Key) files.push(object.Key.slice(prefix.length));
+      // Truncated without a token: where the rest is cannot be asked, and a cut listing would answer null for
+      // the tiles past the cut.
+      if (page.IsTruncated && !page.NextContinuationToken)
+        throw new ListingFault('the store answered a page as truncated without a continuation token');
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
       if (token !== undefined) {
         // A token answered before would page the same keys again, without end.

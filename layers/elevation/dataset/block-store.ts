@@ -13,7 +13,12 @@
  * second load of the same block.
  */
 import { BlockCache } from '../data/block-cache';
-import { DataSourceAccessDeniedError, ObjectChangedError, SourceNotFoundError } from '../errors';
+import {
+  DataSourceAccessDeniedError,
+  DataSourceMisconfiguredError,
+  ObjectChangedError,
+  SourceNotFoundError,
+} from '../errors';
 import type { BlockRows } from '../raster/block-rows';
 import type { PixelArray, Raster } from '../raster/raster';
 import type { ReadContext } from '../types';
@@ -134,6 +139,7 @@ function mayHealOnReload(error: unknown): boolean {
   return !(
     error instanceof SourceNotFoundError ||
     error instanceof DataSourceAccessDeniedError ||
+    error instanceof DataSourceMisconfiguredError ||
     error instanceof ObjectChangedError
   );
 }

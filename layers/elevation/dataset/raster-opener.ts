@@ -17,6 +17,7 @@
 import { openByteSource, type ByteSource, type ReadIo, type RetryPolicy } from '../data/byte-source';
 import {
   DataSourceAccessDeniedError,
+  DataSourceMisconfiguredError,
   DeadlineExceededError,
   ObjectChangedError,
   SourceNotFoundError,
@@ -141,7 +142,7 @@ export class RasterOpener {
   /**
    * The request past an opened file's check time reads one byte of it (the others meanwhile use the cached
    * header, as before the check was due). Replaced or deleted since: its header is read again now (or it is
-   * missing). The request's own deadline or a refusal (401/403) fails the request, and the next request checks;
+   * missing). The request's own deadline or a refusal (401/403, a misconfigured store) fails the request, and the next request checks;
    * any other failure keeps the cached header until the next check, `missingTtlMs` later.
    */
   private async check(location: string, entry: Entry, io: ReadIo | undefined): Promise<Raster | null> {
@@ -191,7 +192,7 @@ const CHECK_POLICY = { timeoutMs: CHECK_TIMEOUT_MS, retries: 0 };
 
 /**
  * Whether a file is still the version `source` is pinned to (byte-source.ts), by reading one byte of it: false
- * when it was replaced or deleted since. The request's own deadline or a refusal (401/403) throws: not checked,
+ * when it was replaced or deleted since. The request's own deadline or a refusal (401/403, a misconfigured store) throws: not checked,
  * the caller checks again on its next request. Any other failure (an outage) counts as unchanged: the bytes read
  * before were verified, and the caller checks again after its interval. Shared by the opener's rasters and a
  * dataset's VRT file, so both follow one rule.
@@ -202,16 +203,21 @@ export async function unchangedSincePinned(source: ByteSource, io: ReadIo | unde
     return true;
   } catch (error) {
     if (error instanceof ObjectChangedError) return false;
-    if (error instanceof DeadlineExceededError || error instanceof DataSourceAccessDeniedError) throw error;
+    if (
+      error instanceof DeadlineExceededError ||
+      error instanceof DataSourceAccessDeniedError ||
+      error instanceof DataSourceMisconfiguredError
+    )
+      throw error;
     return true;
   }
 }
 
 /**
- * A refusal (401/403) answers a second header read the same way, so it is not retried. (A missing file is no
+ * A refusal (401/403, a misconfigured store) answers a second header read the same way, so it is not retried. (A missing file is no
  * failure here but a cached `null`, and a header read is what pins an object's version, so it cannot find it
  * changed.)
  */
 function mayHealOnReopen(error: unknown): boolean {
-  return !(error instanceof DataSourceAccessDeniedError);
+  return !(error instanceof DataSourceAccessDeniedError || error instanceof DataSourceMisconfiguredError);
 }

@@ -8,11 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   DataSourceAccessDeniedError,
+  DataSourceMisconfiguredError,
   DataSourceUnavailableError,
   DeadlineExceededError,
   newReadStats,
 } from '../../../layers/elevation';
-import { RasterOpener } from '../../../layers/elevation/dataset/raster-opener';
+import { RasterOpener, unchangedSincePinned } from '../../../layers/elevation/dataset/raster-opener';
 import { startFlakyServer, type FlakyServer } from '../../integration/support/flaky-data-server';
 import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
 
@@ -321,5 +322,28 @@ describe("another request's open", () => {
     const signal = cut();
     const results = await Promise.allSettled([open.open(file, { signal }), open.open(file, { signal })]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe('a freshness check the store refuses for good', () => {
+  it.each([
+    ['access denied', new DataSourceAccessDeniedError('HTTP 403')],
+    ['a misconfigured store', new DataSourceMisconfiguredError('S3 301 PermanentRedirect')],
+  ])(
+    '%s fails the request (not counted as unchanged, which kept serving cached heights)',
+    async (_what, error) => {
+      const source = { url: 'https://data/a.tif', size: 1, version: 'v', read: () => Promise.reject(error) };
+      await expect(unchangedSincePinned(source, undefined)).rejects.toBe(error);
+    },
+  );
+
+  it('an outage (502) counts as unchanged: the bytes read before were verified', async () => {
+    const source = {
+      url: 'https://data/a.tif',
+      size: 1,
+      version: 'v',
+      read: () => Promise.reject(new DataSourceUnavailableError('HTTP 500')),
+    };
+    await expect(unchangedSincePinned(source, undefined)).resolves.toBe(true);
   });
 });
