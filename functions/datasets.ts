@@ -10,7 +10,7 @@ import { jsonResponse } from './http';
 
 export const handler = route('datasets', ['GET'], async (event, t, app, ctx) => {
   const names = app.registry.names();
-  const path = event.rawPath.replace(/\/+$/, '');
+  const path = (event.rawPath ?? '').replace(/\/+$/, ''); // a direct invoke may leave it out
   if (path === '/datasets') {
     // Sorted by name, as OpenTopoData lists them.
     const results = app.registry.config.datasets

@@ -109,7 +109,10 @@ function answer(methods: readonly string[], fn: RouteHandler, shape: ErrorShape 
  * 400 saying what was expected, not a TypeError escaping the handler (a Lambda error with a stack trace).
  */
 function requireObjectEvent(event: unknown): void {
-  if (typeof event === 'object' && event !== null && !Array.isArray(event)) return;
+  if (typeof event === 'object' && event !== null && !Array.isArray(event)) {
+    requireEventFields(event as Record<string, unknown>);
+    return;
+  }
   const kind =
     event === null
       ? 'null'
@@ -121,6 +124,50 @@ function requireObjectEvent(event: unknown): void {
   throw new InvalidRequestError(
     `The function was invoked with an event that is not an API Gateway HTTP request (it is ${kind}): call it through its HTTP API, or invoke it with an API Gateway payload 2.0 event.`,
   );
+}
+
+/** API Gateway's fields a handler reads, and the type each has when present (payload 2.0). */
+const EVENT_FIELDS: Record<string, 'string' | 'object'> = {
+  rawPath: 'string',
+  rawQueryString: 'string',
+  body: 'string',
+  headers: 'object',
+  queryStringParameters: 'object',
+  pathParameters: 'object',
+  requestContext: 'object',
+};
+
+/**
+ * An object event whose API Gateway fields have other types (a console test event's `{"body": 5}`, a
+ * `requestContext` of null) is a 400 naming the field, not a TypeError in a handler (a 500).
+ */
+function requireEventFields(event: Record<string, unknown>): void {
+  const http = (event.requestContext as Record<string, unknown> | undefined)?.http;
+  const fields: [string, unknown, 'string' | 'object'][] = [
+    ...Object.entries(EVENT_FIELDS).map(([name, type]): [string, unknown, 'string' | 'object'] => [
+      name,
+      event[name],
+      type,
+    ]),
+    ['requestContext.http', http, 'object'],
+  ];
+  for (const [name, value, type] of fields) {
+    if (
+      value === undefined ||
+      (value === null && name !== 'requestContext' && name !== 'requestContext.http')
+    )
+      continue;
+    const ok =
+      type === 'string'
+        ? typeof value === 'string'
+        : typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!ok) {
+      const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+      throw new InvalidRequestError(
+        `The function was invoked with an event that is not an API Gateway HTTP request (its ${name} is ${kind}, not ${type === 'string' ? 'a string' : 'an object'}): call it through its HTTP API, or invoke it with an API Gateway payload 2.0 event.`,
+      );
+    }
+  }
 }
 
 /** The event where it is an object; otherwise an empty one (no headers, no method), to finish the 400 answer. */

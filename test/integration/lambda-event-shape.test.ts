@@ -63,6 +63,37 @@ describe('an invocation whose event is not an object', () => {
     },
   );
 
+  it.each([
+    ['body', { body: 5, requestContext: { http: { method: 'POST' } } }, 'its body is a number, not a string'],
+    ['requestContext', { requestContext: null }, 'its requestContext is null, not an object'],
+    [
+      'requestContext.http',
+      { requestContext: { http: null } },
+      'its requestContext.http is null, not an object',
+    ],
+    ['headers', { headers: 'x' }, 'its headers is a string, not an object'],
+    ['rawPath', { rawPath: ['/v1'] }, 'its rawPath is an array, not a string'],
+  ])(
+    'an object event whose %s has another type is a 400 naming it on every function, not a TypeError (500)',
+    async (_field, event, says) => {
+      for (const name of MODULES) {
+        const result = await handlers[name](event as unknown as APIGatewayProxyEventV2, lambdaContext());
+        expect([name, result.statusCode]).toEqual([name, 400]);
+        expect(String(result.body)).toContain(says);
+      }
+    },
+  );
+
+  it("the AWS console's default test event ({key1: 'value1'}) is answered as a request, by no function with a 5xx", async () => {
+    for (const name of MODULES) {
+      const result = await handlers[name](
+        { key1: 'value1' } as unknown as APIGatewayProxyEventV2,
+        lambdaContext(),
+      );
+      expect([name, result.statusCode < 500]).toEqual([name, true]);
+    }
+  });
+
   it('still answers an object event as a request (an empty one is a GET without parameters)', async () => {
     const result = await handlers.elevation({} as APIGatewayProxyEventV2, lambdaContext());
     expect(result.statusCode).toBe(400);
