@@ -411,6 +411,11 @@ describe('what a partly decoded block reports', () => {
     expect(partial.rowsDecoded).toBe(2);
     expect(stats.decodeMs).toBeGreaterThanOrEqual(ms + 2 * PREDICTOR_MS - 0.001);
     expect(stats.decodeMs).toBeLessThanOrEqual(wall);
+    // The same rows again (a cache hit): nothing decoded, so no decode time, and no DecodeTime metric (it is
+    // emitted when decodeMs > 0: a probe saw its count grow by one per request served from cached blocks).
+    const again = newReadStats();
+    await partial.rows([3, 0], fullContext({ stats: again }));
+    expect(again.decodeMs).toBe(0);
   });
 
   it('charges the pages its decoder wrote plus the decoder’s state, then only the block once whole', async () => {
