@@ -56,6 +56,7 @@ export const SHARDS: Record<string, string[]> = {
     `${LIB}/dataset/registry.ts`,
     `${LIB}/dataset/describe.ts`,
     `${LIB}/dataset/tile-names.ts`,
+    `${LIB}/dataset/decimal-steps.ts`,
     `${LIB}/dataset/tile-index.ts`,
     `${LIB}/dataset/raster-opener.ts`,
     `${LIB}/dataset/sidecar.ts`,
