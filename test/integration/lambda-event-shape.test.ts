@@ -90,7 +90,7 @@ describe('an invocation whose event is not an object', () => {
         { key1: 'value1' } as unknown as APIGatewayProxyEventV2,
         lambdaContext(),
       );
-      expect([name, result.statusCode < 500]).toEqual([name, true]);
+      expect([name, (result.statusCode ?? 500) < 500]).toEqual([name, true]);
     }
   });
 
