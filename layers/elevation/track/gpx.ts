@@ -18,21 +18,11 @@ import {
   textHeight,
   type XmlContent,
   type XmlElement,
+  formatNamespaces,
 } from './xml-scan';
 
 const GPX_NAMESPACES = ['', 'http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0'];
 const POINTS = new Set(['wpt', 'trkpt', 'rtept']);
-
-/**
- * Whether an element is GPX's, not an extension's: in a GPX namespace, or in the one the <gpx> root carries. Apps
- * write near-misses (`…/GPX/1/1/`, with a trailing slash) that OGR and GPSBabel read, and a file whose points were
- * all of a namespace we did not list was answered "no coordinates". Extensions' namespaces (gpxtpx, gpxx) differ
- * from the root's, so their elements stay out.
- */
-function gpxNamespaces(root: XmlElement): (e: XmlElement) => boolean {
-  const namespaces = new Set([...GPX_NAMESPACES, root.uri]);
-  return (e) => namespaces.has(e.uri);
-}
 
 interface PointState {
   element: XmlElement;
@@ -55,7 +45,7 @@ export function readGpx(text: string, options: TrackReadOptions): ParsedTrack {
         if (e.local !== 'gpx') {
           throw new InvalidRequestError(`The file is not GPX: its root element is <${e.name}>, not <gpx>.`);
         }
-        isGpx = gpxNamespaces(e);
+        isGpx = formatNamespaces(GPX_NAMESPACES, e);
       }
       // The first element opened inside a point is its first child (a grandchild opens after it).
       if (point) point.firstChildStart ??= e.start;

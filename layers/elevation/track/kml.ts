@@ -18,7 +18,15 @@ import {
 } from './height-slot';
 import type { ExtraEdit, ParsedTrack, RelativeGroup, TrackReadOptions } from './parsed-track';
 import type { TextEdit } from './text-edits';
-import { characterSpan, lineAt, scanXml, setContent, type XmlContent, type XmlElement } from './xml-scan';
+import {
+  characterSpan,
+  formatNamespaces,
+  lineAt,
+  scanXml,
+  setContent,
+  type XmlContent,
+  type XmlElement,
+} from './xml-scan';
 
 const KML_NAMESPACES = [
   '',
@@ -35,17 +43,6 @@ const COORDINATE_PARENTS = new Set(['Point', 'LineString', 'LinearRing']);
 const AFTER_ALTITUDE_MODE = new Set(['coordinates', 'outerBoundaryIs', 'innerBoundaryIs', 'when', 'coord']);
 
 const isGx = (e: XmlElement) => e.uri === GX;
-
-/**
- * Whether an element is KML's: in a KML namespace, or in the one the <kml> root carries. Apps write near-misses
- * (`…/kml/2.2/`, with a trailing slash) that OGR and GPSBabel read, and a file whose geometries were all of a
- * namespace we did not list was answered "no coordinates". Extensions' namespaces differ from the root's, so their
- * elements stay out; gx:'s stays gx:'s (read for gx:Track, gx:coord, gx:altitudeMode) even on a root that carries it.
- */
-function kmlNamespaces(root: XmlElement): (e: XmlElement) => boolean {
-  const namespaces = new Set([...KML_NAMESPACES, ...(root.uri === GX ? [] : [root.uri])]);
-  return (e) => namespaces.has(e.uri);
-}
 
 interface GeometryState {
   element: XmlElement;
@@ -82,7 +79,7 @@ export function readKml(text: string, options: TrackReadOptions): ParsedTrack {
         if (e.local !== 'kml') {
           throw new InvalidRequestError(`The file is not KML: its root element is <${e.name}>, not <kml>.`);
         }
-        isKml = kmlNamespaces(e);
+        isKml = formatNamespaces(KML_NAMESPACES, e, [GX]); // gx: stays Google's extension (gx:Track, gx:coord)
       }
       const geometry = geometries[geometries.length - 1];
       if (

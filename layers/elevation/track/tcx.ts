@@ -23,6 +23,7 @@ import {
   textHeight,
   type XmlContent,
   type XmlElement,
+  formatNamespaces,
 } from './xml-scan';
 
 const TCX_NAMESPACES = [
@@ -41,17 +42,6 @@ const HOLDERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   Lap: { BeginPosition: 'BeginAltitudeMeters', EndPosition: 'EndAltitudeMeters' },
 };
 const DEGREES = new Set(['LatitudeDegrees', 'LongitudeDegrees']);
-
-/**
- * Whether an element is TCX's: in a TCX namespace, or in the one the <TrainingCenterDatabase> root carries. Apps
- * write near-misses (`…/TrainingCenterDatabase/v2/`, with a trailing slash) that GPSBabel reads, and a file whose
- * points were all of a namespace we did not list was answered "no coordinates". Extensions' namespaces (Garmin's
- * ActivityExtension, ns3:) differ from the root's, so their elements stay out.
- */
-function tcxNamespaces(root: XmlElement): (e: XmlElement) => boolean {
-  const namespaces = new Set([...TCX_NAMESPACES, root.uri]);
-  return (e) => namespaces.has(e.uri);
-}
 
 interface PositionState {
   element: XmlElement;
@@ -92,7 +82,7 @@ export function readTcx(text: string, options: TrackReadOptions): ParsedTrack {
             `The file is not TCX: its root element is <${e.name}>, not <TrainingCenterDatabase>.`,
           );
         }
-        isTcx = tcxNamespaces(e);
+        isTcx = formatNamespaces(TCX_NAMESPACES, e);
       }
       if (
         holder &&

@@ -177,6 +177,21 @@ export function removeElement(text: string, element: XmlElement, end: number): T
 }
 
 /**
+ * Whether an element is the format's own, not an extension's: in one of its `known` namespaces, or in the one its
+ * root carries. Apps write near-misses (`…/GPX/1/1/`, `…/kml/2.2/` with a trailing slash) that OGR and GPSBabel
+ * read, and a file whose elements were all of a namespace not listed was answered "no coordinates". Extensions'
+ * namespaces differ from the root's, so their elements stay out; one in `extensions` stays out even as the root's.
+ */
+export function formatNamespaces(
+  known: readonly string[],
+  root: XmlElement,
+  extensions: readonly string[] = [],
+): (e: XmlElement) => boolean {
+  const namespaces = new Set([...known, ...(extensions.includes(root.uri) ? [] : [root.uri])]);
+  return (e) => namespaces.has(e.uri);
+}
+
+/**
  * An element's characters as a span of the text an edit can rewrite: its content when that is plain text, or the
  * inside of its one CDATA section (XML whitespace around it allowed), as some exporters wrap coordinates and
  * heights and OGR and GPSBabel read them. Numbers written inside a CDATA section keep the file valid (they never
