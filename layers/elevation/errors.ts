@@ -163,6 +163,20 @@ export class DataSourceAccessDeniedError extends DataSourceUnavailableError {}
 export class DataSourceMisconfiguredError extends DataSourceUnavailableError {}
 
 /**
+ * The data layer refused for good (access denied, or addressed wrongly): asking again answers the same, so such a
+ * failure is not retried on a joined load or reopen, and fails a freshness check rather than counting as an outage.
+ *
+ * @example
+ * ```ts
+ * assert.ok(refusedForGood(new DataSourceMisconfiguredError('S3 301 PermanentRedirect')));
+ * assert.ok(!refusedForGood(new DataSourceUnavailableError('HTTP 500')));
+ * ```
+ */
+export function refusedForGood(error: unknown): boolean {
+  return error instanceof DataSourceAccessDeniedError || error instanceof DataSourceMisconfiguredError;
+}
+
+/**
  * 502 whose message is safe for the client (it names a dataset, never a URL or a cause): e.g. the one file of a
  * single-file dataset is missing from the data store.
  *

@@ -13,12 +13,7 @@
  * second load of the same block.
  */
 import { BlockCache } from '../data/block-cache';
-import {
-  DataSourceAccessDeniedError,
-  DataSourceMisconfiguredError,
-  ObjectChangedError,
-  SourceNotFoundError,
-} from '../errors';
+import { ObjectChangedError, refusedForGood, SourceNotFoundError } from '../errors';
 import type { BlockRows } from '../raster/block-rows';
 import type { PixelArray, Raster } from '../raster/raster';
 import type { ReadContext } from '../types';
@@ -138,8 +133,7 @@ function startedElsewhere(promise: Promise<BlockRows>, ctx: ReadContext): boolea
 function mayHealOnReload(error: unknown): boolean {
   return !(
     error instanceof SourceNotFoundError ||
-    error instanceof DataSourceAccessDeniedError ||
-    error instanceof DataSourceMisconfiguredError ||
+    refusedForGood(error) ||
     error instanceof ObjectChangedError
   );
 }

@@ -15,13 +15,7 @@
  * cached header in use (the bytes were verified when read) and is tried again after `missingTtlMs`.
  */
 import { openByteSource, type ByteSource, type ReadIo, type RetryPolicy } from '../data/byte-source';
-import {
-  DataSourceAccessDeniedError,
-  DataSourceMisconfiguredError,
-  DeadlineExceededError,
-  ObjectChangedError,
-  SourceNotFoundError,
-} from '../errors';
+import { DeadlineExceededError, ObjectChangedError, refusedForGood, SourceNotFoundError } from '../errors';
 import { openCogRaster } from '../raster/cog-raster';
 import { isHgtLocation, openHgtRaster } from '../raster/hgt-raster';
 import type { Raster } from '../raster/raster';
@@ -203,12 +197,7 @@ export async function unchangedSincePinned(source: ByteSource, io: ReadIo | unde
     return true;
   } catch (error) {
     if (error instanceof ObjectChangedError) return false;
-    if (
-      error instanceof DeadlineExceededError ||
-      error instanceof DataSourceAccessDeniedError ||
-      error instanceof DataSourceMisconfiguredError
-    )
-      throw error;
+    if (error instanceof DeadlineExceededError || refusedForGood(error)) throw error;
     return true;
   }
 }
@@ -219,5 +208,5 @@ export async function unchangedSincePinned(source: ByteSource, io: ReadIo | unde
  * changed.)
  */
 function mayHealOnReopen(error: unknown): boolean {
-  return !(error instanceof DataSourceAccessDeniedError || error instanceof DataSourceMisconfiguredError);
+  return !refusedForGood(error);
 }
