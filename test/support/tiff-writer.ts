@@ -125,3 +125,37 @@ export function writeTiff(spec: TiffSpec): Uint8Array {
   });
   return out;
 }
+
+/**
+ * A square, north-up WGS84 Float32 GeoTIFF of `size` x `size` pixels in one uncompressed tile: `value(col, row)` at
+ * each pixel, its corner at (west, north), pixels `res` degrees wide; `tags` adds or replaces tags (GDAL_NODATA).
+ */
+export function float32Grid(spec: {
+  size: number;
+  west: number;
+  north: number;
+  res: number;
+  value: (col: number, row: number) => number;
+  tags?: Record<number, TagValue>;
+}): Uint8Array {
+  const { size, west, north, res } = spec;
+  const pixels = new Float32Array(size * size);
+  for (let row = 0; row < size; row++)
+    for (let col = 0; col < size; col++) pixels[row * size + col] = spec.value(col, row);
+  return writeTiff({
+    width: size,
+    height: size,
+    tile: size,
+    tiles: [new Uint8Array(pixels.buffer)],
+    tags: {
+      258: short(32), // BitsPerSample
+      259: short(1), // no compression
+      277: short(1),
+      339: short(3), // IEEE float
+      33550: double(res, res, 0),
+      33922: double(0, 0, 0, west, north, 0),
+      34735: WGS84_KEYS,
+      ...spec.tags,
+    },
+  });
+}

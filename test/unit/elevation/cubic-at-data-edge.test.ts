@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configureBlockCache, loadDatasetRegistry } from '../../../layers/elevation';
-import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
+import { ascii, float32Grid } from '../../support/tiff-writer';
 
 const SIZE = 32;
 const RES = 1 / 64;
@@ -18,26 +18,14 @@ let dir: string;
 beforeAll(() => {
   configureBlockCache(16 * 1024 * 1024);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubic-edge-'));
-  const pixels = new Float32Array(SIZE * SIZE);
-  for (let row = 0; row < SIZE; row++)
-    for (let col = 0; col < SIZE; col++) pixels[row * SIZE + col] = row * row;
   // A void at row 20 of column 1, to show a nodata pixel in the kept window still falls back to bilinear.
-  pixels[20 * SIZE + 1] = -9999;
-  const tiff = writeTiff({
-    width: SIZE,
-    height: SIZE,
-    tile: SIZE,
-    tiles: [new Uint8Array(pixels.buffer)],
-    tags: {
-      258: short(32),
-      259: short(1),
-      277: short(1),
-      339: short(3),
-      33550: double(RES, RES, 0),
-      33922: double(0, 0, 0, 10, 50, 0),
-      34735: WGS84_KEYS,
-      42113: { type: 'ascii', values: [...Buffer.from('-9999', 'latin1'), 0] },
-    },
+  const tiff = float32Grid({
+    size: SIZE,
+    west: 10,
+    north: 50,
+    res: RES,
+    value: (col, row) => (col === 1 && row === 20 ? -9999 : row * row),
+    tags: { 42113: ascii('-9999') },
   });
   fs.writeFileSync(path.join(dir, 'square.tif'), tiff);
   fs.writeFileSync(path.join(dir, 'config.yaml'), 'datasets:\n  - name: square\n    path: square.tif\n');

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configureBlockCache, loadDatasetRegistry } from '../../../layers/elevation';
-import { double, short, WGS84_KEYS, writeTiff } from '../../support/tiff-writer';
+import { float32Grid } from '../../support/tiff-writer';
 
 const SIZE = 256;
 // glo_30_left.tif's geotransform (a Copernicus GLO-30 crop): 1″ pixels, origin on a pixel edge of the 1° grid.
@@ -21,24 +21,7 @@ const value = (col: number, row: number) => col * 1000 + row;
 let dir: string;
 
 function raster(originX: number): Uint8Array {
-  const pixels = new Float32Array(SIZE * SIZE);
-  for (let row = 0; row < SIZE; row++)
-    for (let col = 0; col < SIZE; col++) pixels[row * SIZE + col] = value(col, row);
-  return writeTiff({
-    width: SIZE,
-    height: SIZE,
-    tile: SIZE,
-    tiles: [new Uint8Array(pixels.buffer)],
-    tags: {
-      258: short(32), // BitsPerSample
-      259: short(1), // no compression
-      277: short(1),
-      339: short(3), // IEEE float
-      33550: double(RES, RES, 0),
-      33922: double(0, 0, 0, originX, ORIGIN_Y, 0),
-      34735: WGS84_KEYS,
-    },
-  });
+  return float32Grid({ size: SIZE, west: originX, north: ORIGIN_Y, res: RES, value });
 }
 
 beforeAll(() => {
@@ -89,26 +72,8 @@ describe('nearest on an exact pixel edge or corner reads the pixel GDAL reads', 
     const tenth = path.join(dir, 'tenth');
     fs.mkdirSync(tenth);
     const res = 0.1 / 16;
-    const tile = (west: number, base: number) => {
-      const pixels = new Float32Array(16 * 16);
-      for (let row = 0; row < 16; row++)
-        for (let col = 0; col < 16; col++) pixels[row * 16 + col] = base + col * 100 + row;
-      return writeTiff({
-        width: 16,
-        height: 16,
-        tile: 16,
-        tiles: [new Uint8Array(pixels.buffer)],
-        tags: {
-          258: short(32),
-          259: short(1),
-          277: short(1),
-          339: short(3),
-          33550: double(res, res, 0),
-          33922: double(0, 0, 0, west, 0.8, 0),
-          34735: WGS84_KEYS,
-        },
-      });
-    };
+    const tile = (west: number, base: number) =>
+      float32Grid({ size: 16, west, north: 0.8, res, value: (col, row) => base + col * 100 + row });
     fs.writeFileSync(path.join(tenth, 'N0x7E0x6.tif'), tile(0.6, 10000));
     fs.writeFileSync(path.join(tenth, 'N0x7E0x7.tif'), tile(0.7, 20000));
     fs.writeFileSync(
