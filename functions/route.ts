@@ -104,70 +104,50 @@ function answer(methods: readonly string[], fn: RouteHandler, shape: ErrorShape 
 }
 
 /**
- * Lambda passes whatever JSON it was invoked with: API Gateway always sends an object, but a direct invoke
- * (`aws lambda invoke --payload 'null'`, a console test) may send null, a string or an array. Such an event is a
- * 400 saying what was expected, not a TypeError escaping the handler (a Lambda error with a stack trace).
+ * API Gateway's fields a handler reads (payload 2.0): the type each has when present, and whether it may be null.
  */
-function requireObjectEvent(event: unknown): void {
-  if (typeof event === 'object' && event !== null && !Array.isArray(event)) {
-    requireEventFields(event as Record<string, unknown>);
-    return;
-  }
-  const kind =
-    event === null
-      ? 'null'
-      : Array.isArray(event)
-        ? 'an array'
-        : event === undefined
-          ? 'undefined'
-          : `a ${typeof event}`;
-  throw new InvalidRequestError(
-    `The function was invoked with an event that is not an API Gateway HTTP request (it is ${kind}): call it through its HTTP API, or invoke it with an API Gateway payload 2.0 event.`,
-  );
-}
-
-/** API Gateway's fields a handler reads, and the type each has when present (payload 2.0). */
-const EVENT_FIELDS: Record<string, 'string' | 'object'> = {
-  rawPath: 'string',
-  rawQueryString: 'string',
-  body: 'string',
-  headers: 'object',
-  queryStringParameters: 'object',
-  pathParameters: 'object',
-  requestContext: 'object',
-};
+const EVENT_FIELDS: readonly [name: string, type: 'string' | 'object', nullable: boolean][] = [
+  ['rawPath', 'string', true],
+  ['rawQueryString', 'string', true],
+  ['body', 'string', true],
+  ['headers', 'object', true],
+  ['queryStringParameters', 'object', true],
+  ['pathParameters', 'object', true],
+  ['requestContext', 'object', false],
+  ['requestContext.http', 'object', false],
+];
 
 /**
- * An object event whose API Gateway fields have other types (a console test event's `{"body": 5}`, a
- * `requestContext` of null) is a 400 naming the field, not a TypeError in a handler (a 500).
+ * Lambda passes whatever JSON it was invoked with: API Gateway always sends an object, but a direct invoke
+ * (`aws lambda invoke --payload 'null'`, a console test) may send null, a string, an array, or an object whose
+ * fields have other types (`{"body": 5}`, a `requestContext` of null). Such an event is a 400 saying what was
+ * expected, not a TypeError escaping the handler (a Lambda error with a stack trace) or a 500.
  */
-function requireEventFields(event: Record<string, unknown>): void {
-  const http = (event.requestContext as Record<string, unknown> | undefined)?.http;
-  const fields: [string, unknown, 'string' | 'object'][] = [
-    ...Object.entries(EVENT_FIELDS).map(([name, type]): [string, unknown, 'string' | 'object'] => [
-      name,
-      event[name],
-      type,
-    ]),
-    ['requestContext.http', http, 'object'],
-  ];
-  for (const [name, value, type] of fields) {
-    if (
-      value === undefined ||
-      (value === null && name !== 'requestContext' && name !== 'requestContext.http')
-    )
-      continue;
-    const ok =
-      type === 'string'
-        ? typeof value === 'string'
-        : typeof value === 'object' && value !== null && !Array.isArray(value);
-    if (!ok) {
-      const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-      throw new InvalidRequestError(
-        `The function was invoked with an event that is not an API Gateway HTTP request (its ${name} is ${kind}, not ${type === 'string' ? 'a string' : 'an object'}): call it through its HTTP API, or invoke it with an API Gateway payload 2.0 event.`,
+function requireObjectEvent(event: unknown): void {
+  if (!isRecord(event)) throw notARequest(`it is ${kindOf(event)}`);
+  for (const [name, type, nullable] of EVENT_FIELDS) {
+    const value = name.split('.').reduce<unknown>((v, key) => (isRecord(v) ? v[key] : undefined), event);
+    if (value === undefined || (value === null && nullable)) continue;
+    if (type === 'string' ? typeof value !== 'string' : !isRecord(value))
+      throw notARequest(
+        `its ${name} is ${kindOf(value)}, not ${type === 'string' ? 'a string' : 'an object'}`,
       );
-    }
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+function notARequest(what: string): InvalidRequestError {
+  return new InvalidRequestError(
+    `The function was invoked with an event that is not an API Gateway HTTP request (${what}): call it through its HTTP API, or invoke it with an API Gateway payload 2.0 event.`,
+  );
 }
 
 /** The event where it is an object; otherwise an empty one (no headers, no method), to finish the 400 answer. */
