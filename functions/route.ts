@@ -4,7 +4,6 @@
  * remaining time, and any error mapped to a status in one place (never thrown: serverless-offline would turn a
  * thrown error into HTTP 200).
  */
-import { setMaxListeners } from 'node:events';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import {
   blockCache,
@@ -19,6 +18,7 @@ import { corsOriginOrNull, getApp, type App } from './app';
 import { errorResponse, method, preflightResponse, requireMethod, type Response } from './http';
 import { decodeContentEncoding } from './content-encoding';
 import { finishResponse } from './response-finish';
+import { requestDeadline, type Deadline } from './deadline';
 
 export type RouteHandler = (
   event: APIGatewayProxyEventV2,
@@ -30,6 +30,12 @@ export type RouteHandler = (
 
 /** What telemetry reports of the library beside each request's counters: its block cache and answer labels. */
 const OBSERVED: Observed = { cache: blockCache, answers: DATA_ANSWERS };
+
+/**
+ * Most the answer waits, once the deadline has passed, for the request's work to stop (the reads listening to the
+ * signal settle within a few ticks): taken from DEADLINE_MARGIN_MS, never beyond it.
+ */
+const DEADLINE_SETTLE_MS = 100;
 
 /** Used when the context has no clock (tools and tests invoking a handler with a partial context). */
 const FALLBACK_REMAINING_MS = 28_000;
@@ -66,26 +72,22 @@ function withCorsMethods(response: Response, corsMethods: string): Response {
 function answer(methods: readonly string[], fn: RouteHandler, shape: ErrorShape | undefined) {
   const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
   return async (event: APIGatewayProxyEventV2, t: RequestTelemetry, context: Context): Promise<Response> => {
-    const deadline = new AbortController();
-    // Every read of this request listens to its signal (one per read queued behind MAX_CONCURRENT_READS): Node's
-    // leak warning at 11 fired on most requests over many blocks. The signal lives as long as its request.
-    setMaxListeners(0, deadline.signal);
-    let timer: NodeJS.Timeout | undefined;
+    let deadline: Deadline | undefined;
     try {
       requireObjectEvent(event);
       const app = getApp();
       if (method(event) === 'OPTIONS') return preflightResponse(app.corsOrigin);
       requireMethod(event, allowed);
       const decoded = decodeContentEncoding(event);
-      const budgetMs = Math.max(0, remainingMs(context) - app.settings.deadlineMarginMs);
-      // Reads stop at the deadline (the signal); the race answers 504 even if some work ignores the signal.
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const error = new DeadlineExceededError(`Request deadline of ${budgetMs} ms passed`);
-          deadline.abort(error);
-          reject(error);
-        }, budgetMs);
-      });
+      const { deadlineMarginMs } = app.settings;
+      const budgetMs = Math.max(0, remainingMs(context) - deadlineMarginMs);
+      // Reads stop at the deadline (the signal); the race answers 504 even if some work ignores the signal, after
+      // waiting a little (part of the margin) for the work that listens to it to close its spans and count its reads.
+      deadline = requestDeadline(
+        budgetMs,
+        Math.min(DEADLINE_SETTLE_MS, deadlineMarginMs),
+        () => new DeadlineExceededError(`Request deadline of ${budgetMs} ms passed`),
+      );
       const ctx: ReadContext = {
         stats: t.stats,
         trace: t.trace,
@@ -93,12 +95,12 @@ function answer(methods: readonly string[], fn: RouteHandler, shape: ErrorShape 
         limiter: new ReadLimiter(app.settings.maxConcurrentReads),
         blockBudgetBytes: app.settings.requestBlockBudgetBytes,
       };
-      return await Promise.race([fn(decoded, t, app, ctx), expired]);
+      return await deadline.race(fn(decoded, t, app, ctx));
     } catch (error) {
       const response = errorResponse(error, corsOriginOrNull(), t);
       return shape ? shape(asRequest(event), response) : response;
     } finally {
-      clearTimeout(timer);
+      deadline?.clear();
     }
   };
 }

@@ -80,7 +80,7 @@ export const elevationApiPanels = {
     key: 'api-data-source-answers',
     title: 'Data layer answers per second by outcome',
     description:
-      'Range-read attempts per second by how the data layer answered: ok (206), missing (404), denied (401/403), throttled (429, 503 SlowDown), server_error (other 5xx), timeout, verification_failed, failed (network). Every retry is an attempt.',
+      'Range-read attempts per second by how the data layer answered: ok (206), missing (404), denied (401/403), throttled (429, 503 SlowDown), server_error (other 5xx), timeout, verification_failed, failed (network), deadline (cut by the request deadline). Every retry is an attempt.',
     unit: 'reqps',
     width: 12,
     queries: [{ expr: sumRate(api.dataSourceAnswers, DS, ['answer']), legend: '{{answer}}' }],

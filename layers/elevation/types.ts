@@ -56,6 +56,7 @@ export const DATA_ANSWERS = [
   'timeout',
   'verification_failed',
   'failed',
+  'deadline',
 ] as const;
 export type DataAnswer = (typeof DATA_ANSWERS)[number];
 
@@ -136,8 +137,16 @@ export interface Dataset {
     interpolation: Interpolation,
     ctx?: Partial<ReadContext>,
   ): Promise<SampleResult>;
-  describe(): Promise<DatasetInfo>;
+  /**
+   * What `/v1/datasets` lists, made from the files' headers and kept a while. The reads it starts are counted and
+   * traced in `counted` (the request that asked while none was kept); not cut by that request's deadline: every
+   * request asking meanwhile waits for the same description, and one's deadline must not fail the others.
+   */
+  describe(counted?: CountedReads): Promise<DatasetInfo>;
 }
+
+/** Where shared work (a dataset's description) counts and traces its reads: the request that started it. */
+export type CountedReads = Partial<Pick<ReadContext, 'stats' | 'trace'>>;
 
 /**
  * How domain code opens trace subsegments without knowing about X-Ray: the telemetry layer passes an
@@ -186,7 +195,7 @@ export abstract class DatasetBase implements Dataset {
     interpolation: Interpolation,
     ctx?: Partial<ReadContext>,
   ): Promise<SampleResult>;
-  abstract describe(): Promise<DatasetInfo>;
+  abstract describe(counted?: CountedReads): Promise<DatasetInfo>;
 
   async sample(
     points: readonly LatLon[],

@@ -271,10 +271,11 @@ describe('the data layer answers by outcome', () => {
   let flaky: FlakyServer;
   let workDir: string;
   let elevation: Handler;
+  let configPath: string;
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telemetry-output-'));
-    const configPath = path.join(workDir, 'config.yaml');
+    configPath = path.join(workDir, 'config.yaml');
     fs.writeFileSync(configPath, 'datasets:\n  - name: plane-point\n    path: plane-point.tif\n');
     flaky = await startFlakyServer(path.resolve('test/fixtures'));
     ({ elevation } = await loadHandlers({
@@ -309,6 +310,35 @@ describe('the data layer answers by outcome', () => {
     expect(answers(lines)).toMatchObject({ throttled: 2, ok: expect.any(Number) });
     expect(line).toMatchObject({ dataAnswers: { throttled: 2 } });
     for (const answer of Object.keys(answers(lines))) expect(DATA_ANSWERS).toContain(answer);
+  });
+
+  it("counts an attempt cut by the request's deadline as deadline, in the request's own documents", async () => {
+    flaky.mode = 'hang';
+    const lines = await captured(async () => {
+      // 700 ms left, DEADLINE_MARGIN_MS 500 by default: the deadline cuts the read long before its 2 s timeout.
+      const response = await invoke(elevation, v1('plane-point', { locations: '49.69,10.31' }), 700);
+      expect(response.status).toBe(504);
+    });
+    flaky.mode = 'ok';
+    expect(answers(lines)).toEqual({ deadline: 1 });
+    const [line] = wideLines(lines);
+    expect(line).toMatchObject({ status: 504, rangeRequests: 1, dataAnswers: { deadline: 1 } });
+  });
+
+  it.each([
+    ['datasets', '/v1/datasets', {}],
+    ['health', '/health', { deep: '1' }],
+  ] as const)('counts the reads %s makes to describe the datasets (%s)', async (name, path, query) => {
+    // Fresh handlers: nothing opened yet, so describing the dataset reads its header.
+    const handlers = await loadHandlers({ ...LOUD, CONFIG_PATH: configPath, DATA_ROOT: flaky.url });
+    flaky.mode = 'ok';
+    const lines = await captured(async () => {
+      expect((await invoke(handlers[name], { path, query })).status).toBe(200);
+    });
+    const [line] = wideLines(lines);
+    expect(line.rangeRequests).toBeGreaterThan(0);
+    expect(line).toMatchObject({ dataAnswers: { ok: line.rangeRequests } });
+    expect(answers(lines)).toEqual({ ok: line.rangeRequests });
   });
 
   it('counts a 403 as denied and logs the internal cause only beside the generic 5xx message', async () => {

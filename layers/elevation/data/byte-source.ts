@@ -140,7 +140,8 @@ export class RetryingSource implements ByteSource {
           if (stats) stats.rangeBytes += bytes.byteLength;
           return bytes;
         } catch (error) {
-          if (stats && !signal?.aborted) countAnswer(stats, answerOf(error));
+          // An attempt cut by the request's deadline is counted as such: the store had not answered by then.
+          if (stats) countAnswer(stats, signal?.aborted ? 'deadline' : answerOf(error));
           if (signal?.aborted) break;
           // The object vanished after we read it: its header and blocks are stale, as when it changed.
           if (error instanceof SourceNotFoundError && this.pinned)
