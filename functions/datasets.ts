@@ -24,7 +24,7 @@ export const handler = route('datasets', ['GET'], async (event, t, app, ctx) => 
     return answerElevations({ ...event, pathParameters: { dataset: 'datasets' } }, t, app, ctx);
   }
   const settled = await t.phase('describe', () =>
-    Promise.allSettled(names.map((name) => app.registry.get(name).describe())),
+    Promise.allSettled(names.map((name) => app.registry.get(name).describe(ctx))),
   );
   const failures: Record<string, string> = {};
   const results = settled.map((outcome, i) => {

@@ -12,6 +12,7 @@ import {
   tryParseVerticalDatum,
   type VerticalDatum,
   type ReadContext,
+  type CountedReads,
 } from '../layers/elevation';
 import type { App } from './app';
 
@@ -36,10 +37,14 @@ export function geoidGrids(app: App): GeoidGrids {
  * (an SRTM .hgt: EGM96; a GeoTIFF's VerticalCSTypeGeoKey); null when neither says. A 400 names a declared one that
  * cannot be converted (NAVD88: it was "declares no vertical datum", contradicting /v1/datasets).
  */
-export async function datasetDatum(app: App, dataset: string): Promise<VerticalDatum | null> {
+export async function datasetDatum(
+  app: App,
+  dataset: string,
+  counted?: CountedReads,
+): Promise<VerticalDatum | null> {
   const declared =
     app.registry.config.datasets.find((d) => d.name === dataset)?.verticalDatum ??
-    (await app.registry.get(dataset).describe()).verticalDatum;
+    (await app.registry.get(dataset).describe(counted)).verticalDatum;
   if (declared === null) return null;
   const datum = tryParseVerticalDatum(declared);
   if (datum) return datum;
@@ -56,5 +61,11 @@ export function heightConversion(
 ): HeightConversion | undefined {
   if (datum === null) return undefined;
   return (sampled, points) =>
-    convertHeights({ ...sampled, points }, datum, (name) => datasetDatum(app, name), geoidGrids(app), ctx);
+    convertHeights(
+      { ...sampled, points },
+      datum,
+      (name) => datasetDatum(app, name, ctx),
+      geoidGrids(app),
+      ctx,
+    );
 }

@@ -9,12 +9,15 @@ import { geoidGrids } from './geoids';
 import { route } from './route';
 import { jsonResponse, rejectRepeatedParameters } from './http';
 
-export const handler = route('health', ['GET'], async (event, t, app) => {
+export const handler = route('health', ['GET'], async (event, t, app, ctx) => {
   const names = app.registry.names();
   rejectRepeatedParameters(event.rawQueryString, '|', ['deep']); // API Gateway would join them: '1,1'
   const deep = deepParameter(event.queryStringParameters?.deep);
   if (!deep) return jsonResponse(200, JSON.stringify({ status: 'OK', datasets: names }), app.corsOrigin);
-  const checks = servabilityChecks(app.registry, () => geoidGrids(app));
+  const checks = servabilityChecks(app.registry, () => geoidGrids(app), {
+    stats: ctx.stats,
+    trace: ctx.trace,
+  });
   const failed = await t.phase('describe', () => unservable(checks));
   const unavailable = failed.map(({ name }) => name);
   if (failed.length > 0)

@@ -8,6 +8,7 @@
 import {
   DatasetBase,
   type Dataset,
+  type CountedReads,
   type DatasetInfo,
   type Elevation,
   type Interpolation,
@@ -56,8 +57,8 @@ export class FallbackDataset extends DatasetBase {
     return { elevations, datasets, nodataPixels };
   }
 
-  async describe(): Promise<DatasetInfo> {
-    const infos = await Promise.all(this.children.map((c) => c.describe()));
+  async describe(counted?: CountedReads): Promise<DatasetInfo> {
+    const infos = await Promise.all(this.children.map((c) => c.describe(counted)));
     const boxes = infos.map((i) => i.bounds).filter((b): b is [number, number, number, number] => b !== null);
     return {
       name: this.name,

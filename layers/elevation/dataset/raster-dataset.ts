@@ -18,6 +18,7 @@ import {
   DatasetBase,
   noTracing,
   newReadStats,
+  type CountedReads,
   type DatasetInfo,
   type Elevation,
   type Interpolation,
@@ -227,11 +228,12 @@ export class RasterDataset extends DatasetBase {
    * then made again from the files as they are, so a file replaced by one of another extent, a tile added or a VRT
    * replaced are described as they are answered (cached for good, the old bounds stood beside the new heights).
    */
-  describe(): Promise<DatasetInfo> {
+  describe(counted?: CountedReads): Promise<DatasetInfo> {
     if (this.info && this.now() >= this.infoExpires) this.info = null;
     if (this.info) return this.info;
     this.infoExpires = this.now() + this.options.relistMs;
-    const info = this.describeReopening(fullContext()).catch((error: unknown) => {
+    const context = fullContext({ stats: counted?.stats, trace: counted?.trace });
+    const info = this.describeReopening(context).catch((error: unknown) => {
       if (this.info === info) this.info = null;
       throw error;
     });

@@ -8,7 +8,7 @@
  */
 import type { DatasetRegistry } from '../dataset/registry';
 import { roundElevation } from '../service/elevation-query';
-import type { Dataset, DatasetInfo, LatLon, ReadContext } from '../types';
+import type { CountedReads, Dataset, DatasetInfo, LatLon, ReadContext } from '../types';
 import { pixelSizeMetres } from './pixel-size';
 
 export interface GoogleResult {
@@ -31,10 +31,10 @@ const NAMED_MISSING = 5;
 /** One promise per dataset name (the config's few names bound it); a rejected one is dropped and retried. */
 const infos = new Map<string, Promise<DatasetInfo>>();
 
-function datasetInfo(registry: DatasetRegistry, name: string): Promise<DatasetInfo> {
+function datasetInfo(registry: DatasetRegistry, name: string, counted: CountedReads): Promise<DatasetInfo> {
   let info = infos.get(name);
   if (!info) {
-    info = registry.get(name).describe();
+    info = registry.get(name).describe(counted);
     infos.set(name, info);
     void info.catch(() => infos.delete(name));
   }
@@ -71,7 +71,7 @@ export async function answerGoogleQuery(
   }
   const answering = [...new Set(datasets)];
   const facts = new Map(
-    await Promise.all(answering.map(async (name) => [name, await datasetInfo(registry, name)] as const)),
+    await Promise.all(answering.map(async (name) => [name, await datasetInfo(registry, name, ctx)] as const)),
   );
   const results = locations.map((location, i): GoogleResult => {
     const resolution = pixelSizeMetres(facts.get(datasets[i]) as DatasetInfo, location.lat);

@@ -6,6 +6,7 @@
 import type { DatasetRegistry } from '../dataset/registry';
 import type { GeoidGrids } from '../datum/geoid-grids';
 import type { Geoid } from '../datum/vertical-datum';
+import type { CountedReads } from '../types';
 
 export interface ServabilityCheck {
   /** The dataset's name, or `geoids.<geoid>` for a geoid grid (`geoids` when the grids could not be built). */
@@ -33,11 +34,16 @@ export interface Unservable {
  * assert.deepEqual(await unservable(checks), []);
  * ```
  */
-export function servabilityChecks(registry: DatasetRegistry, geoids: () => GeoidGrids): ServabilityCheck[] {
+export function servabilityChecks(
+  registry: DatasetRegistry,
+  geoids: () => GeoidGrids,
+  /** Where the checks' reads are counted and traced (`/health?deep=1`: its request). */
+  counted: CountedReads = {},
+): ServabilityCheck[] {
   const datasets = registry.names().map((name) => ({
     name,
     kind: 'dataset' as const,
-    check: (): Promise<unknown> => registry.get(name).describe(),
+    check: (): Promise<unknown> => registry.get(name).describe(counted),
   }));
   let grids: GeoidGrids;
   try {
@@ -51,7 +57,7 @@ export function servabilityChecks(registry: DatasetRegistry, geoids: () => Geoid
     ...(Object.keys(grids.paths) as Geoid[]).map((geoid) => ({
       name: `geoids.${geoid}`,
       kind: 'geoid' as const,
-      check: (): Promise<unknown> => grids.undulations(geoid, [{ lat: 0, lon: 0 }]),
+      check: (): Promise<unknown> => grids.undulations(geoid, [{ lat: 0, lon: 0 }], counted),
     })),
   ];
 }
