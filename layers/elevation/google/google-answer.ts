@@ -74,7 +74,7 @@ export async function answerGoogleQuery(
     await Promise.all(answering.map(async (name) => [name, await datasetInfo(registry, name, ctx)] as const)),
   );
   const results = locations.map((location, i): GoogleResult => {
-    const resolution = pixelSizeMetres(facts.get(datasets[i]) as DatasetInfo, location.lat);
+    const resolution = pixelSizeMetres(facts.get(datasets[i]) as DatasetInfo, location);
     const result: GoogleResult = {
       elevation: roundElevation(elevations[i] as number),
       location: { lat: location.lat, lng: location.lon },
