@@ -65,13 +65,14 @@ export function parseGoogleQuery(
   if (!given(path)) throw invalid("Missing the 'locations' or 'path' parameter.");
   if (!given(samples)) throw invalid("Missing the 'samples' parameter, which 'path' requires.");
   const count = decimalNumber(String(samples));
-  if (!Number.isInteger(count) || count < 1 || count > limits.maxSamples) {
+  // Google's samples are 2 to 512, both ends of the path included, and its path has two or more points.
+  if (!Number.isInteger(count) || count < 2 || count > limits.maxSamples) {
     throw invalid(
-      `Invalid 'samples' parameter '${excerpt(String(samples))}': use a whole number from 1 to ${limits.maxSamples}.`,
+      `Invalid 'samples' parameter '${excerpt(String(samples))}': use a whole number from 2 to ${limits.maxSamples}.`,
     );
   }
   const points = parsePoints('path', path, limits.maxLocations);
-  if (count === 1) return [points[0]];
+  if (points.length < 2) throw invalid(`Invalid 'path' parameter: a path has two or more points; 1 given.`);
   return samplePath(points, count);
 }
 

@@ -4,8 +4,7 @@ import { parseGoogleQuery } from '../../../layers/elevation';
 const limits = { maxLocations: 3, maxSamples: 5 };
 
 describe('parseGoogleQuery', () => {
-  it('answers the one point of a path for samples=1, and both ends for samples=2', () => {
-    expect(parseGoogleQuery({ path: '10,10|20,20', samples: '1' }, limits)).toEqual([{ lat: 10, lon: 10 }]);
+  it('answers both ends of a path for samples=2', () => {
     const ends = parseGoogleQuery({ path: '10,10|20,20', samples: '2' }, limits);
     expect(ends[0]).toEqual({ lat: 10, lon: 10 });
     expect(ends[1].lat).toBeCloseTo(20, 9);
@@ -18,7 +17,10 @@ describe('parseGoogleQuery', () => {
       "Only one of the 'locations' and 'path' parameters may be given.",
     ],
     [{ path: '1,1|2,2' }, "Missing the 'samples' parameter, which 'path' requires."],
-    [{ path: '1,1|2,2', samples: '6' }, "Invalid 'samples' parameter '6': use a whole number from 1 to 5."],
+    [{ path: '1,1|2,2', samples: '6' }, "Invalid 'samples' parameter '6': use a whole number from 2 to 5."],
+    // Google's samples are 2 to 512, ends included; its path has two or more points (as /profile's).
+    [{ path: '1,1|2,2', samples: '1' }, "Invalid 'samples' parameter '1': use a whole number from 2 to 5."],
+    [{ path: '1,1', samples: '3' }, "Invalid 'path' parameter: a path has two or more points; 1 given."],
     [{ path: '1,1|2,2', samples: '1.5' }, "Invalid 'samples' parameter '1.5'"],
     [{ path: '1,1|2,2', samples: '0' }, "Invalid 'samples' parameter '0'"],
     [{ path: '1,1|2,2', samples: '0x3' }, "Invalid 'samples' parameter '0x3'"],
