@@ -254,11 +254,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     if (Buffer.byteLength(url) > MAX_URL_BYTES) {
       request.resume();
+      // Only a route that takes POST can take its locations in a body (Google's routes are GET only).
+      const postable = matchRoute(options.routes, 'POST', url.split('?')[0]) !== null;
       return sendJson(
         response,
         414,
         'INVALID_REQUEST',
-        `The URL is longer than ${MAX_URL_BYTES} bytes: send many locations as a POST body.`,
+        postable
+          ? `The URL is longer than ${MAX_URL_BYTES} bytes: send many locations as a POST body.`
+          : `The URL is longer than ${MAX_URL_BYTES} bytes, the most this route takes: send fewer locations per request, or as an enc: polyline.`,
       );
     }
     if (request.rawHeaders.length / 2 > MAX_HEADER_COUNT) {

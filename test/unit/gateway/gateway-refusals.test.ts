@@ -9,6 +9,12 @@ import { gatewayOver, type GatewayHarness } from '../../support/gateway-harness'
 
 const ROUTES: ApiRoute[] = [
   { functionName: 'elevation', method: '*', path: '/v1/{dataset}', segments: ['v1', '{dataset}'] },
+  {
+    functionName: 'google',
+    method: 'GET',
+    path: '/maps/api/elevation/json',
+    segments: ['maps', 'api', 'elevation', 'json'],
+  },
 ];
 
 function hapi(response: http.ServerResponse, statusCode: number, message: string): void {
@@ -70,7 +76,7 @@ describe('the local gateway and refusals made before a handler runs', () => {
     const body = await answer.text();
     expect(JSON.parse(body)).toEqual({
       status: 'INVALID_REQUEST',
-      error: 'No route for GET /v1/offline404. Routes: ANY /v1/{dataset}.',
+      error: 'No route for GET /v1/offline404. Routes: ANY /v1/{dataset}, GET /maps/api/elevation/json.',
     });
     expect(body).not.toMatch(/Serverless-offline|existingRoutes/);
   });
@@ -99,4 +105,21 @@ describe('the local gateway and refusals made before a handler runs', () => {
       expect((await fetch(`${gateway.url}/v1/a%C3%A9`)).status).toBe(200); // é
     },
   );
+
+  it('answers an overlong URL 414, suggesting a POST body only where the route takes POST', async () => {
+    const locations = '48.7,9.1|'.repeat(2_000); // 18,000 bytes
+    const v1 = await fetch(`${gateway.url}/v1/sample?locations=${locations}`);
+    expect(v1.status).toBe(414);
+    expect(await v1.json()).toEqual({
+      status: 'INVALID_REQUEST',
+      error: 'The URL is longer than 16384 bytes: send many locations as a POST body.',
+    });
+    const google = await fetch(`${gateway.url}/maps/api/elevation/json?locations=${locations}`);
+    expect(google.status).toBe(414);
+    expect(await google.json()).toEqual({
+      status: 'INVALID_REQUEST',
+      error:
+        'The URL is longer than 16384 bytes, the most this route takes: send fewer locations per request, or as an enc: polyline.',
+    });
+  });
 });
