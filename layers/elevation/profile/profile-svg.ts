@@ -32,7 +32,8 @@ export function renderProfileSvg(profile: Profile, dataset: string): string {
     heights.length ? heights.reduce((a, b) => Math.min(a, b)) : 0,
     heights.length ? heights.reduce((a, b) => Math.max(a, b)) : 1,
   );
-  const [, xMax, xStep] = niceRange(0, Math.max(summary.length / xScale, 1e-9));
+  // At least 0 to 1 m: a zero-length profile (one point asked) had ticks 2e-10 m apart, all labelled 0.
+  const [, xMax, xStep] = niceRange(0, Math.max(summary.length / xScale, 1));
   const x = (distance: number) => MARGIN.left + (distance / xScale / xMax) * PLOT_W;
   const y = (elevation: number) => MARGIN.top + PLOT_H - ((elevation - yMin) / (yMax - yMin)) * PLOT_H;
   const title = `Elevation profile · ${dataset} · ${(summary.length / xScale).toFixed(km ? 1 : 0)} ${unit} · ascent ${Math.round(summary.ascent)} m · descent ${Math.round(summary.descent)} m`;

@@ -51,6 +51,23 @@ describe('renderProfileSvg', () => {
     expect(svg).not.toContain('<polyline');
   });
 
+  it('labels the distance axis of a zero-length profile (one point asked) 0 to 1 m, every label different', () => {
+    const still = {
+      points: [
+        { lat: 48, lon: 9 },
+        { lat: 48, lon: 9 },
+      ],
+      distances: [0, 0],
+      length: 0,
+    };
+    const svg = renderProfileSvg(buildProfile(still, [100, 100], 5), 'd');
+    const labels = [
+      ...svg.matchAll(/<text class="tick" x="[^"]*" y="(\d+(?:\.\d+)?)" text-anchor="middle">([^<]*)</g),
+    ];
+    const distances = labels.map((m) => m[2]);
+    expect(distances).toEqual(['0', '0.2', '0.4', '0.6', '0.8', '1']);
+  });
+
   it('widens a flat profile to a round range around its height', () => {
     const [min, max, step] = niceRange(250, 250);
     expect(min).toBeLessThanOrEqual(250);
