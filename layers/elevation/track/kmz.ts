@@ -89,7 +89,7 @@ function unzipEntry(record: ZipRecord, left: number, limit: number): Uint8Array 
  * answered heights in a document no viewer shows. A folder entry (`trip.kml/`) does not end in `.kml`.
  */
 function mainDocumentIndex(entries: readonly KmzEntry[]): number {
-  const index = entries.findIndex((e) => /\.kml$/i.test(e.name));
+  const index = entries.findIndex((e) => /\.kml$/i.test(e.name) && !isAppleDouble(e.name));
   if (index === -1) {
     // A zip of another track file (route.gpx.zip): say what it holds and what to send instead.
     const track = entries.find((e) => /\.(gpx|tcx|geojson|json)$/i.test(e.name));
@@ -125,4 +125,12 @@ function tooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(
     `The KMZ unzips to more than ${limit / (1024 * 1024)} MiB, the limit (MAX_KMZ_UNZIPPED_MB). Send the doc.kml itself, or a smaller archive.`,
   );
+}
+
+/**
+ * macOS's resource-fork entries (AppleDouble): `__MACOSX/…` and `._name` beside each file, which Finder's
+ * "Compress" adds. Binary, never a KML, whatever their name ends in.
+ */
+function isAppleDouble(name: string): boolean {
+  return /(^|\/)__MACOSX\//.test(name) || /(^|\/)\._[^/]*$/.test(name);
 }

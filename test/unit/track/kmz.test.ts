@@ -160,6 +160,14 @@ it('takes the first .kml in archive order, as Google Earth and OGR do, not a lat
   expect(readKmz(zip({ 'notes.kml.txt': strToU8('x'), 'track.kml': KML }), MiB).mainIndex).toBe(1);
 });
 
+it("skips macOS's AppleDouble entries (__MACOSX/._doc.kml, ._doc.kml): resource forks, never a KML", () => {
+  // Finder's "Compress" adds them; one listed first would be taken as the document and refused as not XML.
+  const fork = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, 77, 97, 99, 32, 79, 83, 32, 88]);
+  expect(readKmz(zip({ '__MACOSX/._doc.kml': fork, 'doc.kml': KML }), MiB).mainIndex).toBe(1);
+  expect(readKmz(zip({ 'trip/._doc.kml': fork, 'trip/doc.kml': KML }), MiB).mainIndex).toBe(1);
+  expect(() => readKmz(zip({ '__MACOSX/._doc.kml': fork }), MiB)).toThrow(/holds no \.kml file/);
+});
+
 it('reads a doc.kml in a folder, as OGR does (files/doc.kml, Straße/doc.kml)', () => {
   const icon = strToU8('PNG');
   expect(readKmz(zip({ 'files/': {}, 'files/doc.kml': KML, 'files/icon.png': icon }), MiB).mainIndex).toBe(1);
