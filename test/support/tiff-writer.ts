@@ -1,6 +1,7 @@
 /**
- * Little GeoTIFFs written by tests: little-endian, tiled, uncompressed, with exactly the tags asked for, so a
- * test can hand the reader what GDAL would never write (a sheared transform, a missing tag, a short tile).
+ * Little GeoTIFFs written by tests: tiled, uncompressed, little-endian (or big-endian when asked), with exactly the
+ * tags asked for, so a test can hand the reader what GDAL would never write (a sheared transform, a missing tag, a
+ * short tile).
  */
 
 type TagValue = { type: 'ascii' | 'short' | 'long' | 'double'; values: readonly number[] };
@@ -35,6 +36,8 @@ export interface TiffSpec {
   tags: Record<number, TagValue>;
   /** Directories chained after the tiles (a mask's, an overview's), of tags whose values fit in 4 bytes. */
   next?: readonly Record<number, TagValue>[];
+  /** A big-endian ("MM") file: its header and tags; the tiles' bytes are written as given. */
+  bigEndian?: boolean;
 }
 
 export function writeTiff(spec: TiffSpec): Uint8Array {
@@ -90,45 +93,47 @@ export function writeTiff(spec: TiffSpec): Uint8Array {
   }
   const out = new Uint8Array(next.length > 0 ? end : tileStart + tileBytes);
   const view = new DataView(out.buffer);
-  out.set([0x49, 0x49, 42, 0]);
-  view.setUint32(4, ifdOffset, true);
+  const little = spec.bigEndian !== true;
+  out.set(little ? [0x49, 0x49, 42, 0] : [0x4d, 0x4d, 0, 42]);
+  view.setUint32(4, ifdOffset, little);
   const writeEntries = (
     at: number,
     entries: Record<number, TagValue>,
     order: number[],
     extras: Map<number, number>,
   ) => {
-    view.setUint16(at, order.length, true);
+    view.setUint16(at, order.length, little);
     order.forEach((id, i) => {
       const entry = at + 2 + i * 12;
       const { type, values } = entries[id];
-      view.setUint16(entry, id, true);
-      view.setUint16(entry + 2, TYPE[type].code, true);
-      view.setUint32(entry + 4, values.length, true);
+      view.setUint16(entry, id, little);
+      view.setUint16(entry + 2, TYPE[type].code, little);
+      view.setUint32(entry + 4, values.length, little);
       const target = extras.get(id) ?? entry + 8;
-      if (extras.has(id)) view.setUint32(entry + 8, target, true);
+      if (extras.has(id)) view.setUint32(entry + 8, target, little);
       values.forEach((v, k) => {
         const p = target + k * TYPE[type].size;
         if (type === 'ascii') view.setUint8(p, v);
-        else if (type === 'short') view.setUint16(p, v, true);
-        else if (type === 'long') view.setUint32(p, v, true);
-        else view.setFloat64(p, v, true);
+        else if (type === 'short') view.setUint16(p, v, little);
+        else if (type === 'long') view.setUint32(p, v, little);
+        else view.setFloat64(p, v, little);
       });
     });
   };
   writeEntries(ifdOffset, tags, ids, extraAt);
-  view.setUint32(ifdOffset + 2 + ids.length * 12, nextOffsets[0] ?? 0, true);
+  view.setUint32(ifdOffset + 2 + ids.length * 12, nextOffsets[0] ?? 0, little);
   spec.tiles.forEach((tile, i) => out.set(tile, offsets[i]));
   next.forEach((directory, i) => {
     writeEntries(nextOffsets[i], directory, nextIds[i], new Map());
-    view.setUint32(nextOffsets[i] + 2 + nextIds[i].length * 12, nextOffsets[i + 1] ?? 0, true);
+    view.setUint32(nextOffsets[i] + 2 + nextIds[i].length * 12, nextOffsets[i + 1] ?? 0, little);
   });
   return out;
 }
 
 /**
- * A square, north-up WGS84 Float32 GeoTIFF of `size` x `size` pixels in one uncompressed tile: `value(col, row)` at
- * each pixel, its corner at (west, north), pixels `res` degrees wide; `tags` adds or replaces tags (GDAL_NODATA).
+ * A square, north-up WGS84 Float32 GeoTIFF of `size` x `size` pixels, uncompressed, in one tile or in `tile`-pixel
+ * tiles: `value(col, row)` at each pixel, its corner at (west, north), pixels `res` degrees wide; `tags` adds or
+ * replaces tags (GDAL_NODATA); `bigEndian` writes the file and its pixels big-endian.
  */
 export function float32Grid(spec: {
   size: number;
@@ -137,16 +142,32 @@ export function float32Grid(spec: {
   res: number;
   value: (col: number, row: number) => number;
   tags?: Record<number, TagValue>;
+  tile?: number;
+  bigEndian?: boolean;
 }): Uint8Array {
   const { size, west, north, res } = spec;
-  const pixels = new Float32Array(size * size);
-  for (let row = 0; row < size; row++)
-    for (let col = 0; col < size; col++) pixels[row * size + col] = spec.value(col, row);
+  const tile = spec.tile ?? size;
+  const across = Math.ceil(size / tile);
+  const tiles: Uint8Array[] = [];
+  for (let tileRow = 0; tileRow < across; tileRow++)
+    for (let tileCol = 0; tileCol < across; tileCol++) {
+      const bytes = new Uint8Array(tile * tile * 4);
+      const view = new DataView(bytes.buffer);
+      for (let r = 0; r < tile; r++)
+        for (let c = 0; c < tile; c++) {
+          const [col, row] = [tileCol * tile + c, tileRow * tile + r];
+          // Pixels past the raster's edge (a partial last tile) are padding.
+          const v = col < size && row < size ? spec.value(col, row) : 0;
+          view.setFloat32((r * tile + c) * 4, v, spec.bigEndian !== true);
+        }
+      tiles.push(bytes);
+    }
   return writeTiff({
     width: size,
     height: size,
-    tile: size,
-    tiles: [new Uint8Array(pixels.buffer)],
+    tile,
+    tiles,
+    bigEndian: spec.bigEndian,
     tags: {
       258: short(32), // BitsPerSample
       259: short(1), // no compression

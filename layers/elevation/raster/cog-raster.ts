@@ -312,25 +312,86 @@ async function readHeader(source: ByteSource, prefetchBytes: number, io?: ReadIo
     tiff,
     image,
     tiled,
-    offsets: toNumbers(await directory.loadValue(tiled ? 'TileOffsets' : 'StripOffsets')),
-    byteCounts: toNumbers(await directory.loadValue(tiled ? 'TileByteCounts' : 'StripByteCounts')),
-    bits: toNumbers(await directory.loadValue('BitsPerSample')),
-    sampleFormat: Number(toNumbers((await directory.loadValue('SampleFormat')) ?? [1])[0] ?? 1),
+    offsets: await loadNumbers(directory, tiled ? TAG.tileOffsets : TAG.stripOffsets, tiff.littleEndian),
+    byteCounts: await loadNumbers(
+      directory,
+      tiled ? TAG.tileByteCounts : TAG.stripByteCounts,
+      tiff.littleEndian,
+    ),
+    bits: await loadNumbers(directory, TAG.bitsPerSample, tiff.littleEndian),
+    sampleFormat: (await loadNumbers(directory, TAG.sampleFormat, tiff.littleEndian))[0] ?? 1,
     planar: Number((await directory.loadValue('PlanarConfiguration')) ?? 1),
     predictor: Number((await directory.loadValue('Predictor')) ?? 1),
     compression: Number((await directory.loadValue('Compression')) ?? 1),
-    lercParameters: toNumbers(
-      directory.hasTag('LercParameters') ? await directory.loadValue('LercParameters') : undefined,
-    ),
+    lercParameters: await loadNumbers(directory, TAG.lercParameters, tiff.littleEndian),
     geoKeys: (image.getGeoKeys() ?? {}) as Record<string, unknown>,
     gdalMetadata: directory.hasTag('GDAL_METADATA')
       ? String(await directory.loadValue('GDAL_METADATA'))
       : null,
-    extraSamples: toNumbers(
-      directory.hasTag('ExtraSamples') ? await directory.loadValue('ExtraSamples') : undefined,
-    ),
+    extraSamples: await loadNumbers(directory, TAG.extraSamples, tiff.littleEndian),
     internalMask: await hasInternalMask(tiff, image),
   };
+}
+
+/** The numeric array tags read through `loadNumbers`. */
+const TAG = {
+  bitsPerSample: 258,
+  stripOffsets: 273,
+  stripByteCounts: 279,
+  tileOffsets: 324,
+  tileByteCounts: 325,
+  extraSamples: 338,
+  sampleFormat: 339,
+  lercParameters: 50674,
+} as const;
+
+/** What geotiff.js keeps of an array tag it has not read yet (imagefiledirectory.js, DeferredArray). */
+interface DeferredArray {
+  source: { fetch(slices: { offset: number; length: number }[]): Promise<ArrayBuffer[]> };
+  arrayOffset: number;
+  fieldType: number;
+  length: number;
+}
+
+/** TIFF field types of unsigned integer arrays, by byte size (BYTE, SHORT, LONG, LONG8, IFD, IFD8). */
+const UNSIGNED_SIZES: Record<number, number> = { 1: 1, 3: 2, 4: 4, 16: 8, 13: 4, 18: 8 };
+
+/**
+ * An array tag's values (empty when the file has none). An array past the header's first read is loaded later by
+ * geotiff.js (a DeferredArray), which reads it little-endian whatever the file's byte order (3.0.5): a big-endian
+ * file with more than ~130 blocks had every block looked for at a byte-swapped offset, answering heights from
+ * other bytes or refusing the file as cut short. Such an array is read here, in the file's byte order.
+ */
+async function loadNumbers(
+  directory: Image['fileDirectory'],
+  tag: number,
+  littleEndian: boolean,
+): Promise<number[]> {
+  if (!directory.hasTag(tag)) return [];
+  const deferred = (
+    directory as unknown as { deferredArrays?: Map<number, DeferredArray> }
+  ).deferredArrays?.get(tag);
+  if (littleEndian || deferred === undefined) return toNumbers(await directory.loadValue(tag));
+  const size = UNSIGNED_SIZES[deferred.fieldType];
+  if (size === undefined)
+    throw new Error(`TIFF tag ${tag} has field type ${deferred.fieldType}, not an unsigned integer`);
+  const [bytes] = await deferred.source.fetch([
+    { offset: deferred.arrayOffset, length: size * deferred.length },
+  ]);
+  const view = new DataView(bytes);
+  const values = new Array<number>(deferred.length);
+  for (let i = 0; i < deferred.length; i++) {
+    const at = i * size;
+    values[i] =
+      size === 1
+        ? view.getUint8(at)
+        : size === 2
+          ? view.getUint16(at, false)
+          : size === 4
+            ? view.getUint32(at, false)
+            : Number(view.getBigUint64(at, false));
+  }
+  return values;
 }
 
 /** Directories looked at for a mask: GDAL writes one right after its image's, before or among the overviews'. */
