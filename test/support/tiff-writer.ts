@@ -133,7 +133,7 @@ export function writeTiff(spec: TiffSpec): Uint8Array {
 /**
  * A square, north-up WGS84 Float32 GeoTIFF of `size` x `size` pixels, uncompressed, in one tile or in `tile`-pixel
  * tiles: `value(col, row)` at each pixel, its corner at (west, north), pixels `res` degrees wide; `tags` adds or
- * replaces tags (GDAL_NODATA); `bigEndian` writes the file and its pixels big-endian.
+ * replaces tags (GDAL_NODATA); `bigEndian` writes the file and its pixels big-endian; `float64` writes Float64.
  */
 export function float32Grid(spec: {
   size: number;
@@ -144,21 +144,25 @@ export function float32Grid(spec: {
   tags?: Record<number, TagValue>;
   tile?: number;
   bigEndian?: boolean;
+  /** Float64 pixels instead (the name says the default). */
+  float64?: boolean;
 }): Uint8Array {
   const { size, west, north, res } = spec;
   const tile = spec.tile ?? size;
+  const bytesPerPixel = spec.float64 === true ? 8 : 4;
   const across = Math.ceil(size / tile);
   const tiles: Uint8Array[] = [];
   for (let tileRow = 0; tileRow < across; tileRow++)
     for (let tileCol = 0; tileCol < across; tileCol++) {
-      const bytes = new Uint8Array(tile * tile * 4);
+      const bytes = new Uint8Array(tile * tile * bytesPerPixel);
       const view = new DataView(bytes.buffer);
       for (let r = 0; r < tile; r++)
         for (let c = 0; c < tile; c++) {
           const [col, row] = [tileCol * tile + c, tileRow * tile + r];
           // Pixels past the raster's edge (a partial last tile) are padding.
           const v = col < size && row < size ? spec.value(col, row) : 0;
-          view.setFloat32((r * tile + c) * 4, v, spec.bigEndian !== true);
+          if (bytesPerPixel === 8) view.setFloat64((r * tile + c) * 8, v, spec.bigEndian !== true);
+          else view.setFloat32((r * tile + c) * 4, v, spec.bigEndian !== true);
         }
       tiles.push(bytes);
     }
@@ -169,7 +173,7 @@ export function float32Grid(spec: {
     tiles,
     bigEndian: spec.bigEndian,
     tags: {
-      258: short(32), // BitsPerSample
+      258: short(bytesPerPixel * 8), // BitsPerSample
       259: short(1), // no compression
       277: short(1),
       339: short(3), // IEEE float

@@ -11,7 +11,14 @@
  * each of those is read through the rasters holding it, last painted first, as GDAL paints a VRT.
  */
 import { crsToCrs } from '../geo/crs';
-import { containsPoint, gdalPixel, pixelCentre, type PixelArray, type Raster } from '../raster/raster';
+import {
+  containsPoint,
+  gdalPixel,
+  isNodataValue,
+  pixelCentre,
+  type PixelArray,
+  type Raster,
+} from '../raster/raster';
 import type { Interpolation, ReadContext } from '../types';
 import { getBlock } from './block-store';
 import { bilinear, cubic, cubicInside } from './interpolation';
@@ -249,10 +256,11 @@ function sampleInside(
       let v01 = block[i1];
       let v11 = block[i1 + spp];
       if (nodata !== null) {
-        if (v00 === nodata) v00 = NaN;
-        if (v10 === nodata) v10 = NaN;
-        if (v01 === nodata) v01 = NaN;
-        if (v11 === nodata) v11 = NaN;
+        const type = raster.pixelType;
+        if (isNodataValue(v00, nodata, type)) v00 = NaN;
+        if (isNodataValue(v10, nodata, type)) v10 = NaN;
+        if (isNodataValue(v01, nodata, type)) v01 = NaN;
+        if (isNodataValue(v11, nodata, type)) v11 = NaN;
       }
       // Most rasters store heights as they are: skip four multiply-adds, ~11 % of hot bilinear points/s (npm run bench).
       if (scale === 1 && offset === 0) return bilinear(v00, v10, v01, v11, fx, fy);
@@ -441,7 +449,10 @@ function pixel(state: RasterState, c: number, r: number): number {
   const block = state.blocks.get(by * raster.blocksAcross + bx) as PixelArray;
   const value = block[((r - by * blockHeight) * blockWidth + (c - bx * blockWidth)) * raster.samplesPerPixel];
   // A NaN pixel is NaN as it is, and so is undefined (an index past the end of the block's view) once scaled.
-  return value === raster.nodata ? NaN : value * raster.scale + raster.offset;
+  const { nodata } = raster;
+  return nodata !== null && isNodataValue(value, nodata, raster.pixelType)
+    ? NaN
+    : value * raster.scale + raster.offset;
 }
 
 async function edgeValue(

@@ -67,6 +67,31 @@ export interface Raster {
   readBlock(index: number, ctx: ReadContext): Promise<BlockRows>;
 }
 
+/** FLT_EPSILON: GDAL's ARE_REAL_EQUAL measures both float and double bands in float epsilons. */
+const FLT_EPSILON = 2 ** -23;
+
+/**
+ * Whether a stored value is the band's nodata as GDAL's nodata mask tests it (GDALNoDataMaskBand): exactly on an
+ * integer band; on a float band by ARE_REAL_EQUAL(v, nodata), |v − nodata| < FLT_EPSILON·|v + nodata|·2, computed
+ * in the band's precision (Float32 in float: a sum past FLT_MAX is infinite, so beside a nodata near −FLT_MAX every
+ * value below about −3.5e32 is nodata, as GDAL masks it). NaN is never equal here: a NaN pixel is nodata anyway.
+ *
+ * @example
+ * ```ts
+ * assert.equal(isNodataValue(-9999.0001, -9999, 'Float64'), true);
+ * assert.equal(isNodataValue(-9999.01, -9999, 'Float64'), false);
+ * assert.equal(isNodataValue(Math.fround(-3.4028234663852886e38), Math.fround(-3.40282e38), 'Float32'), true);
+ * assert.equal(isNodataValue(-9998, -9999, 'Int16'), false);
+ * ```
+ */
+export function isNodataValue(value: number, nodata: number, pixelType: string): boolean {
+  if (value === nodata) return true;
+  if (pixelType === 'Float64') return Math.abs(value - nodata) < FLT_EPSILON * Math.abs(value + nodata) * 2;
+  if (pixelType !== 'Float32') return false;
+  const f = Math.fround;
+  return f(Math.abs(f(value - nodata))) < f(f(FLT_EPSILON * Math.abs(f(value + nodata))) * 2);
+}
+
 export function pixelCentre(grid: RasterGrid, col: number, row: number): { x: number; y: number } {
   return { x: grid.originX + (col + 0.5) * grid.resX, y: grid.originY + (row + 0.5) * grid.resY };
 }
