@@ -153,7 +153,9 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  const testStartedAt = Date.now();
+  // Set when the VUs are initialised, just before setup(), as k6 marks the test started (execution/scheduler.go,
+  // MarkStarted): rates, state.testRunDurationMs and delayAbortEval leave VU initialisation out.
+  let testStartedAt = Date.now();
   const pools = new Pools({
     rps: settings.rps,
     noConnectionReuse: settings.noConnectionReuse,
@@ -207,6 +209,9 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
         Promise.all(Array.from({ length: initialVUsOf(s) }, () => startVu(nextVuId++, s))),
       ),
     );
+    testStartedAt = Date.now();
+    spec.testStartedAt = testStartedAt;
+    for (const h of handles) h.markStarted(testStartedAt);
     const exports = loaded.exports;
     const setupDone =
       exports.setup && !settings.noSetup

@@ -48,8 +48,8 @@ export class Runtime {
     readonly globalTags: Tags,
     readonly allowRemote: boolean,
     readonly scriptDir: string,
-    /** Epoch ms when the test started, for currentTestRunDuration and log timestamps. */
-    readonly testStartedAt: number,
+    /** Epoch ms when the test started, for currentTestRunDuration and log timestamps (set again at the start). */
+    public testStartedAt: number,
     readonly options: Record<string, unknown>,
     /** test.abort(): the hosting thread tells the engine, then the call unwinds. */
     readonly onAbort: (reason: string) => void = () => undefined,

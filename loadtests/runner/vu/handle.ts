@@ -137,6 +137,11 @@ export class VuHandle {
     });
   }
 
+  /** Tells a VU initialised before the test started when it did. */
+  markStarted(at: number): void {
+    this.worker.postMessage({ kind: 'started', at });
+  }
+
   setSetupData(data: unknown): void {
     this.worker.postMessage({ kind: 'setup-data', data });
   }

@@ -10,6 +10,7 @@ export interface VuInit {
   env: Record<string, string>;
   globalTags: Record<string, string>;
   allowRemote: boolean;
+  /** Epoch ms the test started; for a VU initialised before the start, replaced by a 'started' message. */
   testStartedAt: number;
   options: Record<string, unknown>;
   sharedArrays: Record<string, unknown[]>;
@@ -44,7 +45,11 @@ export interface CallMessage {
   group: string;
 }
 
-export type ToVu = CallMessage | { kind: 'setup-data'; data: unknown };
+export type ToVu =
+  | CallMessage
+  | { kind: 'setup-data'; data: unknown }
+  /** The test has started (after the VUs' init, before setup()): epoch ms, for the test-run duration. */
+  | { kind: 'started'; at: number };
 
 export interface DoneMessage {
   kind: 'done';

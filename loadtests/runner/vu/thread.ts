@@ -193,6 +193,7 @@ process.on('unhandledRejection', (reason) => {
 
 port.on('message', (m: ToVu) => {
   if (m.kind === 'setup-data') setupData = m.data;
+  else if (m.kind === 'started') runtime.testStartedAt = m.at;
   else void call(m);
 });
 send({ kind: 'ready' });
