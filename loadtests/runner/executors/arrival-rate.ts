@@ -1,8 +1,8 @@
 /**
- * constant-arrival-rate and ramping-arrival-rate: iteration i starts when the integral of the rate
- * reaches i (so the first starts at t=0), independent of how long iterations take. No idle VU and
- * → the iteration is dropped and counted in dropped_iterations, and below maxVUs a new VU starts
- * initialising in the background for later iterations, as in k6.
+ * constant-arrival-rate and ramping-arrival-rate: iterations start on a schedule independent of how long
+ * they take (constant: every 1/rate from t=0; ramping: when the integral of the rate reaches i + 1, as k6).
+ * No idle VU → the iteration is dropped and counted in dropped_iterations, and below maxVUs a new VU
+ * starts initialising in the background for later iterations, as in k6.
  */
 import type { Scenario } from '../scenarios.ts';
 import type { Vu } from '../test-run.ts';
@@ -15,26 +15,30 @@ export function* iterationStartTimes(s: Scenario): Generator<number> {
     for (let i = 0; i * interval < s.durationMs; i++) yield i * interval;
     return;
   }
+  // As k6's cal() (lib/executor/ramping_arrival_rate.go): iteration n starts when the integral of the rate since
+  // the start reaches n + 1 ("start from 1 not 0"), so none at t=0, and one exactly at a stage's end when the
+  // integral lands there.
   let stageStart = 0;
-  let countAtStageStart = 0;
-  let fromRate = s.startRate / s.timeUnitMs;
-  let i = 0;
+  let doneSoFar = 0;
+  let endCount = 0;
+  let from = s.startRate / s.timeUnitMs;
+  let area = 1;
   for (const stage of s.stages) {
-    const toRate = stage.target / s.timeUnitMs;
-    const slope = (toRate - fromRate) / stage.durationMs;
-    for (;;) {
-      const c = i - countAtStageStart;
-      let t: number;
-      if (c === 0) t = 0;
-      else if (slope === 0) t = fromRate > 0 ? c / fromRate : Infinity;
-      else t = (-fromRate + Math.sqrt(fromRate * fromRate + 2 * slope * c)) / slope;
-      if (!(t < stage.durationMs)) break;
-      yield stageStart + t;
-      i++;
+    const to = stage.target / s.timeUnitMs;
+    const dur = stage.durationMs;
+    endCount += dur * ((to - from) / 2 + from);
+    for (; area <= endCount + 1e-9; area++) {
+      const n = area - doneSoFar;
+      const t =
+        from === to
+          ? n / to
+          : (from * dur - Math.sqrt(Math.max(0, dur * (from * from * dur + 2 * n * (to - from))))) /
+            (from - to);
+      yield stageStart + Math.min(t, dur);
     }
-    countAtStageStart += ((fromRate + toRate) / 2) * stage.durationMs;
-    stageStart += stage.durationMs;
-    fromRate = toRate;
+    doneSoFar = endCount;
+    from = to;
+    stageStart += dur;
   }
 }
 
@@ -63,7 +67,8 @@ export async function runArrivalRate(ctx: ExecutorContext): Promise<void> {
   run.progress = () => Math.min(1, (performance.now() - t0) / s.durationMs);
   let index = 0;
   for (const at of iterationStartTimes(s)) {
-    if (test.aborted) break;
+    // k6's regular duration ends a moment before an iteration due exactly then, so that one never starts.
+    if (test.aborted || at >= s.durationMs) break;
     const wait = t0 + at - performance.now();
     if (wait >= 1) await delay(wait);
     const iterationInTest = index++;

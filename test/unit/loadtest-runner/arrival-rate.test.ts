@@ -62,9 +62,29 @@ describe('arrival-rate executors', () => {
     expect(starts.length).toBeGreaterThanOrEqual(999);
     expect(starts.length).toBeLessThanOrEqual(1001);
     // Half of the ramp's iterations come in its last ~29% (quadratic growth of the integral).
-    expect(starts[250]).toBeCloseTo(Math.sqrt(250 / 5) * 1000, -1);
+    expect(starts[250]).toBeCloseTo(Math.sqrt(251 / 5) * 1000, -1);
     expect(starts.every((t, i) => i === 0 || t >= starts[i - 1])).toBe(true);
   });
+
+  // k6's cal() (lib/executor/ramping_arrival_rate.go) starts iteration n when the rate's integral reaches n + 1
+  // ("start from 1 not 0"), up to and including the end of a stage.
+  it.each([
+    ['constant 2/s for 2s', 2, [{ duration: '2s', target: 2 }], [500, 1000, 1500, 2000]],
+    ['0 → 4/s over 2s', 0, [{ duration: '2s', target: 4 }], [1000, 1414.2, 1732.1, 2000]],
+    ['a stage at 0/s', 0, [{ duration: '2s', target: 0 }], []],
+  ])(
+    'schedules ramping-arrival-rate (%s) as k6 does, with no iteration at t=0',
+    (_, startRate, stages, want) => {
+      const [s] = scenariosFrom({
+        scenarios: {
+          a: { executor: 'ramping-arrival-rate', startRate, timeUnit: '1s', preAllocatedVUs: 1, stages },
+        },
+      });
+      const starts = [...iterationStartTimes(s)];
+      expect(starts).toHaveLength(want.length);
+      starts.forEach((t, i) => expect(t).toBeCloseTo(want[i], 1));
+    },
+  );
 
   it('runs a constant-arrival-rate of 50/s for 30 s within ±2% of the 1500 requested iterations', async () => {
     const result = await runScript(
