@@ -52,6 +52,7 @@ const EXIT_TEARDOWN_TIMEOUT = 101;
 /** k6's exit code after exec.test.fail(). */
 const EXIT_MARKED_AS_FAILED = 110;
 const EXIT_EXTERNAL_ABORT = 105;
+const EXIT_SCRIPT_ERROR = 107;
 
 /** vu.call() for setup()/teardown(), refused with k6's message and exit code after `ms`. */
 async function callWithin(
@@ -213,15 +214,33 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     spec.testStartedAt = testStartedAt;
     for (const h of handles) h.markStarted(testStartedAt);
     const exports = loaded.exports;
-    const setupDone =
-      exports.setup && !settings.noSetup
-        ? await callWithin(vu0, 'setup', settings.setupTimeoutMs, {
-            useSetupData: false,
-            wantResult: true,
-            group: '::setup',
-          })
-        : undefined;
-    absorb(setupDone, 'setup() failed');
+    // An exception or timeout in setup() or teardown() ends the run with its exit code, but, as in k6, the
+    // thresholds and the summary still follow (internal/cmd/run.go writes them in a defer once init has passed);
+    // setup() failing skips the scenarios and teardown(), as k6's scheduler returns before them.
+    let failure: ScriptError | CallTimeoutError | undefined;
+    const lifecycleCall = async (run: () => Promise<DoneMessage | undefined>, what: string) => {
+      try {
+        const done = await run();
+        absorb(done, what);
+        return done;
+      } catch (err) {
+        if (!(err instanceof ScriptError || err instanceof CallTimeoutError)) throw err;
+        failure ??= err;
+        exitCode = err instanceof CallTimeoutError ? err.exitCode : EXIT_SCRIPT_ERROR;
+        return undefined;
+      }
+    };
+    const setupDone = await lifecycleCall(
+      async () =>
+        exports.setup && !settings.noSetup
+          ? await callWithin(vu0, 'setup', settings.setupTimeoutMs, {
+              useSetupData: false,
+              wantResult: true,
+              group: '::setup',
+            })
+          : undefined,
+      'setup() failed',
+    );
     const setupData = setupDone?.result;
     spec.setupData = { value: setupData };
     for (const h of handles) h.setSetupData(setupData);
@@ -273,7 +292,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       }, 2000),
     ];
 
-    if (!test.aborted) {
+    if (!test.aborted && !failure) {
       const running = Promise.all(
         test.runs.map(async (run, i) => {
           const s = run.scenario;
@@ -315,15 +334,18 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     progress.stop();
     if (abortReason) config.log(`\nTest aborted: ${abortReason}\n`);
 
-    const teardownDone =
-      exports.teardown && !settings.noTeardown
-        ? await callWithin(vu0, 'teardown', settings.teardownTimeoutMs, {
-            useSetupData: true,
-            wantResult: false,
-            group: '::teardown',
-          })
-        : undefined;
-    absorb(teardownDone, 'teardown() failed');
+    if (!failure)
+      await lifecycleCall(
+        async () =>
+          exports.teardown && !settings.noTeardown
+            ? await callWithin(vu0, 'teardown', settings.teardownTimeoutMs, {
+                useSetupData: true,
+                wantResult: false,
+                group: '::teardown',
+              })
+            : undefined,
+        'teardown() failed',
+      );
 
     const testRunDurationMs = Date.now() - testStartedAt;
     const results = evaluateThresholds(thresholds, test.registry, testRunDurationMs);
@@ -390,6 +412,8 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
         results,
         data,
       });
+    // The CLI reports it (after the summary, as k6 logs it) and exits with its code.
+    if (failure) throw failure;
     return { exitCode, abortReason };
   } finally {
     process.off('SIGINT', onSignal);
