@@ -22,6 +22,37 @@ function keyValue(text: string, flag: string): [string, string] {
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
+/** Flags that take no value: alone they mean true, and `=false` turns them off. */
+const BOOLEAN_FLAGS = new Set([
+  '--no-thresholds',
+  '--no-summary',
+  '--quiet',
+  '-q',
+  '--verbose',
+  '-v',
+  '--include-system-env-vars',
+  '--no-usage-report',
+  '--no-color',
+  '--allow-remote',
+]);
+const isBoolean = (flag: string) => BOOLEAN_FLAGS.has(flag) || optionOfFlag(flag)?.kind === 'boolean';
+
+/**
+ * One argument as pflag reads it: `--name=value`, `-x=value`, `-xvalue` (a short flag's value attached) or, for
+ * a short boolean, `-xyz` (a cluster: -x, then -yz). Other arguments come back whole.
+ */
+function splitFlag(arg: string): { flag: string; inline?: { value?: string; cluster?: string } } {
+  if (arg.startsWith('--')) {
+    const at = arg.indexOf('=');
+    return at < 0 ? { flag: arg } : { flag: arg.slice(0, at), inline: { value: arg.slice(at + 1) } };
+  }
+  if (!/^-[^-]./.test(arg)) return { flag: arg };
+  const flag = arg.slice(0, 2);
+  const rest = arg.slice(2);
+  if (rest.startsWith('=')) return { flag, inline: { value: rest.slice(1) } };
+  return { flag, inline: isBoolean(flag) ? { cluster: rest } : { value: rest } };
+}
+
 export function parseArgs(argv: string[]): RunConfig {
   const args = argv[0] === 'run' ? argv.slice(1) : argv;
   const cliEnv: Record<string, string> = {};
@@ -49,13 +80,21 @@ export function parseArgs(argv: string[]): RunConfig {
   };
   config.noThresholds = envFlag('K6_NO_THRESHOLDS');
   config.noSummary = envFlag('K6_NO_SUMMARY');
+  let includeSystemEnv = true;
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const { flag: arg, inline } = splitFlag(args[i]);
+    // A cluster of short booleans (`-qw`): the rest is read as the next flag, as pflag does.
+    if (inline?.cluster) args.splice(i + 1, 0, `-${inline.cluster}`);
     const next = () => {
+      if (inline?.value !== undefined) return inline.value;
       const value = args[++i];
       if (value === undefined) throw new ConfigError(`${arg} needs a value`);
       return value;
     };
+    /** A boolean flag: set by being there, or `--flag=false` (Go's ParseBool, as pflag). */
+    const on = () =>
+      inline?.value === undefined ? true : overrideValue(arg, 'boolean', inline.value) === true;
+    const option = optionOfFlag(arg);
     if (arg === '-e' || arg === '--env') {
       const [k, v] = keyValue(next(), arg);
       cliEnv[k] = v;
@@ -69,14 +108,17 @@ export function parseArgs(argv: string[]): RunConfig {
       if (!SUMMARY_MODES.includes(mode))
         throw new ConfigError(`--summary-mode must be one of ${SUMMARY_MODES.join(', ')}`);
       config.summaryMode = mode;
-    } else if (optionOfFlag(arg)) {
-      const { option, kind } = optionOfFlag(arg) as NonNullable<ReturnType<typeof optionOfFlag>>;
-      // A boolean flag is set by being there, as in k6.
-      flagged[option] = kind === 'boolean' ? true : overrideValue(arg, kind, next(), flagged[option]);
-    } else if (arg === '--no-thresholds') config.noThresholds = true;
-    else if (arg === '--no-summary') config.noSummary = true;
-    else if (arg === '--quiet' || arg === '-q') config.progress = false;
-    else if (arg === '--allow-remote') config.allowRemote = true;
+    } else if (option)
+      flagged[option.option] =
+        option.kind === 'boolean' ? on() : overrideValue(arg, option.kind, next(), flagged[option.option]);
+    else if (arg === '--no-thresholds') config.noThresholds = on();
+    else if (arg === '--no-summary') config.noSummary = on();
+    else if (arg === '--quiet' || arg === '-q') config.progress = !on();
+    else if (arg === '--verbose' || arg === '-v') config.verbose = on();
+    else if (arg === '--include-system-env-vars') includeSystemEnv = on();
+    // Nothing to turn off: the runner never sends a usage report and prints no colours.
+    else if (arg === '--no-usage-report' || arg === '--no-color') on();
+    else if (arg === '--allow-remote') config.allowRemote = on();
     else if (arg === '--run-record') config.runRecord = next();
     else if (arg.startsWith('-')) throw new ConfigError(`unknown flag ${arg}`);
     else if (!config.scriptPath) config.scriptPath = arg;
@@ -84,8 +126,8 @@ export function parseArgs(argv: string[]): RunConfig {
   }
   if (!config.scriptPath) throw new ConfigError('usage: cli.ts run [flags] <script.ts>');
   config.overrides = { ...fromEnv.options, ...flagged };
-  // k6 passes the system environment to __ENV; -e values win.
-  config.env = { ...(process.env as Record<string, string>), ...cliEnv };
+  // k6 run passes the system environment to __ENV unless --include-system-env-vars=false; -e values win.
+  config.env = { ...(includeSystemEnv ? (process.env as Record<string, string>) : {}), ...cliEnv };
   config.tags.testid ??= `${config.scriptPath.replace(/.*\//, '').replace(/\.[jt]s$/, '')}-${randomUUID().slice(0, 8)}`;
   return config;
 }

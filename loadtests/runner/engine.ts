@@ -94,6 +94,8 @@ export interface RunConfig extends LoadOptions {
   warnings?: string[];
   /** k6's --no-thresholds: thresholds are neither evaluated nor able to fail the run. */
   noThresholds?: boolean;
+  /** k6's -v/--verbose: console.debug() is printed (k6 logs at debug level). */
+  verbose?: boolean;
   /** k6's --no-summary: no end-of-test summary (nor handleSummary()). */
   noSummary?: boolean;
   /** Called when the scenarios start and when they have ended (benchmarks measure between). */
@@ -176,6 +178,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
     },
     sharedArrays: loaded.sharedArrays,
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    verbose: config.verbose === true,
     toughCookiePath: resolveToughCookie(),
     cheerioPath: resolveCheerio(),
   };

@@ -16,7 +16,7 @@ function text(args: unknown[]): string {
     .join(' ');
 }
 
-export function installConsole(runtime: Runtime, tty: boolean): void {
+export function installConsole(runtime: Runtime, tty: boolean, verbose = false): void {
   const print =
     (level: string) =>
     (...args: unknown[]) => {
@@ -31,6 +31,7 @@ export function installConsole(runtime: Runtime, tty: boolean): void {
     };
   // k6 hides debug output unless run with --verbose.
   const quiet = () => undefined;
+  const debug = verbose ? print('debug') : quiet;
   const error = print('error');
   Object.assign(console, {
     log: print('info'),
@@ -41,7 +42,7 @@ export function installConsole(runtime: Runtime, tty: boolean): void {
     assert: (condition: unknown, ...args: unknown[]) => {
       if (!condition) error(...(args.length ? ['Assertion failed:', ...args] : ['Assertion failed']));
     },
-    debug: quiet,
+    debug,
     trace: quiet,
   });
 }

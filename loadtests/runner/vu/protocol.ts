@@ -17,6 +17,8 @@ export interface VuInit {
   /** Present when setup() has already run (VUs initialised during the test). */
   setupData?: { value: unknown };
   stderrIsTTY: boolean;
+  /** k6's --verbose: console.debug() is printed. */
+  verbose: boolean;
   /** tough-cookie's main file, loaded on the VU's first cookie (modules/cookies.ts). */
   toughCookiePath: string;
   /** cheerio's parse5 loader, loaded on the VU's first parseHTML() (modules/html.ts). */

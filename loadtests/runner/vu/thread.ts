@@ -135,7 +135,7 @@ function describe(err: unknown): string {
   return String(err);
 }
 
-installConsole(runtime, init.stderrIsTTY);
+installConsole(runtime, init.stderrIsTTY, init.verbose);
 setToughCookiePath(init.toughCookiePath);
 setCheerioPath(init.cheerioPath);
 let setupData: unknown = init.setupData?.value;

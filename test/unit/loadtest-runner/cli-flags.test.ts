@@ -1,0 +1,66 @@
+/**
+ * k6's flags as its pflag parser takes them: `--name=value`, a short flag's value attached (`-i5`, `-i=5`),
+ * booleans as `--flag` or `--flag=false`; k6's harmless flags accepted, the rest refused by name.
+ */
+import { ConfigError } from '../../../loadtests/runner/engine';
+import { parseArgs } from '../../../loadtests/runner/cli';
+import { runScript } from './harness';
+
+const parse = (...args: string[]) => parseArgs(['run', ...args, 'script.ts']);
+
+describe('cli flags', () => {
+  it('takes --name=value as --name value', () => {
+    const c = parse('--vus=3', '--summary-export=/tmp/x.json', '--env=A=1', '--tag=k=v=w', '--duration=2s');
+    expect(c.overrides).toMatchObject({ vus: 3, duration: '2s' });
+    expect(c.summaryExport).toBe('/tmp/x.json');
+    expect(c.env.A).toBe('1');
+    expect(c.tags.k).toBe('v=w');
+  });
+
+  it('takes a short flag with its value attached, with or without =', () => {
+    expect(parse('-i5').overrides).toMatchObject({ iterations: 5 });
+    expect(parse('-u=4').overrides).toMatchObject({ vus: 4 });
+    expect(parse('-eA=1').env.A).toBe('1');
+  });
+
+  it('takes a boolean flag as --flag=true or --flag=false, and short booleans together (-qw)', () => {
+    expect(parse('--no-thresholds=false').noThresholds).toBe(false);
+    expect(parse('--no-summary=true').noSummary).toBe(true);
+    expect(parse('--throw=false').overrides).toMatchObject({ throw: false });
+    const c = parse('-qw');
+    expect(c.progress).toBe(false);
+    expect(c.overrides).toMatchObject({ throw: true });
+  });
+
+  it("accepts k6's harmless flags: --no-usage-report, --no-color, -v/--verbose, --include-system-env-vars", () => {
+    process.env.S58_PROBE_VAR = 'here';
+    try {
+      expect(() => parse('--no-usage-report', '--no-color', '--include-system-env-vars')).not.toThrow();
+      expect(parse('-v').verbose).toBe(true);
+      expect(parse('--verbose').verbose).toBe(true);
+      expect(parse().env.S58_PROBE_VAR).toBe('here');
+      // As k6: without the system environment, __ENV holds only the -e values.
+      const bare = parse('--include-system-env-vars=false', '-e', 'B=2');
+      expect(bare.env).toEqual({ B: '2' });
+    } finally {
+      delete process.env.S58_PROBE_VAR;
+    }
+  });
+
+  it('still refuses a flag it does not know, by name', () => {
+    expect(() => parse('--linger')).toThrow(new ConfigError('unknown flag --linger'));
+    expect(() => parseArgs(['run', 'script.ts', '--vus'])).toThrow('--vus needs a value');
+  });
+});
+
+describe('-v/--verbose', () => {
+  it('prints console.debug(), as k6 does at debug level, and only then', async () => {
+    const script = `export const options = { iterations: 1 };
+export default function () { console.debug('DEBUG-LINE'); }`;
+    const verbose = await runScript(script, ['--verbose']);
+    const plain = await runScript(script);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toMatch(/level=debug msg="DEBUG-LINE"|DEBU\[\d+\] DEBUG-LINE/);
+    expect(plain.stderr).not.toContain('DEBUG-LINE');
+  });
+});
