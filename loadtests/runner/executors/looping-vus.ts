@@ -97,4 +97,19 @@ export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
   }
   stopping = true;
   await gracefulStop(run, inFlight, test.aborted ? 0 : s.gracefulStopMs);
+  // As k6 (lib/executor/shared_iterations.go, per_vu_iterations.go): the iterations not started when maxDuration
+  // ran out are dropped_iterations (not on an abort, whose samples k6 no longer takes).
+  const planned =
+    s.executor === 'shared-iterations'
+      ? s.iterations
+      : s.executor === 'per-vu-iterations'
+        ? s.iterations * vus.length
+        : 0;
+  if (planned > run.iterationsStarted && !test.aborted)
+    test.registry.add(test.builtins.dropped_iterations, planned - run.iterationsStarted, {
+      ...test.globalTags,
+      ...s.tags,
+      scenario: s.name,
+      group: '',
+    });
 }

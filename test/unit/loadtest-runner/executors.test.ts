@@ -38,6 +38,28 @@ describe('VU-based executors', () => {
     expect(count(r.summary, 'http_reqs')).toBe(53);
   }, 30_000);
 
+  // k6 counts the iterations an iterations-based scenario did not start before its maxDuration in
+  // dropped_iterations (shared_iterations.go, per_vu_iterations.go). Each iteration sleeps 0.6 s, so at most two
+  // of a VU's start within 1 s, however fast the machine; started + dropped is the whole count.
+  it.each([
+    ['shared-iterations', 'vus: 1, iterations: 5', 5],
+    ['per-vu-iterations', 'vus: 2, iterations: 3', 6],
+  ])(
+    '%s counts the iterations not started by maxDuration as dropped_iterations',
+    async (executor, fields, total) => {
+      const r = await runScript(
+        `import { sleep } from 'k6';
+export const options = { scenarios: { s: { executor: '${executor}', ${fields}, maxDuration: '1s' } } };
+export default function () { sleep(0.6); }`,
+      );
+      expect(r.code).toBe(0);
+      const started = count(r.summary, 'iterations');
+      expect(started).toBeLessThanOrEqual(total === 5 ? 2 : 4);
+      expect(count(r.summary, 'dropped_iterations')).toBe(total - started);
+    },
+    30_000,
+  );
+
   it('constant-vus keeps its VUs looping for the duration, then stops', async () => {
     const r = await runScript(`${header}export const options = { vus: 4, duration: '2s' };\n${body}`, [], {
       BASE_URL: server.url,
