@@ -32,6 +32,8 @@ interface LoopVu {
   readonly slot: number;
   wanted: boolean;
   loop?: Promise<void>;
+  /** The iteration it is running, if any. */
+  iteration?: Promise<void>;
 }
 
 export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
@@ -65,7 +67,9 @@ export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
       own++;
       const iteration = runIteration(ctx, v.vu, index);
       inFlight.set(iteration, v.vu);
+      v.iteration = iteration;
       await iteration;
+      v.iteration = undefined;
       inFlight.delete(iteration);
     }
     run.activeVUs--;
@@ -80,8 +84,24 @@ export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
         v.loop ??= loop(v).then(() => {
           v.loop = undefined;
         });
-      } else if (!want && v.wanted) v.wanted = false;
+      } else if (!want && v.wanted) {
+        v.wanted = false;
+        rampDown(v);
+      }
     }
+  };
+  /**
+   * A ramped-down VU starts no new iteration and gets gracefulRampDown to finish the one it runs; then it is
+   * interrupted, unless ramped up again meanwhile (k6's lib/executor/ramping_vus.go).
+   */
+  const rampDown = (v: LoopVu) => {
+    const current = v.iteration;
+    if (!current) return;
+    const timer = setTimeout(() => {
+      if (v.iteration === current && !v.wanted) v.vu.handle.interrupt();
+    }, s.gracefulRampDownMs);
+    const clear = () => clearTimeout(timer);
+    current.then(clear, clear);
   };
 
   if (s.executor === 'ramping-vus') {

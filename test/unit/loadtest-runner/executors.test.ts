@@ -60,6 +60,20 @@ export default function () { sleep(0.6); }`,
     30_000,
   );
 
+  // k6's ramping-vus (lib/executor/ramping_vus.go) lets a ramped-down VU finish its iteration for gracefulRampDown,
+  // then interrupts it. VU 2 is ramped down at 1 s, 2 s into a 3 s iteration; VU 1's first iteration ends at 3 s,
+  // its second is cut by the end (gracefulStop 0s). Margins of 2 s either way, whatever the machine's speed.
+  it('ramping-vus interrupts a ramped-down VU iteration after gracefulRampDown', async () => {
+    const r = await runScript(
+      `import { sleep } from 'k6';
+export const options = { scenarios: { r: { executor: 'ramping-vus', startVUs: 2, gracefulRampDown: '0s',
+  gracefulStop: '0s', stages: [{ duration: '1s', target: 1 }, { duration: '4s', target: 1 }] } } };
+export default function () { sleep(3); }`,
+    );
+    expect(r.code).toBe(0);
+    expect(count(r.summary, 'iterations')).toBe(1);
+  }, 30_000);
+
   it('constant-vus keeps its VUs looping for the duration, then stops', async () => {
     const r = await runScript(`${header}export const options = { vus: 4, duration: '2s' };\n${body}`, [], {
       BASE_URL: server.url,
