@@ -1,7 +1,7 @@
 /** The `k6/crypto` module: hashes, HMAC and random bytes over node:crypto. */
 import { createHash, createHmac, randomBytes as nodeRandomBytes, type BinaryLike } from 'node:crypto';
 
-type Encoding = 'hex' | 'base64' | 'base64url' | 'binary';
+type Encoding = 'hex' | 'base64' | 'base64url' | 'base64rawurl' | 'binary';
 const ALGORITHMS: Record<string, string> = {
   md4: 'md4',
   md5: 'md5',
@@ -24,10 +24,25 @@ function data(input: string | ArrayBuffer): BinaryLike {
   return typeof input === 'string' ? input : new Uint8Array(input);
 }
 
+/**
+ * As k6's Hasher.Digest (js/modules/k6/crypto/crypto.go): Go's base64.URLEncoding pads ('base64url'), its
+ * unpadded form is 'base64rawurl' (Node's 'base64url' is that one); anything else is refused with k6's message.
+ */
 function output(digest: Buffer, encoding: Encoding | undefined): string | ArrayBuffer {
-  if (encoding === 'binary' || encoding === undefined)
-    return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
-  return digest.toString(encoding === 'base64url' ? 'base64url' : encoding);
+  switch (encoding) {
+    case undefined:
+    case 'binary':
+      return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
+    case 'hex':
+    case 'base64':
+      return digest.toString(encoding);
+    case 'base64url':
+      return digest.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+    case 'base64rawurl':
+      return digest.toString('base64url');
+    default:
+      throw new Error(`invalid output encoding: ${String(encoding)}`);
+  }
 }
 
 type Hashing = ReturnType<typeof createHash>;

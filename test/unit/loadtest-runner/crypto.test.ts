@@ -1,0 +1,32 @@
+/**
+ * k6/crypto's output encodings as k6's Hasher.Digest writes them (js/modules/k6/crypto/crypto.go): 'base64'
+ * and 'base64url' padded (Go's StdEncoding, URLEncoding), 'base64rawurl' unpadded, 'hex', 'binary'; any
+ * other encoding is refused with k6's message.
+ */
+import { createCryptoModule } from '../../../loadtests/runner/modules/crypto';
+
+/** sha256 of the empty string, whose base64 has both URL-unsafe characters and padding. */
+const EMPTY_SHA256 = {
+  hex: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  base64: '47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
+  base64url: '47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU=',
+  base64rawurl: '47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU',
+};
+
+describe('k6/crypto output encodings', () => {
+  const crypto = createCryptoModule() as unknown as Record<string, (...args: unknown[]) => unknown> & {
+    createHash: (alg: string) => { update: (s: string) => void; digest: (enc: string) => unknown };
+  };
+
+  it.each(Object.entries(EMPTY_SHA256))('writes %s as k6 (Go) does', (encoding, want) => {
+    expect(crypto.sha256('', encoding)).toBe(want);
+    const h = crypto.createHash('sha256');
+    h.update('');
+    expect(h.digest(encoding)).toBe(want);
+  });
+
+  it("refuses an encoding k6 does not know with k6's message, 'base64raw' included", () => {
+    expect(() => crypto.sha256('', 'base64raw')).toThrow('invalid output encoding: base64raw');
+    expect(() => crypto.md5('', 'latin1')).toThrow('invalid output encoding: latin1');
+  });
+});
