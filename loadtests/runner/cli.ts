@@ -22,6 +22,19 @@ function keyValue(text: string, flag: string): [string, string] {
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
+/** The outputs the runner writes; any other is refused rather than silently left out. */
+const OUTPUTS = ['experimental-prometheus-rw'];
+
+function outputName(text: string): string {
+  const name = text.split('=')[0];
+  if (!OUTPUTS.includes(name))
+    throw new ConfigError(
+      `output "${name}" is not supported by this runner (supported: ${OUTPUTS.join(', ')}; ` +
+        'for JSON use --summary-export or handleSummary())',
+    );
+  return name;
+}
+
 /** Flags that take no value: alone they mean true, and `=false` turns them off. */
 const BOOLEAN_FLAGS = new Set([
   '--no-thresholds',
@@ -101,7 +114,7 @@ export function parseArgs(argv: string[]): RunConfig {
     } else if (arg === '--tag') {
       const [k, v] = keyValue(next(), arg);
       config.tags[k] = v;
-    } else if (arg === '-o' || arg === '--out') config.outputs.push(next().split('=')[0]);
+    } else if (arg === '-o' || arg === '--out') config.outputs.push(outputName(next()));
     else if (arg === '--summary-export') config.summaryExport = next();
     else if (arg === '--summary-mode') {
       const mode = next() as SummaryMode;

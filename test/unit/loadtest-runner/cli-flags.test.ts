@@ -64,3 +64,17 @@ export default function () { console.debug('DEBUG-LINE'); }`;
     expect(plain.stderr).not.toContain('DEBUG-LINE');
   });
 });
+
+describe('-o/--out', () => {
+  it('takes experimental-prometheus-rw, with or without =, and refuses the outputs it does not write', () => {
+    expect(parse('-o', 'experimental-prometheus-rw').outputs).toEqual(['experimental-prometheus-rw']);
+    expect(parse('--out=experimental-prometheus-rw').outputs).toEqual(['experimental-prometheus-rw']);
+    for (const out of ['json=/tmp/x.json', 'csv=/tmp/x.csv', 'cloud', 'influxdb=http://127.0.0.1:8086/k6'])
+      expect(() => parse('-o', out)).toThrow(
+        new ConfigError(
+          `output "${out.split('=')[0]}" is not supported by this runner (supported: experimental-prometheus-rw; ` +
+            'for JSON use --summary-export or handleSummary())',
+        ),
+      );
+  });
+});
