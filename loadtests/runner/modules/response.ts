@@ -2,6 +2,7 @@
 import type { ResponseCookie } from './cookies.ts';
 import { formatGoUrl, resolveAgainst, type GoUrl } from './html-go.ts';
 import { formEncode, parseHTML, type Selection } from './html.ts';
+import { selectJsonPath } from './json-path.ts';
 
 export interface Timings {
   duration: number;
@@ -159,18 +160,22 @@ export class K6Response {
     return send;
   }
 
-  /** JSON body; with a selector, a dotted path (`results.0.elevation`), a subset of k6's gjson paths. */
+  /**
+   * JSON body; with a selector, the value at that GJSON path (json-path.ts: the common subset, the rest refused),
+   * undefined where it does not exist or, as in k6, when the body is not JSON.
+   */
   json(selector?: string): unknown {
     if (!this.parsedOnce) {
       const body = this.body;
       const text = body instanceof ArrayBuffer ? Buffer.from(body).toString() : (body ?? '');
-      this.parsed = JSON.parse(text) as unknown;
+      try {
+        this.parsed = JSON.parse(text) as unknown;
+      } catch (err) {
+        if (selector) return undefined;
+        throw err;
+      }
       this.parsedOnce = true;
     }
-    if (!selector) return this.parsed;
-    return selector.split('.').reduce<unknown>((value, part) => {
-      if (value === null || typeof value !== 'object') return undefined;
-      return (value as Record<string, unknown>)[part];
-    }, this.parsed);
+    return selector ? selectJsonPath(this.parsed, selector) : this.parsed;
   }
 }
