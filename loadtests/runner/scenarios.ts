@@ -128,7 +128,8 @@ const MIN_DURATION_MS = 1000;
 /**
  * What k6's executor configs refuse before a run (their Validate): a constant-arrival-rate's rate must be a whole
  * number above 0 (NaN reaches k6 as null, "isn't specified"; 2.5 does not unmarshal into its int64), its timeUnit
- * above 0; a constant executor's duration at least 1s, a constant-vus' VUs above 0. Without this, SCALE=abc ran a
+ * above 0; a constant executor's duration at least 1s, a constant-vus' VUs above 0; an iterations executor's VUs
+ * above 0, its maxDuration at least 1s, shared-iterations' iterations at least its VUs. Without this, SCALE=abc ran a
  * scenario of rate NaN that sent nothing and passed its thresholds.
  */
 function checkAsK6(name: string, executor: ExecutorName, raw: RawScenario, scenario: Scenario): void {
@@ -148,6 +149,18 @@ function checkAsK6(name: string, executor: ExecutorName, raw: RawScenario, scena
     scenario.durationMs < MIN_DURATION_MS
   )
     throw problem(`the duration should be at least 1s, but is ${raw.duration ?? 'unspecified'}`);
+  // lib/executor/shared_iterations.go and per_vu_iterations.go (Validate).
+  if (executor === 'shared-iterations' || executor === 'per-vu-iterations') {
+    if (scenario.vus <= 0) throw problem('the number of VUs should be more than 0');
+    if (executor === 'per-vu-iterations' && scenario.iterations <= 0)
+      throw problem('the number of iterations should be more than 0');
+    if (executor === 'shared-iterations' && scenario.iterations < scenario.vus)
+      throw problem(
+        `the number of iterations (${scenario.iterations}) shouldn't be less than the number of VUs (${scenario.vus})`,
+      );
+    if (scenario.durationMs < MIN_DURATION_MS)
+      throw problem(`the maxDuration should be at least 1s, but is ${raw.maxDuration}`);
+  }
 }
 
 export function scenariosFrom(options: RawOptions): Scenario[] {

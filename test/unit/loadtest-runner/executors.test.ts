@@ -74,6 +74,31 @@ export default function () { sleep(3); }`,
     expect(count(r.summary, 'iterations')).toBe(1);
   }, 30_000);
 
+  // As k6's SharedIterationsConfig/PerVUIterationsConfig.Validate (lib/executor/shared_iterations.go,
+  // per_vu_iterations.go).
+  it.each([
+    [
+      { executor: 'shared-iterations', vus: 3, iterations: 2 },
+      "the number of iterations (2) shouldn't be less than the number of VUs (3)",
+    ],
+    [{ executor: 'shared-iterations', vus: 0, iterations: 2 }, 'the number of VUs should be more than 0'],
+    [
+      { executor: 'shared-iterations', vus: 1, iterations: 2, maxDuration: '500ms' },
+      'the maxDuration should be at least 1s, but is 500ms',
+    ],
+    [{ executor: 'per-vu-iterations', vus: 0, iterations: 2 }, 'the number of VUs should be more than 0'],
+    [
+      { executor: 'per-vu-iterations', vus: 1, iterations: 0 },
+      'the number of iterations should be more than 0',
+    ],
+    [
+      { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: '0s' },
+      'the maxDuration should be at least 1s, but is 0s',
+    ],
+  ])('refuses an iterations scenario k6 refuses: %j', (scenario, message) => {
+    expect(() => scenariosFrom({ scenarios: { a: scenario } })).toThrow(`scenario "a": ${message}`);
+  });
+
   it('constant-vus keeps its VUs looping for the duration, then stops', async () => {
     const r = await runScript(`${header}export const options = { vus: 4, duration: '2s' };\n${body}`, [], {
       BASE_URL: server.url,
