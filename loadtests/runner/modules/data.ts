@@ -3,6 +3,13 @@
  * VU reads that one copy: here the engine's init builds each array and hands it to the VU threads
  * (`given`), so a builder never runs again in a VU.
  */
+/** Freezes `value` and everything reachable from it, as k6's deepFreeze does to each element it hands out. */
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+}
+
 export function createDataModule(given: Record<string, unknown[]>, built: Record<string, unknown[]>) {
   class SharedArray {
     constructor(name: string, build: () => unknown[]) {
@@ -14,7 +21,9 @@ export function createDataModule(given: Record<string, unknown[]>, built: Record
         if (!Array.isArray(data)) throw new Error('the SharedArray builder must return an array');
         built[name] = data;
       }
-      return Object.freeze(data) as unknown as SharedArray;
+      // Read-only to its elements' depths (js/modules/k6/data/share.go: Set throws, Get deep-freezes).
+      deepFreeze(data);
+      return data as unknown as SharedArray;
     }
   }
   return { SharedArray };
