@@ -394,7 +394,11 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
         }
       }
     }
-    if (!printed) config.log(textSummary(data, config.summaryMode));
+    if (!printed) {
+      const observed: Record<string, Record<string, number>> = {};
+      for (const r of results) (observed[r.group.key] ??= {})[r.threshold.source] = r.observed;
+      config.log(textSummary(data, config.summaryMode, observed));
+    }
     config.log(lagWarning);
     if (failed.length) {
       const names = [...new Set(failed.map((r) => r.group.key))].join(', ');

@@ -91,9 +91,14 @@ const EXECUTION_FULL = [...EXECUTION, 'group_duration', 'runner_event_loop_lag']
 const NETWORK = ['data_received', 'data_sent'];
 const BUILTIN = new Set([...HTTP_FULL, ...EXECUTION_FULL, ...NETWORK, 'checks']);
 
-function thresholdValue(m: MetricSummary, source: string, unit: TimeUnit | ''): string {
+/** Each threshold's observed value, by metric key and threshold source (for stats the summary has no column for). */
+export type ObservedThresholds = Record<string, Record<string, number>>;
+
+function thresholdValue(m: MetricSummary, source: string, unit: TimeUnit | '', observed?: number): string {
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(source)?.[1] ?? '';
-  const value = m.values[stat] ?? m.values[stat === 'med' ? 'med' : stat];
+  // As k6 v1 (internal/js/summary.js, renderMetricValueForThresholds): a stat outside summaryTrendStats is shown
+  // from the threshold's own aggregation.
+  const value = m.values[stat] ?? observed;
   if (value === undefined) return '';
   if (m.type === 'rate') return `${stat}=${(value * 100).toFixed(2)}%`;
   return `${stat}=${m.contains === 'time' ? formatTime(value, unit) : formatNumber(value)}`;
@@ -104,7 +109,7 @@ function checkList(checks: CheckSummary[], indent: string): string[] {
 }
 
 /** k6 v1's default layout: thresholds, total results (checks, then metrics by category). */
-function v1Summary(data: SummaryData, full: boolean): string {
+function v1Summary(data: SummaryData, full: boolean, observed: ObservedThresholds): string {
   const out: string[] = [''];
   const withThresholds = Object.entries(data.metrics).filter(([, m]) => m.thresholds);
   if (withThresholds.length) {
@@ -113,7 +118,7 @@ function v1Summary(data: SummaryData, full: boolean): string {
       out.push(`    ${name}`);
       for (const [source, r] of Object.entries(m.thresholds ?? {}))
         out.push(
-          `    ${r.ok ? '✓' : '✗'} '${source}' ${thresholdValue(m, source, data.options.summaryTimeUnit)}`,
+          `    ${r.ok ? '✓' : '✗'} '${source}' ${thresholdValue(m, source, data.options.summaryTimeUnit, observed[name]?.[source])}`,
         );
       out.push('');
     }
@@ -171,6 +176,10 @@ function allChecks(g: GroupSummary): CheckSummary[] {
   return [...g.checks, ...g.groups.flatMap(allChecks)];
 }
 
-export function textSummary(data: SummaryData, mode: SummaryMode = 'compact'): string {
-  return mode === 'legacy' ? legacySummary(data) : v1Summary(data, mode === 'full');
+export function textSummary(
+  data: SummaryData,
+  mode: SummaryMode = 'compact',
+  observed: ObservedThresholds = {},
+): string {
+  return mode === 'legacy' ? legacySummary(data) : v1Summary(data, mode === 'full', observed);
 }
