@@ -147,8 +147,9 @@ export default function () { http.get(__ENV.BASE_URL + '/'); }`,
     expect(seen).toHaveLength(12);
     const at = seen.map((s) => s.at).sort((a, b) => a - b);
     const gaps = at.slice(1).map((t, i) => t - at[i]);
-    // 50 ms apart, less the timer's and the sockets' jitter; 4 VUs without the limit send at once.
-    expect(Math.min(...gaps)).toBeGreaterThan(30);
+    // 50 ms apart, less the timer's and the sockets' jitter (a full run on a loaded machine saw a 21.7 ms gap); 4 VUs
+    // without the limit send at once, 0-2 ms apart.
+    expect(Math.min(...gaps)).toBeGreaterThan(10);
     // Each VU's first request opens its connection and arrives late by its setup (a CI run saw the first 17 ms
     // late, 532.6 ms over 11 gaps): the average spacing is judged from the fifth on, all over open connections.
     expect(at[11] - at[4]).toBeGreaterThanOrEqual(7 * 50 - 25);
