@@ -125,15 +125,18 @@ function nodata(elevation: Elevation, policy: NodataValue): number | string | nu
 }
 
 /**
- * Millimetres: finer digits are noise for any DEM and only make responses longer.
+ * Millimetres: finer digits are noise for any DEM and only make responses longer. A value too large to scale by
+ * 1000 (a Float64 pixel past ~1.8e305) stays as it is: scaled, it overflowed to Infinity and was answered null.
  *
  * @example
  * ```ts
  * assert.equal(roundElevation(1038.40000152), 1038.4);
+ * assert.equal(roundElevation(1e306), 1e306);
  * ```
  */
 export function roundElevation(value: number): number {
-  return Math.round(value * 1000) / 1000;
+  const millimetres = value * 1000;
+  return Number.isFinite(millimetres) ? Math.round(millimetres) / 1000 : value;
 }
 
 function stringify(body: unknown): string {
