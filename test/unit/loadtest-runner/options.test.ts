@@ -244,6 +244,22 @@ export function teardown() { http.get(__ENV.BASE_URL + '/slow/5000'); }`,
     expect(teardown.stderr).toContain('teardown() execution timed out');
   }, 60_000);
 
+  it('after a setup() timeout, prints the text summary in place of handleSummary(), without waiting for setup', async () => {
+    // VU 0 is still in setup(): calling handleSummary() there took setup's late answer as its own (nothing was
+    // printed) or, with setup() in a CPU loop, waited for the loop.
+    const r = await runScript(
+      `export const options = { setupTimeout: '1s' };
+export function setup() { const end = Date.now() + 15000; while (Date.now() < end) {} }
+export default function () {}
+export function handleSummary() { return { stdout: 'HANDLED' }; }`,
+    );
+    expect(r.code).toBe(EXIT_SETUP_TIMEOUT);
+    expect(r.stderr).toContain('handleSummary() not run: VU 0 is still in the call that timed out');
+    expect(r.stdout).not.toContain('HANDLED');
+    expect(r.stdout).toContain('iterations');
+    expect(r.elapsedMs).toBeLessThan(12_000); // the loop runs 15 s
+  }, 60_000);
+
   it('summaryTimeUnit prints every time of the summary in that unit', async () => {
     const script = (unit: string) => `import http from 'k6/http';
 export const options = { iterations: 3, summaryTimeUnit: '${unit}' };
