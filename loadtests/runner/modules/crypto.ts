@@ -1,5 +1,6 @@
 /** The `k6/crypto` module: hashes, HMAC and random bytes over node:crypto. */
 import { createHash, createHmac, randomBytes as nodeRandomBytes, type BinaryLike } from 'node:crypto';
+import { paddedBase64Url } from './encoding';
 
 type Encoding = 'hex' | 'base64' | 'base64url' | 'base64rawurl' | 'binary';
 const ALGORITHMS: Record<string, string> = {
@@ -37,7 +38,7 @@ function output(digest: Buffer, encoding: Encoding | undefined): string | ArrayB
     case 'base64':
       return digest.toString(encoding);
     case 'base64url':
-      return digest.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+      return paddedBase64Url(digest);
     case 'base64rawurl':
       return digest.toString('base64url');
     default:

@@ -62,7 +62,7 @@ export default function () { console.debug('DEBUG-LINE'); }`;
     expect(verbose.code).toBe(0);
     expect(verbose.stderr).toMatch(/level=debug msg="DEBUG-LINE"|DEBU\[\d+\] DEBUG-LINE/);
     expect(plain.stderr).not.toContain('DEBUG-LINE');
-  });
+  }, 30_000);
 });
 
 describe('-o/--out', () => {

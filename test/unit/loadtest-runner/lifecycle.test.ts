@@ -29,7 +29,7 @@ export function handleSummary(data) {
     expect(r.stderr).not.toContain('init ended');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('START-AFTER-INIT');
-  });
+  }, 30_000);
 });
 
 describe('an exception in setup() or teardown()', () => {
@@ -70,5 +70,6 @@ export function handleSummary(data) {
       expect(r.stdout).toContain(summary);
       expect(existsSync(exportFile)).toBe(true);
     },
+    30_000,
   );
 });
