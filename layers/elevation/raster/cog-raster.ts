@@ -218,8 +218,18 @@ export async function openCogRaster(
     ? gdalNodataValue(String(directory.getValue('GDAL_NODATA')))
     : null;
   const nodata = readNodata(gdalNodata, pixelType);
-  // GDAL fills an empty block with the nodata value, NaN included (which `nodata` holds as null), else 0.
-  const sparseFill = gdalNodata !== null && Number.isNaN(gdalNodata) ? NaN : (nodata ?? 0);
+  // GDAL fills an empty block with the nodata value, NaN included (which `nodata` holds as null), else 0; on an
+  // integer band as GDALCopyWords converts it: rounded half away from zero (-3.5 fills -4, which the mask's truncated
+  // -3 does not mask) and saturated (32768 fills 32767 on Int16, where a typed array's fill would wrap to -32768).
+  const range = INTEGER_RANGES[pixelType];
+  const sparseFill =
+    gdalNodata === null
+      ? 0
+      : Number.isNaN(gdalNodata)
+        ? NaN
+        : range
+          ? Math.min(range[1], Math.max(range[0], Math.sign(gdalNodata) * Math.round(Math.abs(gdalNodata))))
+          : (nodata ?? 0);
   return {
     url: source.url,
     // The version read with the header: blocks of a replaced file never mix with blocks of its successor.
@@ -650,15 +660,30 @@ function crsOfFile(geoKeys: Record<string, unknown>, url: string): ReturnType<ty
 }
 
 /**
+ * The integer type GDAL 3.6's nodata mask reads each integer band in (GDALNoDataMaskBand's work type), whose range
+ * a nodata value must fall in: Int16 in Int32, UInt16 in UInt32. So -32768.4 on an Int16 band masks -32768 and
+ * 65535.5 on a UInt16 band masks 65535, while 255.9 on a Byte band masks nothing.
+ */
+const MASK_WORK_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  UInt8: INTEGER_RANGES.UInt8,
+  Int8: INTEGER_RANGES.Int8,
+  UInt16: INTEGER_RANGES.UInt32,
+  UInt32: INTEGER_RANGES.UInt32,
+  Int16: INTEGER_RANGES.Int32,
+  Int32: INTEGER_RANGES.Int32,
+};
+
+/**
  * The stored value that marks nodata, as GDAL's nodata mask compares it (GDALNoDataMaskBand): on an integer band a
- * value inside the type's range is truncated toward zero (1.5 marks the pixels holding 1; GDAL writes such values
- * with gdal_edit.py or its API), one outside marks no pixel; a Float32 band compares the value rounded to Float32.
+ * value inside its work type's range (MASK_WORK_RANGES) is truncated toward zero (1.5 marks the pixels holding 1;
+ * GDAL writes such values with gdal_edit.py or its API), one outside marks no pixel; a Float32 band compares the
+ * value rounded to Float32 (within ARE_REAL_EQUAL: raster.ts, isNodataValue).
  */
 function readNodata(value: number | null, pixelType: string): number | null {
   if (value === null || Number.isNaN(value)) return null; // NaN is always treated as nodata
   // GDAL writes the Float32 nodata as a decimal string; compare against the value as stored in the file.
   if (pixelType === 'Float32') return Math.fround(value);
-  const range = INTEGER_RANGES[pixelType];
+  const range = MASK_WORK_RANGES[pixelType];
   if (!range) return value;
   return value >= range[0] && value <= range[1] ? Math.trunc(value) + 0 : null; // + 0: -0 becomes 0
 }

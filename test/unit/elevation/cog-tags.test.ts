@@ -359,7 +359,14 @@ it.each([
   ['no nodata tag: none', 1, undefined, null],
   ['65535 on UInt16, the largest it holds: 65535', 1, '65535', 65535],
   ['-0.5 on Int16, truncated toward zero: 0 (not -0)', 2, '-0.5', 0],
-  ['32768 on Int16, beyond its range: none', 2, '32768', null],
+  // GDAL's mask reads an Int16 band as Int32 (integer-nodata.test.ts): 32768 is kept, and no Int16 pixel holds it.
+  [
+    '32768 on Int16, beyond its range but not its mask work type: 32768, which no pixel holds',
+    2,
+    '32768',
+    32768,
+  ],
+  ['-0.5 on UInt16, outside even its mask work type (UInt32): none', 1, '-0.5', null],
 ])('the nodata value of %s', async (name, sampleFormat, tag, expected) => {
   const file = path.join(workDir, `nodata-${name.split(' ')[0]}.tif`);
   const tags = { 258: short(16), 339: short(sampleFormat), 34735: WGS84_KEYS, ...NORTH_UP };
