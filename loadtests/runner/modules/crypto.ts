@@ -1,6 +1,6 @@
 /** The `k6/crypto` module: hashes, HMAC and random bytes over node:crypto. */
 import { createHash, createHmac, randomBytes as nodeRandomBytes, type BinaryLike } from 'node:crypto';
-import { paddedBase64Url } from './encoding';
+import { paddedBase64Url } from './encoding.ts';
 
 type Encoding = 'hex' | 'base64' | 'base64url' | 'base64rawurl' | 'binary';
 const ALGORITHMS: Record<string, string> = {
