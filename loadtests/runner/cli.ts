@@ -35,8 +35,8 @@ function outputName(text: string): string {
   return name;
 }
 
-/** Flags that take no value: alone they mean true, and `=false` turns them off. */
-const BOOLEAN_FLAGS = new Set([
+/** Flags that take no value: alone they mean true, and `=false` turns them off (parseArgs sets each). */
+const BOOLEAN_FLAGS = [
   '--no-thresholds',
   '--no-summary',
   '--quiet',
@@ -47,8 +47,11 @@ const BOOLEAN_FLAGS = new Set([
   '--no-usage-report',
   '--no-color',
   '--allow-remote',
-]);
-const isBoolean = (flag: string) => BOOLEAN_FLAGS.has(flag) || optionOfFlag(flag)?.kind === 'boolean';
+] as const;
+type BooleanFlag = (typeof BOOLEAN_FLAGS)[number];
+const isBooleanFlag = (flag: string): flag is BooleanFlag =>
+  (BOOLEAN_FLAGS as readonly string[]).includes(flag);
+const isBoolean = (flag: string) => isBooleanFlag(flag) || optionOfFlag(flag)?.kind === 'boolean';
 
 /**
  * One argument as pflag reads it: `--name=value`, `-x=value`, `-xvalue` (a short flag's value attached) or, for
@@ -94,6 +97,19 @@ export function parseArgs(argv: string[]): RunConfig {
   config.noThresholds = envFlag('K6_NO_THRESHOLDS');
   config.noSummary = envFlag('K6_NO_SUMMARY');
   let includeSystemEnv = true;
+  const setBoolean: Record<BooleanFlag, (on: boolean) => void> = {
+    '--no-thresholds': (on) => (config.noThresholds = on),
+    '--no-summary': (on) => (config.noSummary = on),
+    '--quiet': (on) => (config.progress = !on),
+    '-q': (on) => (config.progress = !on),
+    '--verbose': (on) => (config.verbose = on),
+    '-v': (on) => (config.verbose = on),
+    '--include-system-env-vars': (on) => (includeSystemEnv = on),
+    // Nothing to turn off: the runner never sends a usage report and prints no colours.
+    '--no-usage-report': () => undefined,
+    '--no-color': () => undefined,
+    '--allow-remote': (on) => (config.allowRemote = on),
+  };
   for (let i = 0; i < args.length; i++) {
     const { flag: arg, inline } = splitFlag(args[i]);
     // A cluster of short booleans (`-qw`): the rest is read as the next flag, as pflag does.
@@ -124,14 +140,7 @@ export function parseArgs(argv: string[]): RunConfig {
     } else if (option)
       flagged[option.option] =
         option.kind === 'boolean' ? on() : overrideValue(arg, option.kind, next(), flagged[option.option]);
-    else if (arg === '--no-thresholds') config.noThresholds = on();
-    else if (arg === '--no-summary') config.noSummary = on();
-    else if (arg === '--quiet' || arg === '-q') config.progress = !on();
-    else if (arg === '--verbose' || arg === '-v') config.verbose = on();
-    else if (arg === '--include-system-env-vars') includeSystemEnv = on();
-    // Nothing to turn off: the runner never sends a usage report and prints no colours.
-    else if (arg === '--no-usage-report' || arg === '--no-color') on();
-    else if (arg === '--allow-remote') config.allowRemote = on();
+    else if (isBooleanFlag(arg)) setBoolean[arg](on());
     else if (arg === '--run-record') config.runRecord = next();
     else if (arg.startsWith('-')) throw new ConfigError(`unknown flag ${arg}`);
     else if (!config.scriptPath) config.scriptPath = arg;

@@ -23,7 +23,7 @@ import { RemoteWriteOutput, remoteWriteConfig } from './output/prometheus-rw.ts'
 import { buildSummaryData } from './output/summary-data.ts';
 import { writeSummaryExport } from './output/summary-export.ts';
 import { writeRunRecord } from './output/run-record.ts';
-import { textSummary, type SummaryMode } from './output/summary-text.ts';
+import { textSummary, type ObservedThresholds, type SummaryMode } from './output/summary-text.ts';
 import { initialVUsOf, maxScenarioEndMs, maxVUsOf, type Scenario } from './scenarios.ts';
 import { newScenarioRun, TestRun, type Vu } from './test-run.ts';
 import { evaluateThresholds } from './thresholds.ts';
@@ -401,7 +401,7 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       }
     }
     if (!printed) {
-      const observed: Record<string, Record<string, number>> = {};
+      const observed: ObservedThresholds = {};
       for (const r of results) (observed[r.group.key] ??= {})[r.threshold.source] = r.observed;
       config.log(textSummary(data, config.summaryMode, observed));
     }
