@@ -25,6 +25,20 @@ const CASES: [string, 8 | 16 | 32, 1 | 2, number, string, boolean][] = [
   ['u32-above', 32, 1, 4294967295, '4294967295.5', false],
 ];
 
+/** One uncompressed band at 49° N 9° E, 1″ pixels, with its pixel type and GDAL_NODATA. */
+function tags(bits: 8 | 16 | 32, format: 1 | 2, nodata: string) {
+  return {
+    258: short(bits),
+    259: short(1),
+    277: short(1),
+    339: short(format),
+    33550: double(RES, RES, 0),
+    33922: double(0, 0, 0, 9, 49, 0),
+    34735: WGS84_KEYS,
+    42113: ascii(nodata),
+  };
+}
+
 function raster(bits: 8 | 16 | 32, format: 1 | 2, first: number, nodata: string): Uint8Array {
   const bytes = new Uint8Array(SIZE * SIZE * (bits / 8));
   const view = new DataView(bytes.buffer);
@@ -39,16 +53,7 @@ function raster(bits: 8 | 16 | 32, format: 1 | 2, first: number, nodata: string)
     height: SIZE,
     tile: SIZE,
     tiles: [bytes],
-    tags: {
-      258: short(bits),
-      259: short(1),
-      277: short(1),
-      339: short(format),
-      33550: double(RES, RES, 0),
-      33922: double(0, 0, 0, 9, 49, 0),
-      34735: WGS84_KEYS,
-      42113: ascii(nodata),
-    },
+    tags: tags(bits, format, nodata),
   });
 }
 
@@ -65,16 +70,7 @@ function sparse(nodata: string): Uint8Array {
     tile: SIZE,
     tiles: [new Uint8Array(0)],
     byteCounts: [0],
-    tags: {
-      258: short(16),
-      259: short(1),
-      277: short(1),
-      339: short(2),
-      33550: double(RES, RES, 0),
-      33922: double(0, 0, 0, 9, 49, 0),
-      34735: WGS84_KEYS,
-      42113: ascii(nodata),
-    },
+    tags: tags(16, 2, nodata),
   });
 }
 
