@@ -1,6 +1,6 @@
 /**
  * Points along a path's geodesics (WGS84, GeographicLib), either `samples` evenly spaced or one every
- * `distance` metres (plus the end), each with its distance from the start.
+ * `distance` metres (plus the end), each with its distance from the start; a path of no length is one point.
  */
 import { Geodesic } from 'geographiclib-geodesic';
 import { InvalidRequestError } from '../errors';
@@ -43,6 +43,9 @@ export function resamplePath(path: readonly LatLon[], spacing: Spacing, maxSampl
 }
 
 function targetDistances(length: number, spacing: Spacing, maxSamples: number): number[] {
+  // A path of no length (one location, or one place repeated) has one place to sample: N copies of it at
+  // distance 0 would be N identical rows, as `distance` already answers.
+  if (length === 0) return [0];
   if ('samples' in spacing) {
     const n = spacing.samples;
     return Array.from({ length: n }, (_, k) => (k === n - 1 ? length : (length * k) / (n - 1)));

@@ -47,6 +47,15 @@ describe('resamplePath', () => {
     );
   });
 
+  it('answers a path of no length (one location, or one place repeated) with one point, whatever the spacing', () => {
+    const place = { lat: 48.65, lon: 9.05 };
+    for (const spacing of [{ samples: 100 }, { samples: 2 }, { distance: 10 }]) {
+      for (const still of [[place], [place, place, place]]) {
+        expect(resamplePath(still, spacing, 512)).toEqual({ points: [place], distances: [0], length: 0 });
+      }
+    }
+  });
+
   it('measures the path leg by leg on the ellipsoid and keeps both ends', () => {
     const resampled = resamplePath(path, { samples: 3 }, 512);
     expect(resampled.length).toBeCloseTo(legs[0] + legs[1], 6);
