@@ -40,8 +40,9 @@ export function getApp(): App {
   app = {
     settings,
     registry,
-    // As OpenTopoData: `samples` is bounded by the locations limit too (a path sampled is that many locations).
-    limits: { maxLocations, maxSamples: Math.min(settings.maxSamples, maxLocations) },
+    // As OpenTopoData: `samples` is bounded by the locations limit (a path sampled is that many locations);
+    // MAX_SAMPLES may only lower it.
+    limits: { maxLocations, maxSamples: Math.min(settings.maxSamples ?? maxLocations, maxLocations) },
     corsOrigin: settings.corsOrigin ?? registry.config.accessControlAllowOrigin,
   };
   return app;

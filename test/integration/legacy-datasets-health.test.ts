@@ -394,6 +394,21 @@ describe('settings from the environment', () => {
     );
   });
 
+  it('bounds samples by the locations limit alone when MAX_SAMPLES is unset, as OpenTopoData (a limit over 512 too)', async () => {
+    const { elevation } = await loadHandlers({ MAX_LOCATIONS: '600' });
+    const request = (samples: string) => ({
+      path: '/v1/plane-point',
+      pathParameters: { dataset: 'plane-point' },
+      query: { locations: '1,1|2,2', samples },
+    });
+    const answer = await invoke(elevation, request('600'));
+    expect(answer.status).toBe(200);
+    expect((answer.json as { results: unknown[] }).results).toHaveLength(600);
+    expect(((await invoke(elevation, request('601'))).json as { error: string }).error).toBe(
+      'Too many samples requested (601), the limit is 600.',
+    );
+  });
+
   it('MAX_SAMPLES bounds samples below the locations limit', async () => {
     const { elevation } = await loadHandlers({ MAX_SAMPLES: '5' });
     const request = (samples: string) => ({

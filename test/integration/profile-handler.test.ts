@@ -327,7 +327,7 @@ describe('profile errors', () => {
       { locations: '48.65,9.05|48.85,9.25', samples: '10', distance: '100' },
       "either 'samples' or 'distance'",
     ],
-    [{ locations: '48.65,9.05|48.85,9.25', distance: '10' }, 'the limit is 512 (MAX_SAMPLES)'],
+    [{ locations: '48.65,9.05|48.85,9.25', distance: '10' }, 'the samples limit is 512'],
     [{ locations: '48.65,9.05|48.85,9.25', samples: '1' }, "Invalid samples '1'"],
     [{ locations: '48.65,9.05|48.85,9.25', threshold: '-1' }, "Invalid threshold '-1'"],
     [{ locations: '48.65,9.05|48.85,9.25', format: 'png' }, "Invalid format 'png'"],
@@ -339,5 +339,28 @@ describe('profile errors', () => {
     const response = await profile(query as Record<string, string>);
     expect(response.status).toBe(400);
     expect((response.json as { error: string }).error).toContain(message);
+  });
+});
+
+describe('profile and Google samples limits', () => {
+  it('follow the locations limit when MAX_SAMPLES is unset (over 512 too), as OpenTopoData bounds samples', async () => {
+    const wide = await loadTrackHandlers({ MAX_LOCATIONS: '600' });
+    const path = '48.65,9.05|48.85,9.25';
+    const asked = (samples: string) =>
+      invoke(wide.profile, {
+        path: '/v1/sample/profile',
+        pathParameters: { dataset: 'sample' },
+        query: { locations: path, samples },
+      });
+    const answer = await asked('600');
+    expect(answer.status).toBe(200);
+    expect((answer.json as ProfileBody).summary.samples).toBe(600);
+    expect(((await asked('601')).json as { error: string }).error).toContain('from 2 to 600');
+    const google = await invoke(wide.google, {
+      path: '/maps/api/elevation/json',
+      query: { path, samples: '600' },
+    });
+    expect(google.status).toBe(200);
+    expect((google.json as { results: unknown[] }).results).toHaveLength(600);
   });
 });

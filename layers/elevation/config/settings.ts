@@ -19,7 +19,8 @@ export interface Settings {
   /** Overrides the config's max_locations_per_request when set. */
   maxLocations: number | null;
   maxBodyBytes: number;
-  maxSamples: number;
+  /** Lowers the `samples` limit below the locations limit when set; null = the locations limit (OpenTopoData). */
+  maxSamples: number | null;
   /** Overrides the config's access_control_allow_origin when set. */
   corsOrigin: string | null;
   blockCacheBytes: number;
@@ -127,6 +128,7 @@ const DEFAULT_CONFIG_PATH = 'layers/dem-sample/config.yaml';
  */
 export function loadSettings(env: Env = process.env): Settings {
   const maxLocations = text(env, 'MAX_LOCATIONS');
+  const maxSamples = text(env, 'MAX_SAMPLES');
   return {
     configPath: path.resolve(text(env, 'CONFIG_PATH') ?? DEFAULT_CONFIG_PATH),
     dataRoot: text(env, 'DATA_ROOT'),
@@ -135,7 +137,9 @@ export function loadSettings(env: Env = process.env): Settings {
     // 512 is Google's Elevation API limit and OpenTopoData's convention; the config file may lower it.
     maxLocations: maxLocations === null ? null : integer(env, 'MAX_LOCATIONS', 512, 1, 100_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),
-    maxSamples: integer(env, 'MAX_SAMPLES', 512, 2, 100_000),
+    // Unset, samples are bounded as OpenTopoData bounds them: by the locations limit (a path sampled is that many
+    // locations), whatever the config sets it to.
+    maxSamples: maxSamples === null ? null : integer(env, 'MAX_SAMPLES', 512, 2, 100_000),
     corsOrigin: origin(env, 'CORS_ORIGIN'),
     // 512 MiB holds 128 decoded 1024x1024 Float32 blocks (4 MiB each) within a 1769 MB Lambda.
     blockCacheBytes: integer(env, 'BLOCK_CACHE_MB', 512, 1, 64 * 1024) * 1024 * 1024,

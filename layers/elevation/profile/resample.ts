@@ -54,7 +54,7 @@ function targetDistances(length: number, spacing: Spacing, maxSamples: number): 
   const withEnd = count + (length - (count - 1) * spacing.distance > END_TOLERANCE_M ? 1 : 0);
   if (withEnd > maxSamples) {
     throw new InvalidRequestError(
-      `distance=${spacing.distance} m along this ${Math.round(length)} m path gives ${withEnd} points; the limit is ${maxSamples} (MAX_SAMPLES). Use a larger distance or samples=${maxSamples}.`,
+      `distance=${spacing.distance} m along this ${Math.round(length)} m path gives ${withEnd} points; the samples limit is ${maxSamples}. Use a larger distance or samples=${maxSamples}.`,
     );
   }
   const distances = Array.from({ length: count }, (_, k) => k * spacing.distance);

@@ -507,7 +507,7 @@ describe('settings from the environment', () => {
       defaultDataset: null,
       maxLocations: null,
       maxBodyBytes: 1048576,
-      maxSamples: 512,
+      maxSamples: null,
       corsOrigin: null,
       blockCacheBytes: 512 * 1024 * 1024,
       headerPrefetchBytes: 65536,

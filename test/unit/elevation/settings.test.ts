@@ -28,7 +28,6 @@ interface IntegerSetting {
 // prettier-ignore
 const INTEGERS: IntegerSetting[] = [
   { variable: 'MAX_BODY_BYTES', field: 'maxBodyBytes', readme: '1048576', fallback: MiB, raw: '2048', value: 2048, min: 1024, max: 6 * MiB, unit: 1 },
-  { variable: 'MAX_SAMPLES', field: 'maxSamples', readme: '512', fallback: 512, raw: '20', value: 20, min: 2, max: 100_000, unit: 1 },
   { variable: 'BLOCK_CACHE_MB', field: 'blockCacheBytes', readme: '512', fallback: 512 * MiB, raw: '4', value: 4 * MiB, min: 1, max: 64 * 1024, unit: MiB },
   { variable: 'HEADER_PREFETCH_BYTES', field: 'headerPrefetchBytes', readme: '65536', fallback: 65536, raw: '4096', value: 4096, min: 1024, max: 16 * MiB, unit: 1 },
   { variable: 'RANGE_TIMEOUT_MS', field: 'rangeTimeoutMs', readme: '5000', fallback: 5000, raw: '100', value: 100, min: 10, max: 120_000, unit: 1 },
@@ -84,6 +83,18 @@ describe('settings: every variable, its unit and its bounds', () => {
       }
     },
   );
+
+  it('MAX_SAMPLES is unset (the locations limit decides) unless given, then bounded', () => {
+    expect(defaults.maxSamples).toBeNull();
+    expect(readme.get('MAX_SAMPLES')).toMatch(/^the locations limit/);
+    expect(loadSettings({ MAX_SAMPLES: '2' }).maxSamples).toBe(2);
+    expect(loadSettings({ MAX_SAMPLES: ' 20 ' }).maxSamples).toBe(20);
+    expect(loadSettings({ MAX_SAMPLES: '100000' }).maxSamples).toBe(100_000);
+    expect(() => loadSettings({ MAX_SAMPLES: '1' })).toThrow(
+      "MAX_SAMPLES must be an integer between 2 and 100000, got '1'.",
+    );
+    expect(() => loadSettings({ MAX_SAMPLES: '100001' })).toThrow(SettingsError);
+  });
 
   it('MAX_LOCATIONS is unset (the config decides) unless given, then bounded', () => {
     expect(defaults.maxLocations).toBeNull();
