@@ -187,8 +187,18 @@ export class TemplateTileIndex implements TileIndex {
   stale(): void {}
 }
 
-/** Joins a folder or URL prefix and a relative ('/'-separated) name. */
+/**
+ * Joins a folder or URL prefix and a relative ('/'-separated) file name. The name is a file's name, never part of
+ * a URL: under an HTTP(S) prefix each of its segments is percent-encoded, or `dem%41.tif` would be read as
+ * `demA.tif` (another file's heights, answered as 200) and `dem#2.tif` as `dem`. S3 keys stay as written: the
+ * SDK encodes them.
+ */
 export function joinLocation(prefix: string, name: string): string {
-  if (/^(https?|s3):\/\//i.test(prefix)) return prefix.endsWith('/') ? prefix + name : `${prefix}/${name}`;
+  if (/^https?:\/\//i.test(prefix)) return joinUrl(prefix, name.split('/').map(encodeURIComponent).join('/'));
+  if (/^s3:\/\//i.test(prefix)) return joinUrl(prefix, name);
   return path.join(prefix, name);
+}
+
+function joinUrl(prefix: string, name: string): string {
+  return prefix.endsWith('/') ? prefix + name : `${prefix}/${name}`;
 }
