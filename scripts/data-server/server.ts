@@ -18,6 +18,8 @@ export interface DataServerOptions {
   host?: string;
   /** Called with one line per request when given (off by default: it costs time under load). */
   log?: (line: string) => void;
+  /** Most files one listing names (MAX_LISTED_FILES); tests set fewer. */
+  maxListedFiles?: number;
 }
 
 export interface DataServer {
@@ -35,7 +37,11 @@ export const STATS_PATH = '/_stats';
  * a local folder (or S3 ListObjectsV2) would, instead of guessing file names.
  */
 export const LIST_PREFIX = '/_list/';
-/** Most entries one listing returns: a folder of 1° tiles for the whole world has 64,800. */
+/**
+ * Most files one listing names: a folder of 1° tiles for the whole world has 64,800. A folder holding more is
+ * answered with the first ones and `"truncated": true`, which the API refuses (as a truncated S3 listing): a tile
+ * past the cut would answer no data (null), as if the sea were there.
+ */
 const MAX_LISTED_FILES = 100_000;
 
 export async function startDataServer(options: DataServerOptions): Promise<DataServer> {
@@ -55,11 +61,15 @@ export async function startDataServer(options: DataServerOptions): Promise<DataS
         log(`${request.method} ${request.url} ${response.statusCode}${range} ${ms.toFixed(1)}ms`);
       });
     }
-    serve(root, stats, request, response).catch((error: unknown) => {
-      // Only reachable on an unexpected fs error; answer rather than leave the client hanging.
-      if (!response.headersSent) sendStatus(response, 500, String(error));
-      else response.destroy();
-    });
+    serve(root, stats, request, response, options.maxListedFiles ?? MAX_LISTED_FILES).catch(
+      (error: unknown) => {
+        // Only reachable on an unexpected fs error; answer rather than leave the client hanging. The error (with
+        // the data folder's paths) goes to the operator's log, not to the client.
+        process.stderr.write(`data layer: ${request.method} ${request.url}: ${String(error)}\n`);
+        if (!response.headersSent) sendStatus(response, 500, 'internal error');
+        else response.destroy();
+      },
+    );
   });
   server.keepAliveTimeout = 5000;
 
@@ -86,6 +96,7 @@ async function serve(
   stats: RequestStats,
   request: http.IncomingMessage,
   response: http.ServerResponse,
+  maxListedFiles: number,
 ): Promise<void> {
   const method = request.method ?? 'GET';
   const pathname = targetPath(request.url ?? '/');
@@ -101,7 +112,7 @@ async function serve(
     return;
   }
   if (pathname.startsWith(LIST_PREFIX) && method === 'GET') {
-    await serveListing(root, pathname.slice(LIST_PREFIX.length - 1), response);
+    await serveListing(root, pathname.slice(LIST_PREFIX.length - 1), response, maxListedFiles);
     return;
   }
   if (method !== 'GET' && method !== 'HEAD') {
@@ -111,12 +122,13 @@ async function serve(
     return;
   }
 
-  const filePath = resolveFilePath(root, pathname);
-  if (filePath === null) {
+  const resolved = resolveFilePath(root, pathname);
+  if (!('file' in resolved)) {
     stats.count('other');
-    sendStatus(response, 403, 'path outside the data folder');
+    sendStatus(response, resolved.status, resolved.why);
     return;
   }
+  const filePath = resolved.file;
   // A path ending in '/' names a folder: never a file (`config.yaml/` was served as the file, where S3 has no key).
   // The file is opened once, and its version (the ETag) read from what was opened: a file replaced between a
   // stat and an open by path would pair the old version with the new bytes.
@@ -187,8 +199,14 @@ function answerFile(
   return true;
 }
 
-async function serveListing(root: string, folderPath: string, response: http.ServerResponse): Promise<void> {
-  const folder = resolveFilePath(root, folderPath);
+async function serveListing(
+  root: string,
+  folderPath: string,
+  response: http.ServerResponse,
+  maxListedFiles: number,
+): Promise<void> {
+  const resolved = resolveFilePath(root, folderPath);
+  const folder = 'file' in resolved ? resolved.file : null;
   const info = folder === null ? null : await fs.promises.stat(folder).catch(() => null);
   if (folder === null || !info?.isDirectory()) {
     // Tells a client that this server lists folders and this one does not exist (vs. a server without listing).
@@ -196,17 +214,39 @@ async function serveListing(root: string, folderPath: string, response: http.Ser
     sendStatus(response, 404, `not a folder: ${folderPath}`);
     return;
   }
-  const files: string[] = [];
-  for (const entry of await fs.promises.readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (files.length >= MAX_LISTED_FILES) break;
-    const full = path.join(entry.parentPath ?? entry.path, entry.name);
-    // Symlinked files count (tile folders are often linked in); symlinked folders are not descended.
-    const stat = entry.isFile() ? entry : await fs.promises.stat(full).catch(() => null);
-    if (stat?.isFile()) files.push(path.relative(folder, full).split(path.sep).join('/'));
-  }
-  files.sort();
+  const files = await listFiles(folder, maxListedFiles + 1);
+  const truncated = files.length > maxListedFiles;
   response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  response.end(JSON.stringify({ files }));
+  response.end(JSON.stringify(truncated ? { files: files.slice(0, maxListedFiles), truncated } : { files }));
+}
+
+/**
+ * The files under `folder`, recursively, as '/'-separated paths relative to it, sorted, at most `most`.
+ * Symlinked files count (tile folders are often linked in); symlinked folders are not descended. A name that is
+ * not UTF-8 (a Latin-1 "ä" from an old archive) is read as U+FFFD and cannot be opened by that name: such a file is
+ * left out and such a folder not descended, as is a folder that cannot be read, so the rest is still listed (one
+ * recursive readdir threw on it, and the whole listing was a 500).
+ */
+async function listFiles(folder: string, most: number): Promise<string[]> {
+  const files: string[] = [];
+  const pending = [folder];
+  while (pending.length > 0 && files.length < most) {
+    const dir = pending.pop() as string;
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (files.length >= most) break;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if ((entry.isFile() && !entry.name.includes('\uFFFD')) || (await isFile(full)))
+        files.push(path.relative(folder, full).split(path.sep).join('/'));
+    }
+  }
+  return files.sort();
+}
+
+/** Whether `file` names a file (through a symlink too); false for a name that cannot be opened. */
+async function isFile(file: string): Promise<boolean> {
+  return (await fs.promises.stat(file).catch(() => null))?.isFile() === true;
 }
 
 function streamFile(

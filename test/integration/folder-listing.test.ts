@@ -86,6 +86,27 @@ describe('listFolder', () => {
     await expect(listFolder(`${plainUrl}/missing/`)).resolves.toBeNull();
   });
 
+  it('refuses a data-layer listing cut short (more files than it names), as a truncated S3 listing', async () => {
+    const small = await startDataServer({ root, port: 0, maxListedFiles: 2 });
+    try {
+      const url = small.url.replace(/\/$/, '');
+      const listing = (await (await fetch(`${url}/_list/tiles/`)).json()) as {
+        files: string[];
+        truncated: boolean;
+      };
+      expect(listing.files).toHaveLength(2);
+      expect(listing.truncated).toBe(true);
+      await expect(listFolder(`${url}/tiles/`)).rejects.toThrow(
+        new DatasetConfigError(
+          `${url}/tiles/ holds more than 2 keys, more than a listing reads; set filename_tile_size and tile_template so tile names are computed instead of listed, or split the folder.`,
+        ),
+      );
+      await expect(listFolder(`${url}/tiles/deeper/`)).resolves.toEqual(['N46E009.tif']);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('asks for the folder with one trailing slash, whether the location has one or not', async () => {
     asked.length = 0;
     await listFolder(`${plainUrl}/json`);

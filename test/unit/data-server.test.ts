@@ -159,6 +159,44 @@ describe('data layer server', () => {
     expect((await fetch(`${server.url}_list/../`)).status).toBe(404);
   });
 
+  it('answers 400, not 403, to a path that is not percent-encoded UTF-8 (a lone %, %zz, %ff)', async () => {
+    for (const target of ['/100%.tif', '/x%zz.tif', '/x%ff.tif']) expect(await rawGet(target)).toBe(400);
+  });
+
+  it('serves a file whose name holds a backslash on POSIX, where it is an ordinary letter', async () => {
+    const name = 'back\\slash.tif';
+    fs.writeFileSync(path.join(workDir, 'root', name), content.subarray(0, 10));
+    try {
+      const expected = path.sep === '/' ? 200 : 403;
+      expect(await rawGet(`/${encodeURIComponent(name)}`)).toBe(expected);
+    } finally {
+      fs.rmSync(path.join(workDir, 'root', name));
+    }
+  });
+
+  it('lists a folder holding a subfolder whose name is not UTF-8: the rest listed, no 500 naming paths', async () => {
+    const folder = path.join(workDir, 'root', 'latin1');
+    fs.mkdirSync(folder);
+    // "Archiv älter" in Latin-1: readdir reads it as U+FFFD, a name that cannot be opened again.
+    const odd = Buffer.concat([Buffer.from(`${folder}/Archiv `), Buffer.from([0xe4]), Buffer.from('lter')]);
+    fs.mkdirSync(odd);
+    fs.writeFileSync(Buffer.concat([odd, Buffer.from('/notes.txt')]), 'x');
+    fs.writeFileSync(
+      Buffer.concat([Buffer.from(`${folder}/H`), Buffer.from([0xf6]), Buffer.from('he.tif')]),
+      'x',
+    );
+    fs.writeFileSync(path.join(folder, 'N48E009.tif'), content.subarray(0, 10));
+    try {
+      const listing = await fetch(`${server.url}_list/latin1/`);
+      const body = await listing.text();
+      expect(body).not.toContain(workDir);
+      expect(listing.status).toBe(200);
+      expect(JSON.parse(body)).toEqual({ files: ['N48E009.tif'] });
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('answers 405 to methods other than GET and HEAD', async () => {
     const response = await fetch(tileUrl(), { method: 'PUT', body: 'x' });
     expect(response.status).toBe(405);

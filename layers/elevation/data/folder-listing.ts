@@ -59,11 +59,7 @@ async function listS3(location: string): Promise<string[] | null> {
           );
         tokens.add(token);
       }
-      if (token && files.length >= MAX_LISTED_KEYS) {
-        throw new DatasetConfigError(
-          `${location} holds more than ${MAX_LISTED_KEYS.toLocaleString('en')} keys, more than a listing reads; set filename_tile_size and tile_template so tile names are computed instead of listed, or split the folder.`,
-        );
-      }
+      if (token && files.length >= MAX_LISTED_KEYS) throw tooManyKeys(location, MAX_LISTED_KEYS);
     } while (token);
   } catch (error) {
     if (error instanceof DatasetConfigError) throw error;
@@ -77,9 +73,17 @@ async function listS3(location: string): Promise<string[] | null> {
   return files.filter((f) => f !== '').sort();
 }
 
-/** What our data layer answers at `/_list/…`. */
+/** A listing cut after `listed` keys: refused, never read as the whole folder. */
+function tooManyKeys(location: string, listed: number): DatasetConfigError {
+  return new DatasetConfigError(
+    `${location} holds more than ${listed.toLocaleString('en')} keys, more than a listing reads; set filename_tile_size and tile_template so tile names are computed instead of listed, or split the folder.`,
+  );
+}
+
+/** What our data layer answers at `/_list/…`: `truncated` when the folder holds more files than it lists. */
 interface Listing {
   files: string[];
+  truncated?: boolean;
 }
 
 /** A listing must not hang a cold start: the data layer answers it from one readdir. */
@@ -122,5 +126,6 @@ async function listDataLayer(location: string): Promise<string[] | null> {
   }
   const body = (await response.json()) as Partial<Listing>;
   if (!Array.isArray(body.files)) return null;
+  if (body.truncated === true) throw tooManyKeys(location, body.files.length);
   return body.files.filter((f): f is string => typeof f === 'string').sort(); // sorted, as listFolder promises
 }
