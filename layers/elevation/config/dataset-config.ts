@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { decimalNumber } from '../request/decimal';
 import { DatasetConfigError, excerpt } from '../errors';
 import { expandTemplate, isValidTemplate, TEMPLATE_PRESETS } from '../dataset/tile-names';
+import { PYYAML_SCALARS } from './pyyaml-scalars';
 
 export interface DatasetDefinition {
   name: string;
@@ -73,11 +74,13 @@ export function readConfigText(file: string): string {
 
 /**
  * A datasets file's YAML as OpenTopoData reads it (PyYAML), where the two differ in a way a config shows: merge
- * keys (`<<: *defaults`) are applied. YAML 1.2 (the parser's default) reads `<<` as a plain key, so settings shared
- * by an anchor (a `vertical_datum`, `wgs84_bounds`) were dropped without a word, answering heights in the wrong datum.
+ * keys (`<<: *defaults`) are applied, and plain scalars are numbers, booleans and nulls by YAML 1.1's rules
+ * (pyyaml-scalars.ts: `1_000` is 1000, `010` is 8, `1e3` a string). YAML 1.2 (the parser's default) reads `<<` as a
+ * plain key, so settings shared by an anchor (a `vertical_datum`, `wgs84_bounds`) were dropped without a word,
+ * answering heights in the wrong datum.
  */
 export function parseConfigYaml(text: string): unknown {
-  return parse(text, { merge: true });
+  return parse(text, { merge: true, schema: 'failsafe', customTags: PYYAML_SCALARS });
 }
 
 /**

@@ -226,6 +226,20 @@ datasets:
     expect(config.datasets[1]).toMatchObject({ verticalDatum: 'EGM96', wgs84Bounds: [9.5, 48, 11, 49] });
   });
 
+  it('reads plain scalars by YAML 1.1, as PyYAML (OpenTopoData) reads them, not by the YAML 1.2 default', () => {
+    const read = (max: string, name: string) => {
+      const config = parse(`max_locations_per_request: ${max}\ndatasets: [{name: ${name}, path: x}]`);
+      return [config.maxLocationsPerRequest, config.datasets[0].name];
+    };
+    expect(read('1_000', '1e3')).toEqual([1000, '1e3']); // 1.2: the string "1_000" (refused), the number 1000
+    expect(read('010', 'yes-no')).toEqual([8, 'yes-no']); // 1.2: 10
+    expect(read('0x1_0', '1_0.a')).toEqual([16, '1_0.a']);
+    expect(read('+0b1010', 'srtm')).toEqual([10, 'srtm']);
+    expect(read('1:40', 'srtm')).toEqual([100, 'srtm']); // sexagesimal, 1 × 60 + 40
+    expect(() => read('on', 'srtm')).toThrow('`max_locations_per_request` must be a positive integer'); // true
+    expect(() => parse('datasets: [{name: a, path: x, filename_epsg: 3_035}]')).not.toThrow();
+  });
+
   it.each([
     [
       'max_location_per_request: 3\ndatasets: [{name: a, path: x}]',
@@ -270,7 +284,7 @@ datasets:
   });
 
   it.each([
-    ['datasets: [{name: 1e3, path: x}]', 'datasets[0].name is read as the number 1000 by YAML: quote it'],
+    ['datasets: [{name: 1.5e+3, path: x}]', 'datasets[0].name is read as the number 1500 by YAML: quote it'],
     ['datasets: [{name: 0x10, path: x}]', 'datasets[0].name is read as the number 16 by YAML: quote it'],
     ['datasets: [{name: .., path: x}]', "datasets[0].name '..' cannot be reached by a URL"],
     ['datasets: [{name: ".", path: x}]', "datasets[0].name '.' cannot be reached by a URL"],
