@@ -72,6 +72,9 @@ export function readConfigText(file: string): string {
   }
 }
 
+/** The schema of a datasets file: strings, mappings and lists, plain scalars resolved as PyYAML resolves them. */
+export const YAML_OPTIONS = { schema: 'failsafe', customTags: PYYAML_SCALARS } as const;
+
 /**
  * A datasets file's YAML as OpenTopoData reads it (PyYAML), where the two differ in a way a config shows: merge
  * keys (`<<: *defaults`) are applied, and plain scalars are numbers, booleans and nulls by YAML 1.1's rules
@@ -80,7 +83,7 @@ export function readConfigText(file: string): string {
  * answering heights in the wrong datum.
  */
 export function parseConfigYaml(text: string): unknown {
-  return parse(text, { merge: true, schema: 'failsafe', customTags: PYYAML_SCALARS });
+  return parse(text, { merge: true, ...YAML_OPTIONS });
 }
 
 /**

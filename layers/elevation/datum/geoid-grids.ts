@@ -4,7 +4,7 @@
  * Declared in the datasets file as `geoids: {egm96: <path>, egm2008: <path>}` (paths as dataset paths).
  */
 import { stringify } from 'yaml';
-import { parseApiConfig, parseConfigYaml, readConfigText } from '../config/dataset-config';
+import { parseApiConfig, parseConfigYaml, readConfigText, YAML_OPTIONS } from '../config/dataset-config';
 import { DatasetRegistry, type RegistryOptions } from '../dataset/registry';
 import { DatasetConfigError, DatasetUnavailableError, InvalidRequestError } from '../errors';
 import type { Raster } from '../raster/raster';
@@ -35,7 +35,8 @@ export class GeoidGrids {
     this.registry =
       datasets.length === 0
         ? null
-        : new DatasetRegistry(parseApiConfig(stringify({ datasets }), 'geoids'), {
+        : // Written with the resolvers it is read with, so a path PyYAML reads as a number (`1_000`) is quoted.
+          new DatasetRegistry(parseApiConfig(stringify({ datasets }, YAML_OPTIONS), 'geoids'), {
             ...options,
             accept: (raster) => checkGlobal(raster, `geoid grid ${raster.url}`),
           });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatasetConfigError, readGeoidPaths } from '../../../layers/elevation';
+import { DatasetConfigError, GeoidGrids, readGeoidPaths } from '../../../layers/elevation';
 
 let workDir: string;
 beforeAll(() => {
@@ -48,4 +48,12 @@ it.each([
   expect(() => readGeoidPaths(file)).toThrow(DatasetConfigError);
   expect(() => readGeoidPaths(file)).toThrow(message);
   expect(() => readGeoidPaths(file)).toThrow(file);
+});
+
+it('keeps a grid path that PyYAML would read as a number or a boolean a path (quoted for the registry)', () => {
+  const grids = new GeoidGrids(
+    { egm96: '1_000', egm2008: 'yes' },
+    { dataRoot: workDir, headerPrefetchBytes: 65536, timeoutMs: 5000, retries: 0, missingTtlMs: 60_000 },
+  );
+  expect(grids.has('egm96') && grids.has('egm2008')).toBe(true);
 });
