@@ -34,6 +34,8 @@ interface LoopVu {
   loop?: Promise<void>;
   /** The iteration it is running, if any. */
   iteration?: Promise<void>;
+  /** The pending interrupt of the iteration it was ramped down in, if any. */
+  rampDownTimer?: ReturnType<typeof setTimeout>;
 }
 
 export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
@@ -81,6 +83,9 @@ export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
       const want = v.slot < target;
       if (want && !v.wanted) {
         v.wanted = true;
+        // Back up within gracefulRampDown: that ramp-down's interrupt is off, else (ramped down again in the same
+        // iteration) it would cut the VU short of the next ramp-down's full gracefulRampDown.
+        clearTimeout(v.rampDownTimer);
         v.loop ??= loop(v).then(() => {
           v.loop = undefined;
         });
@@ -92,7 +97,8 @@ export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
   };
   /**
    * A ramped-down VU starts no new iteration and gets gracefulRampDown to finish the one it runs; then it is
-   * interrupted, unless ramped up again meanwhile (k6's lib/executor/ramping_vus.go).
+   * interrupted, unless ramped up again meanwhile (k6's lib/executor/ramping_vus.go: a raw step back up to the
+   * level within gracefulRampDown drops that ramp-down's hard stop, reserveVUsForGracefulRampDowns).
    */
   const rampDown = (v: LoopVu) => {
     const current = v.iteration;
@@ -100,6 +106,7 @@ export async function runLoopingVUs(ctx: ExecutorContext): Promise<void> {
     const timer = setTimeout(() => {
       if (v.iteration === current && !v.wanted) v.vu.handle.interrupt();
     }, s.gracefulRampDownMs);
+    v.rampDownTimer = timer;
     const clear = () => clearTimeout(timer);
     current.then(clear, clear);
   };
