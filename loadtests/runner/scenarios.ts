@@ -75,8 +75,14 @@ const EXECUTORS: ExecutorName[] = [
 function shortcutScenario(options: RawOptions): RawScenario {
   if (options.stages?.length)
     return { executor: 'ramping-vus', startVUs: options.vus ?? 1, stages: options.stages };
+  // As k6's getSharedIterationsScenario: with `duration` too, the duration bounds the iterations (maxDuration).
   if (options.iterations !== undefined)
-    return { executor: 'shared-iterations', vus: options.vus ?? 1, iterations: options.iterations };
+    return {
+      executor: 'shared-iterations',
+      vus: options.vus ?? 1,
+      iterations: options.iterations,
+      ...(options.duration !== undefined && { maxDuration: options.duration }),
+    };
   if (options.duration !== undefined)
     return { executor: 'constant-vus', vus: options.vus ?? 1, duration: options.duration };
   return { executor: 'per-vu-iterations', vus: options.vus ?? 1, iterations: 1 };

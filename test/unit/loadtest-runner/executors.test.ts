@@ -143,3 +143,19 @@ export default function () { sleep(3); }`,
     expect(count(r.summary, 'iterations')).toBeGreaterThan(20);
   }, 30_000);
 });
+
+// k6's DeriveScenariosFromShortcuts (lib/executor/execution_config_shortcuts.go, getSharedIterationsScenario): the
+// `iterations` shortcut is a shared-iterations scenario whose maxDuration is the `duration` option when one is set.
+describe('the iterations shortcut', () => {
+  it('takes duration as its maxDuration', () => {
+    const [s] = scenariosFrom({ vus: 2, iterations: 5, duration: '3s' });
+    expect(s).toMatchObject({ executor: 'shared-iterations', vus: 2, iterations: 5, durationMs: 3000 });
+    expect(scenariosFrom({ iterations: 5 })[0].durationMs).toBe(600_000);
+  });
+
+  it('refuses a duration under 1s as a maxDuration under 1s', () => {
+    expect(() => scenariosFrom({ iterations: 5, duration: '500ms' })).toThrow(
+      'scenario "default": the maxDuration should be at least 1s, but is 500ms',
+    );
+  });
+});
