@@ -28,10 +28,11 @@ function data(input: string | ArrayBuffer): BinaryLike {
 /**
  * As k6's Hasher.Digest (js/modules/k6/crypto/crypto.go): Go's base64.URLEncoding pads ('base64url'), its
  * unpadded form is 'base64rawurl' (Node's 'base64url' is that one); anything else is refused with k6's message.
+ * No encoding is refused too: k6's encoding is a Go string, "" when the script leaves it out (or passes
+ * undefined or null), and "" is no encoding it knows; the raw bytes are 'binary'.
  */
 function output(digest: Buffer, encoding: Encoding | undefined): string | ArrayBuffer {
   switch (encoding) {
-    case undefined:
     case 'binary':
       return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
     case 'hex':
@@ -42,7 +43,7 @@ function output(digest: Buffer, encoding: Encoding | undefined): string | ArrayB
     case 'base64rawurl':
       return digest.toString('base64url');
     default:
-      throw new Error(`invalid output encoding: ${String(encoding)}`);
+      throw new Error(`invalid output encoding: ${String(encoding ?? '')}`);
   }
 }
 

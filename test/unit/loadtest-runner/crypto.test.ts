@@ -29,4 +29,20 @@ describe('k6/crypto output encodings', () => {
     expect(() => crypto.sha256('', 'base64raw')).toThrow('invalid output encoding: base64raw');
     expect(() => crypto.md5('', 'latin1')).toThrow('invalid output encoding: latin1');
   });
+
+  // k6's digest functions take the encoding as a Go string (Hasher.Digest(outputEncoding string)): a call without
+  // it gets "" (sobek fills a missing argument with the zero value), which no case matches, so k6 throws rather
+  // than return the raw bytes ('binary' must be asked for).
+  it('refuses a digest without an encoding, as k6 does', () => {
+    const message = /^invalid output encoding: $/;
+    expect(() => crypto.sha256('')).toThrow(message);
+    expect(() => crypto.md5('', undefined)).toThrow(message);
+    expect(() => crypto.hmac('sha256', 'key', 'data')).toThrow(message);
+    const h = crypto.createHash('sha256');
+    h.update('');
+    expect(() => (h.digest as () => unknown)()).toThrow(message);
+    const mac = (crypto.createHMAC as (alg: string, key: string) => { digest: () => unknown })('sha1', 'key');
+    expect(() => mac.digest()).toThrow(message);
+    expect(crypto.sha256('', 'binary')).toBeInstanceOf(ArrayBuffer);
+  });
 });
