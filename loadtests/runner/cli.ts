@@ -22,6 +22,33 @@ function keyValue(text: string, flag: string): [string, string] {
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
+/** k6's rule for a -e name (userEnvVarName in internal/cmd/runtime_options.go). */
+const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/** One -e value as k6 reads it (state.ParseEnvKeyValue): NAME=value, or NAME alone for an empty value. */
+function envKeyValue(text: string): [string, string] {
+  const at = text.indexOf('=');
+  const [name, value] = at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+  if (!ENV_NAME.test(name)) throw new ConfigError(`invalid environment variable name '${name}'`);
+  return [name, value];
+}
+
+/**
+ * A runtime option's K6_* variable as k6's saveBoolFromEnv reads it: when present it must be a Go boolean ("" is
+ * not one), else the run stops, even when the flag is given; undefined when absent.
+ */
+function runtimeEnvBool(name: string): boolean | undefined {
+  const text = process.env[name];
+  if (text === undefined) return undefined;
+  try {
+    return overrideValue(name, 'boolean', text) === true;
+  } catch {
+    throw new ConfigError(
+      `env var '${name}' is not a valid boolean value: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`,
+    );
+  }
+}
+
 /** The outputs the runner writes; any other is refused rather than silently left out. */
 const OUTPUTS = ['experimental-prometheus-rw'];
 
@@ -96,7 +123,8 @@ export function parseArgs(argv: string[]): RunConfig {
   };
   config.noThresholds = envFlag('K6_NO_THRESHOLDS');
   config.noSummary = envFlag('K6_NO_SUMMARY');
-  let includeSystemEnv = true;
+  // `k6 run`'s default is true; the variable counts only when the flag is not given (the flag's setter runs later).
+  let includeSystemEnv = runtimeEnvBool('K6_INCLUDE_SYSTEM_ENV_VARS') ?? true;
   const setBoolean: Record<BooleanFlag, (on: boolean) => void> = {
     '--no-thresholds': (on) => (config.noThresholds = on),
     '--no-summary': (on) => (config.noSummary = on),
@@ -125,7 +153,7 @@ export function parseArgs(argv: string[]): RunConfig {
       inline?.value === undefined ? true : overrideValue(arg, 'boolean', inline.value) === true;
     const option = optionOfFlag(arg);
     if (arg === '-e' || arg === '--env') {
-      const [k, v] = keyValue(next(), arg);
+      const [k, v] = envKeyValue(next());
       cliEnv[k] = v;
     } else if (arg === '--tag') {
       const [k, v] = keyValue(next(), arg);

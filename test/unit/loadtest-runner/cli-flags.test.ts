@@ -47,6 +47,51 @@ describe('cli flags', () => {
     }
   });
 
+  // k6's runtime options (internal/cmd/runtime_options.go): the flag is a pflag Bool, true by default for `k6 run`;
+  // K6_INCLUDE_SYSTEM_ENV_VARS sets it when the flag is not given (saveBoolFromEnv: Go's ParseBool, so a value that
+  // is no boolean, "" included, is an error even beside the flag).
+  it('reads K6_INCLUDE_SYSTEM_ENV_VARS below the flag, as k6', () => {
+    const saved = { ...process.env };
+    process.env.S59_PROBE_VAR = 'here';
+    try {
+      process.env.K6_INCLUDE_SYSTEM_ENV_VARS = 'false';
+      expect(parse('-e', 'B=2').env).toEqual({ B: '2' });
+      expect(parse('--include-system-env-vars').env.S59_PROBE_VAR).toBe('here');
+      process.env.K6_INCLUDE_SYSTEM_ENV_VARS = 'T';
+      expect(parse().env.S59_PROBE_VAR).toBe('here');
+      expect(parse('--include-system-env-vars=0').env).toEqual({});
+      for (const text of ['maybe', ''])
+        for (const flags of [[], ['--include-system-env-vars']]) {
+          process.env.K6_INCLUDE_SYSTEM_ENV_VARS = text;
+          expect(() => parse(...flags)).toThrow(
+            `env var 'K6_INCLUDE_SYSTEM_ENV_VARS' is not a valid boolean value: strconv.ParseBool: parsing "${text}": invalid syntax`,
+          );
+        }
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  // pflag has no negated form of a boolean (parseLongArg: "unknown flag: --no-include-system-env-vars"); k6 turns
+  // it off with --include-system-env-vars=false only.
+  it('refuses --no-include-system-env-vars, which k6 does not have', () => {
+    expect(() => parse('--no-include-system-env-vars')).toThrow(
+      new ConfigError('unknown flag --no-include-system-env-vars'),
+    );
+  });
+
+  // k6's -e (state.ParseEnvKeyValue, then userEnvVarName in runtime_options.go): `-e NAME` is NAME="", and a name
+  // other than letters, digits and _ (not starting with a digit) is refused.
+  it('takes -e NAME as an empty value and refuses a name k6 refuses', () => {
+    expect(parse('-e', 'EMPTY', '--env', 'A_1=x=y').env).toMatchObject({ EMPTY: '', A_1: 'x=y' });
+    for (const [arg, name] of [
+      ['1A=x', '1A'],
+      ['=x', ''],
+      ['A-B=x', 'A-B'],
+    ])
+      expect(() => parse('-e', arg)).toThrow(new ConfigError(`invalid environment variable name '${name}'`));
+  });
+
   it('still refuses a flag it does not know, by name', () => {
     expect(() => parse('--linger')).toThrow(new ConfigError('unknown flag --linger'));
     expect(() => parseArgs(['run', 'script.ts', '--vus'])).toThrow('--vus needs a value');
