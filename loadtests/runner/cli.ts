@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { CallTimeoutError, ConfigError, runTest, type RunConfig } from './engine.ts';
 import type { SummaryMode } from './output/summary-text.ts';
-import { envOverrides, optionOfFlag, overrideValue, OverrideError } from './overrides.ts';
+import { applyOverrides, envOverrides, optionOfFlag, overrideValue, OverrideError } from './overrides.ts';
 import { RemoteTargetError, TargetGuard } from './target-guard.ts';
 
 const SUMMARY_MODES: SummaryMode[] = ['compact', 'full', 'legacy'];
@@ -175,7 +175,9 @@ export function parseArgs(argv: string[]): RunConfig {
     else throw new ConfigError(`unexpected argument ${arg}`);
   }
   if (!config.scriptPath) throw new ConfigError('usage: cli.ts run [flags] <script.ts>');
-  config.overrides = { ...fromEnv.options, ...flagged };
+  // Flags over K6_* variables as k6's Options.Apply: --duration, --iterations or --stage drop all three of the
+  // variables' (else K6_DURATION became the maxDuration of --iterations' shared iterations).
+  config.overrides = applyOverrides(fromEnv.options, flagged).options;
   // k6 run passes the system environment to __ENV unless --include-system-env-vars=false; -e values win.
   config.env = { ...(includeSystemEnv ? (process.env as Record<string, string>) : {}), ...cliEnv };
   config.tags.testid ??= `${config.scriptPath.replace(/.*\//, '').replace(/\.[jt]s$/, '')}-${randomUUID().slice(0, 8)}`;

@@ -92,6 +92,22 @@ describe('cli flags', () => {
       expect(() => parse('-e', arg)).toThrow(new ConfigError(`invalid environment variable name '${name}'`));
   });
 
+  // k6's Options.Apply (lib/options.go): a tier that sets any of duration, iterations, stages drops all of them from
+  // the tiers below, so K6_DURATION does not become the maxDuration of --iterations' shared iterations.
+  it('lets an execution flag replace the K6_* execution options, as one tier over another', () => {
+    const saved = { ...process.env };
+    try {
+      process.env.K6_DURATION = '5s';
+      process.env.K6_VUS = '2';
+      expect(parse('--iterations', '3').overrides).toEqual({ vus: 2, iterations: 3 });
+      process.env.K6_ITERATIONS = '7';
+      expect(parse().overrides).toEqual({ vus: 2, duration: '5s', iterations: 7 });
+      expect(parse('-d', '9s').overrides).toEqual({ vus: 2, duration: '9s' });
+    } finally {
+      process.env = saved;
+    }
+  });
+
   it('still refuses a flag it does not know, by name', () => {
     expect(() => parse('--linger')).toThrow(new ConfigError('unknown flag --linger'));
     expect(() => parseArgs(['run', 'script.ts', '--vus'])).toThrow('--vus needs a value');
