@@ -72,20 +72,47 @@ const EXECUTORS: ExecutorName[] = [
   'shared-iterations',
 ];
 
-function shortcutScenario(options: RawOptions): RawScenario {
-  if (options.stages?.length)
-    return { executor: 'ramping-vus', startVUs: options.vus ?? 1, stages: options.stages };
-  // As k6's getSharedIterationsScenario: with `duration` too, the duration bounds the iterations (maxDuration).
-  if (options.iterations !== undefined)
+/**
+ * The scenarios of the options, as k6's DeriveScenariosFromShortcuts (lib/executor/execution_config_shortcuts.go):
+ * `iterations` (with `duration` as its maxDuration), `duration` or `stages` become the `default` scenario, and two of
+ * them, or one with `scenarios`, are refused (only one tier can hold both: a higher tier's replaces a lower one's).
+ */
+function deriveScenarios(options: RawOptions): Record<string, RawScenario> {
+  const conflict = (a: string, b: string) =>
+    new Error(`using \`${a}\` and \`${b}\` options simultaneously is not allowed`);
+  const hasStages = (options.stages?.length ?? 0) > 0; // an empty list is no stages, as in k6
+  const hasScenarios = options.scenarios !== undefined && options.scenarios !== null;
+  if (options.iterations !== undefined) {
+    if (hasStages) throw conflict('iterations', 'stages');
+    if (hasScenarios) throw conflict('iterations', 'scenarios');
     return {
-      executor: 'shared-iterations',
-      vus: options.vus ?? 1,
-      iterations: options.iterations,
-      ...(options.duration !== undefined && { maxDuration: options.duration }),
+      default: {
+        executor: 'shared-iterations',
+        vus: options.vus ?? 1,
+        iterations: options.iterations,
+        ...(options.duration !== undefined && { maxDuration: options.duration }),
+      },
     };
-  if (options.duration !== undefined)
-    return { executor: 'constant-vus', vus: options.vus ?? 1, duration: options.duration };
-  return { executor: 'per-vu-iterations', vus: options.vus ?? 1, iterations: 1 };
+  }
+  if (options.duration !== undefined) {
+    if (hasStages) throw conflict('duration', 'stages');
+    if (hasScenarios) throw conflict('duration', 'scenarios');
+    if (parseDuration(options.duration) <= 0)
+      throw new Error(
+        '`duration` option should be more than 0, for infinite duration use the externally-controlled executor',
+      );
+    return { default: { executor: 'constant-vus', vus: options.vus ?? 1, duration: options.duration } };
+  }
+  if (hasStages) {
+    if (hasScenarios) throw conflict('stages', 'scenarios');
+    return { default: { executor: 'ramping-vus', startVUs: options.vus ?? 1, stages: options.stages } };
+  }
+  // `vus` alone: each VU one iteration, shared (k6 sets iterations to vus).
+  if (options.vus !== undefined && !hasScenarios)
+    return { default: { executor: 'shared-iterations', vus: options.vus, iterations: options.vus } };
+  if (hasScenarios && Object.keys(options.scenarios ?? {}).length > 0) return options.scenarios ?? {};
+  // Nothing (or an empty `scenarios`): one iteration of one VU.
+  return { default: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } };
 }
 
 function normalise(name: string, raw: RawScenario): Scenario {
@@ -170,8 +197,7 @@ function checkAsK6(name: string, executor: ExecutorName, raw: RawScenario, scena
 }
 
 export function scenariosFrom(options: RawOptions): Scenario[] {
-  const raw = options.scenarios ?? { default: shortcutScenario(options) };
-  return Object.entries(raw).map(([name, s]) => normalise(name, s));
+  return Object.entries(deriveScenarios(options)).map(([name, s]) => normalise(name, s));
 }
 
 /** Longest time a scenario may take including its graceful stop, as k6 prints in its header. */

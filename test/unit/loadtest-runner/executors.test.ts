@@ -159,3 +159,44 @@ describe('the iterations shortcut', () => {
     );
   });
 });
+
+// The rest of DeriveScenariosFromShortcuts: two execution setups in one tier are refused (Options.Apply lets a higher
+// tier replace a lower one's, so only one tier can hold both), `vus` alone is shared-iterations of one iteration per
+// VU, and nothing (or an empty `scenarios`) is one iteration of one VU.
+describe('the shortcut options, as k6 derives scenarios from them', () => {
+  const stages = [{ duration: '1s', target: 1 }];
+  const scenarios = { s: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } };
+  it.each([
+    [{ iterations: 2, stages }, 'using `iterations` and `stages` options simultaneously is not allowed'],
+    [
+      { iterations: 2, scenarios },
+      'using `iterations` and `scenarios` options simultaneously is not allowed',
+    ],
+    [{ duration: '2s', stages }, 'using `duration` and `stages` options simultaneously is not allowed'],
+    [{ duration: '2s', scenarios }, 'using `duration` and `scenarios` options simultaneously is not allowed'],
+    [{ stages, scenarios }, 'using `stages` and `scenarios` options simultaneously is not allowed'],
+    [
+      { vus: 2, duration: '0s' },
+      '`duration` option should be more than 0, for infinite duration use the externally-controlled executor',
+    ],
+  ])('refuses %j', (options, message) => {
+    expect(() => scenariosFrom(options)).toThrow(new Error(message));
+  });
+
+  it('takes an empty stages list as no stages', () => {
+    expect(scenariosFrom({ iterations: 2, stages: [] })[0]).toMatchObject({ executor: 'shared-iterations' });
+    expect(scenariosFrom({ duration: '2s', stages: [] })[0]).toMatchObject({ executor: 'constant-vus' });
+  });
+
+  it('runs vus alone as shared-iterations of one iteration per VU, and nothing as one iteration', () => {
+    expect(scenariosFrom({ vus: 3 })[0]).toMatchObject({
+      executor: 'shared-iterations',
+      vus: 3,
+      iterations: 3,
+    });
+    for (const options of [{}, { scenarios: {} }])
+      expect(scenariosFrom(options)).toMatchObject([
+        { name: 'default', executor: 'per-vu-iterations', vus: 1, iterations: 1 },
+      ]);
+  });
+});
