@@ -17,7 +17,8 @@ const ALGORITHMS: Record<string, string> = {
 
 function algorithm(name: string): string {
   const alg = ALGORITHMS[name];
-  if (!alg) throw new Error(`unknown hash algorithm "${name}" (${Object.keys(ALGORITHMS).join(', ')})`);
+  // k6's message (crypto.go createHash/createHMAC), so a script's error handling sees the same text.
+  if (!alg) throw new Error(`invalid algorithm: ${name}`);
   return alg;
 }
 
@@ -85,6 +86,8 @@ export function createCryptoModule() {
     hmac: (name: string, secret: string | ArrayBuffer, input: string | ArrayBuffer, encoding?: Encoding) =>
       output(createHmac(algorithm(name), data(secret)).update(data(input)).digest(), encoding),
     randomBytes: (size: number): ArrayBuffer => {
+      // As k6: under 1 byte is refused (node would return an empty buffer for 0 and throw its own error below).
+      if (!(size >= 1)) throw new Error('invalid size');
       const b = nodeRandomBytes(size);
       return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
     },

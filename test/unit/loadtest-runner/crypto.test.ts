@@ -45,4 +45,14 @@ describe('k6/crypto output encodings', () => {
     expect(() => mac.digest()).toThrow(message);
     expect(crypto.sha256('', 'binary')).toBeInstanceOf(ArrayBuffer);
   });
+
+  // k6's createHash/createHMAC (and the helpers over them): "invalid algorithm: <name>"; randomBytes: "invalid size"
+  // below 1 byte.
+  it("refuses an unknown algorithm and a size under 1 with k6's messages", () => {
+    const create = crypto.createHMAC as (alg: string, key: string) => unknown;
+    expect(() => crypto.createHash('sha3')).toThrow(new Error('invalid algorithm: sha3'));
+    expect(() => create('whirlpool', 'k')).toThrow(new Error('invalid algorithm: whirlpool'));
+    expect(() => crypto.hmac('sha3', 'k', 'd', 'hex')).toThrow(new Error('invalid algorithm: sha3'));
+    for (const size of [0, -1]) expect(() => crypto.randomBytes(size)).toThrow(new Error('invalid size'));
+  });
 });
