@@ -19,16 +19,18 @@ export const MAX_DOCUMENT_BYTES = 60 * 1024;
 /**
  * Offline, the root segment and the handler's subtree as the daemon documents to send: one document with the
  * subtree embedded when it fits (one datagram per trace, and the whole trace arrives or none of it), else the
- * subtree's documents followed by the root. `rootJson` is a serialised JSON object.
+ * root followed by the subtree's documents. `rootJson` is a serialised JSON object.
  */
 export function rootWithSubtree(
   rootJson: string,
   subtree: readonly string[],
   maxBytes = MAX_DOCUMENT_BYTES,
 ): string[] {
-  if (subtree.length !== 1) return [...subtree, rootJson];
+  // Split, the root goes first: of datagrams sent in one burst the last are the likeliest to meet a full socket
+  // buffer, and a trace without its root has no status, route or function.
+  if (subtree.length !== 1) return [rootJson, ...subtree];
   const embedded = `${rootJson.slice(0, -1)},"subsegments":[${subtree[0]}]}`;
-  return Buffer.byteLength(embedded) <= maxBytes ? [embedded] : [subtree[0], rootJson];
+  return Buffer.byteLength(embedded) <= maxBytes ? [embedded] : [rootJson, subtree[0]];
 }
 
 export function subtreeDocuments(node: SubsegmentNode, maxBytes = MAX_DOCUMENT_BYTES): string[] {

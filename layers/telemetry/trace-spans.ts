@@ -12,12 +12,41 @@ export type XraySegment = NonNullable<ReturnType<Tracer['getSegment']>>;
 
 const innermost = new AsyncLocalStorage<XraySegment>();
 
+/**
+ * Spans of one name a trace records: a request over hundreds of cold blocks opened a `read-block` and a `decode`
+ * span for each (714 for 512 points over 16-px blocks), a tree past a datagram sent as 714 datagrams at once, of
+ * which a receiver with the default socket buffer lost ~40 %, the root with them. 20 of each keep a trace in one
+ * datagram; the rest run untraced and are counted on the handler segment (metadata `untracedSpans`).
+ */
+export const MAX_SPANS_PER_NAME = 20;
+
+/**
+ * Annotations the domain's spans add to one trace: X-Ray indexes at most 50 per trace, and which it keeps past
+ * that is not said, so the handler's own (ColdStart, Service, dataset, points, interpolation: what a search
+ * filters on) must stay within it. Past 40, a span's facts are written as metadata (shown, not indexed).
+ */
+export const MAX_SPAN_ANNOTATIONS = 40;
+
 export function subsegmentHooks(root: XraySegment): SpanHooks {
+  const spans = new Map<string, number>();
+  const untraced: Record<string, number> = {};
+  let annotations = 0;
   return {
     async span(name, fn) {
+      const count = spans.get(name) ?? 0;
+      if (count >= MAX_SPANS_PER_NAME) {
+        untraced[name] = (untraced[name] ?? 0) + 1;
+        root.addMetadata('untracedSpans', { ...untraced });
+        return fn(() => undefined);
+      }
+      spans.set(name, count + 1);
       const sub = (innermost.getStore() ?? root).addNewSubsegment(name);
-      const annotate = (key: string, value: string | number | boolean): void =>
-        sub.addAnnotation(key, typeof value === 'string' ? redactUrlCredentials(value) : value);
+      const annotate = (key: string, value: string | number | boolean): void => {
+        const shown = typeof value === 'string' ? redactUrlCredentials(value) : value;
+        if (annotations >= MAX_SPAN_ANNOTATIONS) return sub.addMetadata(key, shown);
+        annotations++;
+        sub.addAnnotation(key, shown);
+      };
       let result;
       try {
         result = await innermost.run(sub, () => fn(annotate));

@@ -92,12 +92,14 @@ describe('rootWithSubtree', () => {
     expect(JSON.parse(documents[0])).toEqual({ ...JSON.parse(root), subsegments: [JSON.parse(subtree)] });
   });
 
-  it('sends the subtree first and the root on its own when together they would not fit a datagram', () => {
-    expect(rootWithSubtree(root, [subtree], root.length + 10)).toEqual([subtree, root]);
+  // Root first: sent in one burst, the last datagrams are the likeliest to meet a full socket buffer, and a trace
+  // without its root has no status, route or function.
+  it('sends the root on its own first, then the subtree, when together they would not fit a datagram', () => {
+    expect(rootWithSubtree(root, [subtree], root.length + 10)).toEqual([root, subtree]);
   });
 
-  it('sends an already split subtree as it is, then the root', () => {
-    expect(rootWithSubtree(root, ['{"a":1}', '{"b":2}'])).toEqual(['{"a":1}', '{"b":2}', root]);
+  it('sends the root, then an already split subtree as it is', () => {
+    expect(rootWithSubtree(root, ['{"a":1}', '{"b":2}'])).toEqual([root, '{"a":1}', '{"b":2}']);
     expect(rootWithSubtree(root, [])).toEqual([root]);
   });
 });
