@@ -21,6 +21,15 @@ describe('RuntimeHealth', () => {
     expect(health.due(20_000, cache)).toBeDefined();
   });
 
+  it('reports the loop delay past the 20 ms sampling interval: an idle loop measures near 0, not 20 ms', async () => {
+    const health = new RuntimeHealth(0, 0);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // ~15 samples of an idle loop
+    const sample = health.due(1, cache);
+    // Node's timer mode records the whole gap between ticks, the interval included (min ~20.05 ms idle).
+    expect(sample?.eventLoopDelayP50Ms).toBeGreaterThanOrEqual(0);
+    expect(sample?.eventLoopDelayP50Ms).toBeLessThan(15);
+  });
+
   it.each([
     [undefined, 10_000],
     ['2', 2_000],
