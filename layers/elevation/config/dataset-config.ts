@@ -147,7 +147,7 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
 
 function parseDataset(entry: unknown, index: number, fail: (message: string) => never): DatasetDefinition {
   if (!isRecord(entry)) return fail(`datasets[${index}] must be a mapping`);
-  // YAML reads `name: 1e3` as 1000 and `name: 0x10` as 16: a dataset no URL written as the file says would reach.
+  // PyYAML reads `name: 1.5e+3` as 1500 and `name: 0x10` as 16: a dataset no URL written as the file says would reach.
   if (typeof entry.name === 'number')
     fail(`datasets[${index}].name is read as the number ${entry.name} by YAML: quote it ('...')`);
   const name = String(entry.name ?? '');
@@ -155,6 +155,12 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
     fail(`datasets[${index}].name must be letters, digits, '.', '_' or '-', got '${excerpt(name)}'`);
   if (name === '.' || name === '..') fail(`datasets[${index}].name '${name}' cannot be reached by a URL`);
+  // A name is a metric dimension: CloudWatch refuses a value over 1,024 characters (the request's whole metric
+  // document with it) and alarms take at most 255.
+  if (name.length > 255)
+    fail(
+      `datasets[${index}].name is ${name.length} characters long, more than 255 (a metric dimension's limit)`,
+    );
   // The keys OpenTopoData reads, and ours (vertical_datum, tile_template).
   refuseMisspelt(
     entry,

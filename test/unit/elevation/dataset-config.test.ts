@@ -226,6 +226,10 @@ datasets:
     expect(config.datasets[1]).toMatchObject({ verticalDatum: 'EGM96', wgs84Bounds: [9.5, 48, 11, 49] });
   });
 
+  it('takes a dataset name of 255 characters', () => {
+    expect(parse(`datasets: [{name: ${'a'.repeat(255)}, path: x}]`).datasets[0].name).toHaveLength(255);
+  });
+
   it('reads plain scalars by YAML 1.1, as PyYAML (OpenTopoData) reads them, not by the YAML 1.2 default', () => {
     const read = (max: string, name: string) => {
       const config = parse(`max_locations_per_request: ${max}\ndatasets: [{name: ${name}, path: x}]`);
@@ -287,6 +291,10 @@ datasets:
     ['datasets: [{name: 1.5e+3, path: x}]', 'datasets[0].name is read as the number 1500 by YAML: quote it'],
     ['datasets: [{name: 0x10, path: x}]', 'datasets[0].name is read as the number 16 by YAML: quote it'],
     ['datasets: [{name: .., path: x}]', "datasets[0].name '..' cannot be reached by a URL"],
+    [
+      `datasets: [{name: ${'a'.repeat(256)}, path: x}]`,
+      "datasets[0].name is 256 characters long, more than 255 (a metric dimension's limit)",
+    ],
     ['datasets: [{name: ".", path: x}]', "datasets[0].name '.' cannot be reached by a URL"],
   ])('refuses a dataset name no URL reaches: %p', (yaml, message) => {
     expect(() => parse(yaml)).toThrow(message);
