@@ -348,6 +348,10 @@ describe('client errors', () => {
     [{ locations: INTERIOR, samples: '1' }, /^Must provide at least 2 samples\./],
     [{ locations: INTERIOR, samples: '513' }, /^Too many samples requested \(513\), the limit is 512\./],
     [{ locations: INTERIOR, interpolaton: 'cubic' }, /^Unknown parameter 'interpolaton'/],
+    // Two mistakes: the one OpenTopoData names (it checks interpolation, nodata_value, locations, then samples).
+    [{ locations: '91,0', samples: '1' }, /^Unable to parse location '91,0' in position 1\./],
+    [{ samples: '1' }, /^No locations provided/],
+    [{ locations: '91,0', nodata_value: '1.5' }, /^Invalid nodata value '1.5'/],
   ])('returns 400 for query %p', async (query, error) => {
     const response = await get('plane-point', query as Record<string, string>);
     expect(response.status).toBe(400);

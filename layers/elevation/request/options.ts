@@ -118,7 +118,7 @@ function parseFormat(input: unknown): ResponseFormat {
   throw new InvalidRequestError(`Invalid format '${excerpt(String(raw))}': use json or geojson.`);
 }
 
-function parseSamples(input: unknown, maxSamples: number): number | null {
+export function parseSamples(input: unknown, maxSamples: number): number | null {
   const raw = scalar('samples', input);
   if (raw === undefined || raw === null || raw === '') return null;
   const value = decimalNumber(String(raw));

@@ -4,7 +4,7 @@
  */
 import type { DatasetRegistry } from '../dataset/registry';
 import { parseLocations } from '../request/locations';
-import { parseRequestOptions, type NodataValue, type RequestOptions } from '../request/options';
+import { parseRequestOptions, parseSamples, type NodataValue, type RequestOptions } from '../request/options';
 import { samplePath } from '../request/path-sampling';
 import type { Elevation, LatLon, ReadContext } from '../types';
 
@@ -41,8 +41,12 @@ export function parseElevationQuery(
   params: Record<string, unknown>,
   limits: QueryLimits,
 ): ElevationQuery {
-  const options = parseRequestOptions(params, limits.maxSamples);
+  // In OpenTopoData's order (interpolation, nodata_value, locations, then samples), so a request with two
+  // mistakes is told the one OpenTopoData tells.
+  const { samples: rawSamples, ...rest } = params;
+  const parsed = parseRequestOptions(rest, limits.maxSamples);
   const path = parseLocations(params.locations, limits.maxLocations);
+  const options = { ...parsed, samples: parseSamples(rawSamples, limits.maxSamples) };
   const locations = options.samples === null ? path : samplePath(path, options.samples);
   return { datasetSpec, locations, options };
 }
