@@ -75,14 +75,20 @@ export async function runScript(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
-  options: { fileName?: string; files?: Record<string, string>; interruptAfterMs?: number } = {},
+  options: {
+    fileName?: string;
+    files?: Record<string, string>;
+    interruptAfterMs?: number;
+    /** With interruptAfterMs: counted from the first output holding this text, not from the start. */
+    interruptAfterOutput?: string;
+  } = {},
 ): Promise<CliResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'k6runner-'));
   const file = path.join(dir, options.fileName ?? 'script.ts');
   for (const [name, content] of Object.entries(options.files ?? {}))
     writeFileSync(path.join(dir, name), content);
   writeFileSync(file, script);
-  return runFile(file, args, env, options.interruptAfterMs);
+  return runFile(file, args, env, options.interruptAfterMs, options.interruptAfterOutput);
 }
 
 /** Runs `cli.ts run` on a script file (e.g. one of loadtests/) with extra flags and env. */
@@ -92,6 +98,11 @@ export async function runFile(
   env: Record<string, string> = {},
   /** Sends SIGINT (Ctrl-C) this long after the start. */
   interruptAfterMs?: number,
+  /**
+   * Counts interruptAfterMs from the first output holding this text: on a loaded machine the CLI's start alone took
+   * over 4 s, and a SIGINT before its handler is installed ends the process (exit by signal, not k6's 105).
+   */
+  interruptAfterOutput?: string,
 ): Promise<CliResult> {
   const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'k6record-')), 'record.json');
   const started = Date.now();
@@ -103,11 +114,26 @@ export async function runFile(
       env: { ...process.env, ...env },
     },
   );
-  if (interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
+  let interrupting = false;
+  const interrupt = () => {
+    if (interrupting || interruptAfterMs === undefined) return;
+    interrupting = true;
+    setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
+  };
+  if (interruptAfterOutput === undefined) interrupt();
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const seen = () => {
+    if (interruptAfterOutput !== undefined && (stdout + stderr).includes(interruptAfterOutput)) interrupt();
+  };
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    seen();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    seen();
+  });
   const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? -1)));
   let summary = {} as Summary;
   try {

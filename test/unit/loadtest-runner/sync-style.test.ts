@@ -99,13 +99,15 @@ describe('Ctrl-C', () => {
     const r = await runScript(
       `import http from 'k6/http';
 export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 10, duration: '60s', preAllocatedVUs: 2 } } };
-export default function () { http.get(__ENV.BASE_URL + '/'); }
+let told = false;
+export default function () { if (!told) { told = true; console.log('iterating'); } http.get(__ENV.BASE_URL + '/'); }
 export function teardown() { console.log('teardown ran'); }
 export function handleSummary(data) { return { stdout: 'requests=' + data.metrics.http_reqs.values.count + '\\n' }; }
 `,
       [],
       { BASE_URL: server.url },
-      { fileName: 'script.js', interruptAfterMs: 4000 },
+      // Ctrl-C 2 s into the iterations (from the start, a loaded machine's CLI start took the whole delay).
+      { fileName: 'script.js', interruptAfterMs: 2000, interruptAfterOutput: 'iterating' },
     );
     expect(r.code).toBe(105);
     expect(r.elapsedMs).toBeLessThan(30_000); // not the 60 s planned
