@@ -224,15 +224,20 @@ async function serveListing(
  * The files under `folder`, recursively, as '/'-separated paths relative to it, sorted, at most `most`.
  * Symlinked files count (tile folders are often linked in); symlinked folders are not descended. A name that is
  * not UTF-8 (a Latin-1 "ä" from an old archive) is read as U+FFFD and cannot be opened by that name: such a file is
- * left out and such a folder not descended, as is a folder that cannot be read, so the rest is still listed (one
- * recursive readdir threw on it, and the whole listing was a 500).
+ * left out and such a folder not descended, so the rest is still listed (one recursive readdir threw on it, and
+ * the whole listing was a 500). A folder that cannot be read otherwise (permissions) fails the listing.
  */
 async function listFiles(folder: string, most: number): Promise<string[]> {
   const files: string[] = [];
   const pending = [folder];
   while (pending.length > 0 && files.length < most) {
     const dir = pending.pop() as string;
-    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+      // Only a name read lossily may be passed over; a folder that cannot be read (EACCES) fails the listing,
+      // since the tiles in it would answer null as if the sea were there.
+      if (dir.includes('\uFFFD') && (error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    });
     for (const entry of entries) {
       if (files.length >= most) break;
       const full = path.join(dir, entry.name);
