@@ -434,6 +434,8 @@ describe('k6/html answers what Go answers (goquery, net/url, strconv)', () => {
 });
 
 describe('k6/html through the runner', () => {
+  // Each test spawns the runner's CLI: its start alone took over 5 s (jest's default) on a loaded machine.
+  jest.setTimeout(30_000);
   let server: http.Server;
   let url = '';
   const received: { method: string; url: string; body: string; type: string }[] = [];
