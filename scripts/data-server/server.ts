@@ -223,9 +223,11 @@ async function serveListing(
 /**
  * The files under `folder`, recursively, as '/'-separated paths relative to it, sorted, at most `most`.
  * Symlinked files count (tile folders are often linked in); symlinked folders are not descended. A name that is
- * not UTF-8 (a Latin-1 "ä" from an old archive) is read as U+FFFD and cannot be opened by that name: such a file is
- * left out and such a folder not descended, so the rest is still listed (one recursive readdir threw on it, and
- * the whole listing was a 500). A folder that cannot be read otherwise (permissions) fails the listing.
+ * not UTF-8 (a Latin-1 "ä" from an old archive) is read as U+FFFD and cannot be opened by that name: such a file
+ * is listed as read, so a tile so named fails when it is read (a 502 naming it, as the folder itself answers)
+ * instead of leaving its area null; such a folder cannot be descended and is passed over, so the rest is still
+ * listed (one recursive readdir threw on it, and the whole listing was a 500). A folder that cannot be read
+ * otherwise (permissions) fails the listing.
  */
 async function listFiles(folder: string, most: number): Promise<string[]> {
   const files: string[] = [];
@@ -242,7 +244,7 @@ async function listFiles(folder: string, most: number): Promise<string[]> {
       if (files.length >= most) break;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) pending.push(full);
-      else if ((entry.isFile() && !entry.name.includes('\uFFFD')) || (await isFile(full)))
+      else if (entry.isFile() || (await isFile(full)))
         files.push(path.relative(folder, full).split(path.sep).join('/'));
     }
   }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startDataServer, type DataServer } from '../../scripts/data-server';
-import { DatasetConfigError } from '../../layers/elevation';
+import { DatasetConfigError, DataSourceUnavailableError } from '../../layers/elevation';
 import { listFolder } from '../../layers/elevation/data/folder-listing';
 
 let root: string;
@@ -37,6 +37,8 @@ beforeAll(async () => {
         .end('{"files":["b.tif",5,null,"a.tif",{"name":"c.tif"}]}');
     else if (request.url?.startsWith('/_list/untyped/')) response.writeHead(200).end('{"files":["a.tif"]}');
     else if (request.url?.startsWith('/_list/missing/')) response.writeHead(404).end('not found');
+    else if (request.url?.startsWith('/_list/broken/')) response.writeHead(500).end('internal error');
+    else if (request.url?.startsWith('/_list/busy/')) response.writeHead(503).end('busy');
     else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>index</html>');
   });
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
@@ -80,6 +82,12 @@ describe('listFolder', () => {
   it('takes only the names of a listing, sorted, and only a JSON listing, from a server that is not our data layer', async () => {
     await expect(listFolder(`${plainUrl}/mixed/`)).resolves.toEqual(['a.tif', 'b.tif']);
     await expect(listFolder(`${plainUrl}/untyped/`)).resolves.toBeNull(); // no content type: not a listing
+  });
+
+  it('fails on a 5xx listing (a folder the data layer cannot read), never computing names that would answer null', async () => {
+    await expect(listFolder(`${plainUrl}/broken/`)).rejects.toThrow(DataSourceUnavailableError);
+    await expect(listFolder(`${plainUrl}/broken/`)).rejects.toThrow(/Cannot list .*\/broken\/: HTTP 500/);
+    await expect(listFolder(`${plainUrl}/busy/`)).rejects.toThrow(/HTTP 503/);
   });
 
   it('reads a plain 404 (not our data layer saying "no such folder") as unlistable, not as an error', async () => {

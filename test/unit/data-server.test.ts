@@ -191,7 +191,9 @@ describe('data layer server', () => {
       const body = await listing.text();
       expect(body).not.toContain(workDir);
       expect(listing.status).toBe(200);
-      expect(JSON.parse(body)).toEqual({ files: ['N48E009.tif'] });
+      // The Latin-1 file is listed as read (a tile so named then fails to read, naming itself, not null);
+      // the Latin-1 folder cannot be descended and is passed over.
+      expect(JSON.parse(body)).toEqual({ files: ['H\uFFFDhe.tif', 'N48E009.tif'] });
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

@@ -120,6 +120,14 @@ async function listDataLayer(location: string): Promise<string[] | null> {
     // Our data layer says the folder does not exist (a wrong DATA_ROOT or path): that is an error, not "unlistable".
     throw new DatasetConfigError(`Folder ${location} does not exist in the data layer`);
   }
+  // A store fault is not "cannot list": computed names would miss tiles in subfolders or named otherwise, which
+  // would answer null as if the sea were there. Our data layer answers 500 for a folder it cannot read.
+  if (response.status >= 500 || response.status === 429) {
+    await response.arrayBuffer();
+    throw new DataSourceUnavailableError(
+      `Cannot list ${location}: HTTP ${response.status} from the data layer`,
+    );
+  }
   if (!response.ok || !response.headers.get('content-type')?.includes('application/json')) {
     await response.arrayBuffer();
     return null;
