@@ -145,11 +145,19 @@ export function parseApiConfig(text: string, source = 'config'): ApiConfig {
   };
 }
 
+/** What YAML made of a scalar meant as text, when it is a number or a boolean; undefined for text (or nothing). */
+function readAsOtherThanText(value: unknown): string | undefined {
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'boolean') return `the boolean ${value}`;
+  return undefined;
+}
+
 function parseDataset(entry: unknown, index: number, fail: (message: string) => never): DatasetDefinition {
   if (!isRecord(entry)) return fail(`datasets[${index}] must be a mapping`);
-  // PyYAML reads `name: 1.5e+3` as 1500 and `name: 0x10` as 16: a dataset no URL written as the file says would reach.
-  if (typeof entry.name === 'number')
-    fail(`datasets[${index}].name is read as the number ${entry.name} by YAML: quote it ('...')`);
+  // PyYAML reads `name: 1.5e+3` as 1500, `name: 0x10` as 16 and `name: no` (Norway) as false: a dataset no URL
+  // written as the file says would reach (`no` was served as "false").
+  const unquoted = readAsOtherThanText(entry.name);
+  if (unquoted) fail(`datasets[${index}].name is read as ${unquoted} by YAML (PyYAML): quote it ('...')`);
   const name = String(entry.name ?? '');
   // A literal per call, not a module constant: StrykerJS cannot test mutants of module-level values per test.
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
@@ -179,6 +187,13 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
   );
   const children = entry.child_datasets;
   if (children !== undefined) {
+    const unquotedChild = Array.isArray(children)
+      ? children.map(readAsOtherThanText).find(Boolean)
+      : undefined;
+    if (unquotedChild)
+      fail(
+        `dataset '${name}': a child_datasets name is read as ${unquotedChild} by YAML (PyYAML): quote it ('...')`,
+      );
     if (!Array.isArray(children) || children.length === 0 || !children.every((c) => typeof c === 'string')) {
       fail(`dataset '${name}': child_datasets must be a non-empty list of dataset names`);
     }
@@ -198,6 +213,9 @@ function parseDataset(entry: unknown, index: number, fail: (message: string) => 
       wgs84Bounds: null,
     };
   }
+  const unquotedPath = readAsOtherThanText(entry.path);
+  if (unquotedPath)
+    fail(`dataset '${name}': path is read as ${unquotedPath} by YAML (PyYAML): quote it ('...')`);
   if (typeof entry.path !== 'string' || entry.path.trim() === '')
     fail(`dataset '${name}' needs a path (or child_datasets)`);
   const epsg = entry.filename_epsg ?? 4326;

@@ -169,7 +169,11 @@ datasets:
     ],
     ['datasets: [{name: a, path: x, tile_template: 5}]', "dataset 'a': tile_template must contain {NS}"],
     ['datasets: [{name: a, path: x, tile_template: [x]}]', "dataset 'a': tile_template must contain {NS}"],
-    ['datasets: [{name: a, path: 5}]', "dataset 'a' needs a path (or child_datasets)"],
+    [
+      'datasets: [{name: a, path: 5}]',
+      "dataset 'a': path is read as the number 5 by YAML (PyYAML): quote it",
+    ],
+    ['datasets: [{name: a, path: [x]}]', "dataset 'a' needs a path (or child_datasets)"],
     [
       'datasets: [{name: a, child_datasets: b}]',
       "dataset 'a': child_datasets must be a non-empty list of dataset",
@@ -180,6 +184,10 @@ datasets:
     ],
     [
       'datasets: [{name: b, path: x}, {name: a, child_datasets: [b, 3]}]',
+      "dataset 'a': a child_datasets name is read as the number 3 by YAML (PyYAML): quote it",
+    ],
+    [
+      'datasets: [{name: b, path: x}, {name: a, child_datasets: [b, [c]]}]',
       "dataset 'a': child_datasets must be a non-empty list of dataset names",
     ],
     ['datasets: [{name: a, child_datasets: [b]}]', "dataset 'a' lists unknown child dataset 'b'"],
@@ -288,8 +296,31 @@ datasets:
   });
 
   it.each([
-    ['datasets: [{name: 1.5e+3, path: x}]', 'datasets[0].name is read as the number 1500 by YAML: quote it'],
-    ['datasets: [{name: 0x10, path: x}]', 'datasets[0].name is read as the number 16 by YAML: quote it'],
+    [
+      'datasets: [{name: 1.5e+3, path: x}]',
+      'datasets[0].name is read as the number 1500 by YAML (PyYAML): quote it',
+    ],
+    [
+      'datasets: [{name: 0x10, path: x}]',
+      'datasets[0].name is read as the number 16 by YAML (PyYAML): quote it',
+    ],
+    // YAML 1.1's booleans: `no` (Norway) was served as a dataset named "false".
+    [
+      'datasets: [{name: no, path: x}]',
+      'datasets[0].name is read as the boolean false by YAML (PyYAML): quote it',
+    ],
+    [
+      'datasets: [{name: On, path: x}]',
+      'datasets[0].name is read as the boolean true by YAML (PyYAML): quote it',
+    ],
+    [
+      'datasets: [{name: a, path: 1_000}]',
+      "dataset 'a': path is read as the number 1000 by YAML (PyYAML): quote it",
+    ],
+    [
+      'datasets: [{name: a, path: x}, {name: nordic, child_datasets: [a, no]}]',
+      "dataset 'nordic': a child_datasets name is read as the boolean false by YAML (PyYAML): quote it",
+    ],
     ['datasets: [{name: .., path: x}]', "datasets[0].name '..' cannot be reached by a URL"],
     [
       `datasets: [{name: ${'a'.repeat(256)}, path: x}]`,
@@ -425,7 +456,7 @@ datasets:
       expect(() => parse('datasets: [{name: a, path: x}, {name: b, child_datasets: []}]')).toThrow(
         "dataset 'b': child_datasets must be a non-empty list of dataset names",
       );
-      expect(() => parse('datasets: [{name: a, path: x}, {name: b, child_datasets: [1]}]')).toThrow(
+      expect(() => parse('datasets: [{name: a, path: x}, {name: b, child_datasets: [{c: 1}]}]')).toThrow(
         "dataset 'b': child_datasets must be a non-empty list of dataset names",
       );
     });
