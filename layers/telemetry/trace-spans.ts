@@ -10,13 +10,21 @@ import { redactedError, redactUrlCredentials } from './redact';
 
 export type XraySegment = NonNullable<ReturnType<Tracer['getSegment']>>;
 
-const innermost = new AsyncLocalStorage<XraySegment>();
+/** Where a span opens: under `parent`, traced or not (a span inside an untraced one is untraced too). */
+interface Place {
+  parent: XraySegment;
+  traced: boolean;
+}
+
+const innermost = new AsyncLocalStorage<Place>();
 
 /**
  * Spans of one name a trace records: a request over hundreds of cold blocks opened a `read-block` and a `decode`
  * span for each (714 for 512 points over 16-px blocks), a tree past a datagram sent as 714 datagrams at once, of
  * which a receiver with the default socket buffer lost ~40 %, the root with them. 20 of each keep a trace in one
- * datagram; the rest run untraced and are counted on the handler segment (metadata `untracedSpans`).
+ * datagram; the rest run untraced and are counted on the handler segment (metadata `untracedSpans`), and so do
+ * the spans inside them. An untraced span that fails is still recorded (with its start time, under the nearest
+ * traced span), up to as many failures of each name again.
  */
 export const MAX_SPANS_PER_NAME = 20;
 
@@ -29,18 +37,35 @@ export const MAX_SPAN_ANNOTATIONS = 40;
 
 export function subsegmentHooks(root: XraySegment): SpanHooks {
   const spans = new Map<string, number>();
+  const failures = new Map<string, number>();
   const untraced: Record<string, number> = {};
   let annotations = 0;
+  /** Runs `fn` with no span of its own, counted; a server error is recorded after the fact, within its cap. */
+  async function untracedSpan<T>(name: string, parent: XraySegment, fn: () => Promise<T>): Promise<T> {
+    untraced[name] = (untraced[name] ?? 0) + 1;
+    root.addMetadata('untracedSpans', { ...untraced });
+    const started = Date.now() / 1000;
+    try {
+      return await innermost.run({ parent, traced: false }, fn);
+    } catch (error) {
+      const failed = failures.get(name) ?? 0;
+      if (!isClientError(error) && failed < MAX_SPANS_PER_NAME) {
+        failures.set(name, failed + 1);
+        const sub = parent.addNewSubsegment(name);
+        sub.start_time = started;
+        sub.close(redactedError(error as Error));
+      }
+      throw error;
+    }
+  }
   return {
     async span(name, fn) {
+      const place = innermost.getStore() ?? { parent: root, traced: true };
       const count = spans.get(name) ?? 0;
-      if (count >= MAX_SPANS_PER_NAME) {
-        untraced[name] = (untraced[name] ?? 0) + 1;
-        root.addMetadata('untracedSpans', { ...untraced });
-        return fn(() => undefined);
-      }
+      if (!place.traced || count >= MAX_SPANS_PER_NAME)
+        return untracedSpan(name, place.parent, () => fn(() => undefined));
       spans.set(name, count + 1);
-      const sub = (innermost.getStore() ?? root).addNewSubsegment(name);
+      const sub = place.parent.addNewSubsegment(name);
       const annotate = (key: string, value: string | number | boolean): void => {
         const shown = typeof value === 'string' ? redactUrlCredentials(value) : value;
         if (annotations >= MAX_SPAN_ANNOTATIONS) return sub.addMetadata(key, shown);
@@ -49,7 +74,7 @@ export function subsegmentHooks(root: XraySegment): SpanHooks {
       };
       let result;
       try {
-        result = await innermost.run(sub, () => fn(annotate));
+        result = await innermost.run({ parent: sub, traced: true }, () => fn(annotate));
       } catch (error) {
         // A client's error (4xx) is no fault of ours: an error flag, as the handler segment gets, and no exception
         // (whose stack the SDK formats: the first one in a process loads the source maps, ~0.6 s on the local stage).

@@ -99,3 +99,82 @@ describe('bounds per trace', () => {
     expect(metadata[0]).toEqual(['file', 10]);
   });
 });
+
+describe('spans past the cap', () => {
+  interface Node {
+    name: string;
+    parent: string;
+    error?: Error;
+    start_time?: number;
+    addAnnotation(): void;
+    addMetadata(): void;
+    addErrorFlag(): void;
+    close(error?: Error): void;
+    addNewSubsegment(name: string): Node;
+  }
+  function tree() {
+    const nodes: Node[] = [];
+    const node = (name: string, parent: string): Node => {
+      const n: Node = {
+        name,
+        parent,
+        addAnnotation: () => undefined,
+        addMetadata: () => undefined,
+        addErrorFlag: () => undefined,
+        close: (error?: Error) => {
+          n.error = error;
+        },
+        addNewSubsegment: (child: string) => {
+          const made = node(child, name);
+          nodes.push(made);
+          return made;
+        },
+      };
+      return n;
+    };
+    return { root: node('handler', '') as unknown as XraySegment, nodes };
+  }
+
+  it('runs the spans inside an untraced span untraced too, never under another parent', async () => {
+    const { root, nodes } = tree();
+    const hooks = subsegmentHooks(root);
+    await hooks.span('sample', async () => {
+      for (let i = 0; i < MAX_SPANS_PER_NAME; i++) await hooks.span('read-block', async () => undefined);
+      // Past the cap: each read decodes, and its decode (the first of that name) must not land under `sample`.
+      for (let i = 0; i < 3; i++)
+        await hooks.span('read-block', () => hooks.span('decode', async () => undefined));
+    });
+    const edges = new Set(nodes.map((n) => `${n.parent} > ${n.name}`));
+    expect(edges).toEqual(new Set(['handler > sample', 'sample > read-block']));
+  });
+
+  it('records an untraced span that fails (a server error), under its traced parent, from when it started', async () => {
+    const { root, nodes } = tree();
+    const hooks = subsegmentHooks(root);
+    const before = Date.now() / 1000;
+    const failure = Object.assign(new Error('HTTP 500 from https://ops:S3cret@data.example/a.tif'), {
+      statusCode: 502,
+    });
+    const refused = Object.assign(new Error('bad location'), { statusCode: 400 });
+    await hooks.span('sample', async () => {
+      for (let i = 0; i < MAX_SPANS_PER_NAME; i++) await hooks.span('read-block', async () => undefined);
+      await expect(hooks.span('read-block', () => Promise.reject(failure))).rejects.toBe(failure);
+      await expect(hooks.span('read-block', () => Promise.reject(refused))).rejects.toBe(refused);
+    });
+    const reads = nodes.filter((n) => n.name === 'read-block');
+    expect(reads).toHaveLength(MAX_SPANS_PER_NAME + 1); // the server error, not the client's
+    const failed = reads[MAX_SPANS_PER_NAME];
+    expect(failed.parent).toBe('sample');
+    expect(failed.error?.message).toBe('HTTP 500 from https://***@data.example/a.tif');
+    expect(failed.start_time).toBeGreaterThanOrEqual(before);
+  });
+
+  it(`records at most ${MAX_SPANS_PER_NAME} such failures of one name`, async () => {
+    const { root, nodes } = tree();
+    const hooks = subsegmentHooks(root);
+    const failure = new Error('HTTP 500');
+    for (let i = 0; i < 3 * MAX_SPANS_PER_NAME; i++)
+      await expect(hooks.span('read-block', () => Promise.reject(failure))).rejects.toBe(failure);
+    expect(nodes).toHaveLength(2 * MAX_SPANS_PER_NAME);
+  });
+});
