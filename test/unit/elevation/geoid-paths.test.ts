@@ -50,10 +50,13 @@ it.each([
   expect(() => readGeoidPaths(file)).toThrow(file);
 });
 
-it('keeps a grid path that PyYAML would read as a number or a boolean a path (quoted for the registry)', () => {
+it('keeps a grid path that PyYAML would read as a number or a boolean a path (quoted for the registry)', async () => {
   const grids = new GeoidGrids(
     { egm96: '1_000', egm2008: 'yes' },
     { dataRoot: workDir, headerPrefetchBytes: 65536, timeoutMs: 5000, retries: 0, missingTtlMs: 60_000 },
   );
-  expect(grids.has('egm96') && grids.has('egm2008')).toBe(true);
+  // Read as the paths written: neither exists here, and the error names each as given.
+  const point = [{ lat: 1, lon: 1 }];
+  await expect(grids.undulations('egm96', point)).rejects.toThrow(path.join(workDir, '1_000'));
+  await expect(grids.undulations('egm2008', point)).rejects.toThrow(path.join(workDir, 'yes'));
 });
