@@ -15,11 +15,16 @@ export function pathsOutsideDataDir(configPath: string, dataDir: string): string
     ),
     ...Object.entries(readGeoidPaths(configPath)).map(([geoid, p]) => [`geoid grid ${geoid}`, p]),
   ];
+  const leaves = (relative: string) => relative === '..' || relative.startsWith(`..${path.sep}`);
   return named
     .filter(([, p]) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(p) && !path.isAbsolute(p))
-    .filter(([, p]) => {
+    .flatMap(([what, p]) => {
       const inside = path.relative(root, path.resolve(root, p));
-      return inside === '..' || inside.startsWith(`..${path.sep}`);
-    })
-    .map(([what, p]) => `${what}: path '${p}' leads out of DATA_DIR ${root}`);
+      if (leaves(inside)) return [`${what}: path '${p}' leads out of DATA_DIR ${root}`];
+      // Out and back in (`../data/srtm/` with DATA_DIR …/data): a folder reads it, but a URL cannot climb above
+      // the data layer's root, so it was asked as /data/srtm/ and "not found".
+      if (leaves(path.normalize(p)))
+        return [`${what}: path '${p}' leads out of DATA_DIR ${root} and back in: write it as '${inside}'`];
+      return [];
+    });
 }

@@ -37,7 +37,7 @@ it.each([
   60_000,
 );
 
-it('refuses config paths that lead out of DATA_DIR, naming each (the data layer folded `..` away: "not found")', () => {
+it('refuses config paths that lead out of DATA_DIR (or out and back in), naming each (the data layer folded `..` away: "not found")', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
   try {
     const configPath = path.join(dir, 'config.yaml');
@@ -51,6 +51,8 @@ it('refuses config paths that lead out of DATA_DIR, naming each (the data layer 
         '    path: ../elsewhere/',
         '  - name: folded',
         '    path: sample/../../sample/stuttgart.tif',
+        '  - name: reentering',
+        '    path: ../dem-sample/sample/stuttgart.tif',
         '  - name: absolute',
         `    path: ${path.join(dir, 'x.tif')}`,
         '  - name: remote',
@@ -72,6 +74,7 @@ it('refuses config paths that lead out of DATA_DIR, naming each (the data layer 
         'DATA_DIR to a folder holding them, or give absolute paths):\n' +
         `  - dataset 'sibling': path '../elsewhere/' leads out of DATA_DIR ${dataDir}\n` +
         `  - dataset 'folded': path 'sample/../../sample/stuttgart.tif' leads out of DATA_DIR ${dataDir}\n` +
+        `  - dataset 'reentering': path '../dem-sample/sample/stuttgart.tif' leads out of DATA_DIR ${dataDir} and back in: write it as 'sample/stuttgart.tif'\n` +
         `  - geoid grid egm96: path '../geoid/egm96-15.tif' leads out of DATA_DIR ${dataDir}\n`,
     );
     expect(run.stdout).not.toContain('data layer listening');
