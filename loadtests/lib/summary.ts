@@ -30,6 +30,8 @@ interface SummaryData {
   root_group: unknown;
   state: { testRunDurationMs: number };
   setup_data?: { measuredFrom?: number } | null;
+  /** This project's runner only: the run's exit code and abort reason (k6 gives handleSummary neither). */
+  runner?: { exitCode: number; abortReason: string | null };
 }
 
 /** The value a threshold expression judged, e.g. `p(95)` of `p(95)<200` (k6 does not pass it on). */
@@ -47,8 +49,8 @@ interface PlannedScenario {
 
 /**
  * How long the scenarios were planned to run (the latest start plus duration; a ramping one's stages summed), or
- * null when one runs by iterations. A run that ended well before it (abortOnFail, Ctrl-C, test.abort()) is marked:
- * its headline describes only the part that ran.
+ * null when one runs by iterations. A run that ended well before it (abortOnFail, Ctrl-C, test.abort(), a setup()
+ * error) is marked: its headline describes only the part that ran.
  */
 function plannedSeconds(): number | null {
   const scenarios = (exec.test.options.scenarios ?? {}) as Record<string, PlannedScenario>;
@@ -77,6 +79,9 @@ function headline(data: SummaryData) {
       .map(([threshold, r]) => ({ metric, threshold, observed: observed(v, threshold), ok: r.ok })),
   );
   const planned = plannedSeconds();
+  // The runner's exit code is the run's (Ctrl-C 105, a script error 107, test.abort() 108…). Under k6 only the
+  // thresholds are known here: a Ctrl-C'd run whose thresholds passed reads 0, so the report says where it came from.
+  const thresholdsExitCode = thresholds.every((t) => t.ok) ? 0 : 99;
   return {
     format: SUMMARY_FORMAT,
     startedAt: new Date(from ?? end - data.state.testRunDurationMs).toISOString(),
@@ -92,7 +97,9 @@ function headline(data: SummaryData) {
     http_req_duration_ms: m['http_req_duration{measured:true}']?.values ?? {},
     dropped_iterations: m.dropped_iterations?.values.count ?? 0,
     thresholds,
-    exitCode: thresholds.every((t) => t.ok) ? 0 : 99,
+    exitCode: data.runner?.exitCode ?? thresholdsExitCode,
+    exitCodeFrom: data.runner ? ('engine' as const) : ('thresholds' as const),
+    abortReason: data.runner?.abortReason ?? null,
   };
 }
 
@@ -116,8 +123,11 @@ export function summaryHandler(profile: string) {
       `    dropped iterations...: ${h.dropped_iterations}\n` +
       (h.stoppedEarly
         ? `    STOPPED EARLY........: after ${fixed(h.executionSeconds, 1)} s of the planned ${fixed(h.plannedSeconds ?? 0, 1)} s ` +
-          '(an abortOnFail threshold, Ctrl-C or test.abort()): the figures cover only that part\n'
+          `(${h.abortReason ?? 'an abortOnFail threshold, Ctrl-C, test.abort() or a setup() error'}): ` +
+          'the figures cover only that part\n'
         : '') +
+      (h.abortReason !== null && !h.stoppedEarly ? `    ended by.............: ${h.abortReason}\n` : '') +
+      `    exit code............: ${h.exitCode}${h.exitCodeFrom === 'thresholds' ? ' (from the thresholds; k6 gives handleSummary no exit code)' : ''}\n` +
       `    thresholds...........: ${h.thresholds.length - failedThresholds.length}/${h.thresholds.length} passed` +
       `${failedThresholds.map((t) => `\n      ✗ ${t.metric}: ${t.threshold}`).join('')}\n` +
       `    summary..............: ${file}\n\n`;

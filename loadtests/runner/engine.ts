@@ -363,6 +363,13 @@ export async function runTest(config: RunConfig): Promise<RunOutcome> {
       setupData,
       settings.summaryTimeUnit,
     );
+    data.runner = {
+      exitCode,
+      abortReason:
+        abortReason ??
+        failure?.message ??
+        (test.failedReason !== undefined ? `test run was marked as failed: ${test.failedReason}` : null),
+    };
     await remoteWrite?.stop();
 
     const lagMax = test.registry.aggregate('runner_event_loop_lag');

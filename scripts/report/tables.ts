@@ -28,7 +28,17 @@ export interface LoadSummary {
   /** The load profile that wrote the summary (baseline, stress…). */
   profile: string;
   exitCode: number | null;
+  /**
+   * 'engine': the exit code the run ended with (this project's runner passes it to handleSummary); 'thresholds':
+   * only the thresholds' verdict (k6 gives handleSummary no exit code, so a Ctrl-C'd run can read 0).
+   */
+  exitCodeFrom: 'engine' | 'thresholds';
+  /** Why the run ended early (abort, Ctrl-C, a setup() error), when the engine said. */
+  abortReason: string | null;
+  /** Passed: exit code 0, every threshold passed and the run went its planned length. */
   passed: boolean;
+  /** The verdict in words: what ended the run, from its exit code and abort reason (k6's errext exit codes). */
+  verdict: string;
   /** The run ended well before its planned length (abortOnFail, Ctrl-C, test.abort()): [ran, planned] seconds. */
   stoppedEarly: [number, number] | null;
   /**
@@ -41,6 +51,43 @@ export interface LoadSummary {
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** k6's exit codes (errext/exitcodes/codes.go, and 110 for test.fail()) and what ended a run with each. */
+const ENDED_BY: Record<number, string> = {
+  100: 'setup() TIMED OUT',
+  101: 'teardown() TIMED OUT',
+  105: 'INTERRUPTED (Ctrl-C or SIGTERM)',
+  107: 'SCRIPT ERROR',
+  108: 'ABORTED by test.abort()',
+  110: 'MARKED AS FAILED (test.fail())',
+};
+
+const verdictOf = (
+  load: Pick<LoadSummary, 'exitCode' | 'exitCodeFrom' | 'abortReason' | 'stoppedEarly'>,
+  thresholdsOk: boolean,
+): string => {
+  const code = load.exitCode;
+  const what =
+    code === null || code === 0
+      ? thresholdsOk
+        ? 'thresholds passed'
+        : 'thresholds FAILED'
+      : code === 99
+        ? load.abortReason !== null
+          ? 'ABORTED by an abortOnFail threshold'
+          : 'thresholds FAILED'
+        : (ENDED_BY[code] ?? 'FAILED');
+  const why = load.abortReason !== null ? `: ${load.abortReason}` : '';
+  const early = load.stoppedEarly
+    ? `; STOPPED EARLY after ${load.stoppedEarly[0].toFixed(1)} s of the planned ` +
+      `${load.stoppedEarly[1].toFixed(1)} s: the figures cover only that part`
+    : '';
+  const from =
+    load.exitCodeFrom === 'thresholds'
+      ? ' (exit code from the thresholds: k6 gives handleSummary none, so an interrupted run is not told apart)'
+      : '';
+  return `${what}${why}${early}${from}`;
+};
 
 export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary => {
   const thresholds = Array.isArray(summary.thresholds)
@@ -56,12 +103,19 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
       : null;
   const metrics = (summary.metrics ?? {}) as Record<string, { values?: Record<string, unknown> } | undefined>;
   const lag = num(metrics.runner_event_loop_lag?.values?.max);
+  const exitCode = num(summary.exitCode);
+  const thresholdsOk = thresholds.every((t) => t.ok === true);
+  // Summaries written before the field existed held the thresholds' code only.
+  const exitCodeFrom = summary.exitCodeFrom === 'engine' ? 'engine' : 'thresholds';
+  const abortReason = typeof summary.abortReason === 'string' ? summary.abortReason : null;
   return {
     testid: summary.testid ?? '',
     profile: typeof summary.profile === 'string' ? summary.profile : '',
-    exitCode: num(summary.exitCode),
-    passed:
-      thresholds.every((t) => t.ok === true) && (num(summary.exitCode) ?? 0) === 0 && stoppedEarly === null,
+    exitCode,
+    exitCodeFrom,
+    abortReason,
+    passed: thresholdsOk && (exitCode ?? 0) === 0 && stoppedEarly === null,
+    verdict: verdictOf({ exitCode, exitCodeFrom, abortReason, stoppedEarly }, thresholdsOk),
     stoppedEarly,
     generatorLagMs: lag !== null && lag > LAG_WARNING_MS ? lag : null,
     // What each measures: the scenarios' requests only (tag measured:true), over the scenarios' run time; setup()'s

@@ -31,6 +31,12 @@ export interface SummaryData {
   state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
   metrics: Record<string, MetricSummary>;
   setup_data?: unknown;
+  /**
+   * This runner only (k6 passes neither to handleSummary): the run's exit code and why it ended early, if it did
+   * (abort, Ctrl-C, a setup() error). The profiles' summary reports them, where the thresholds alone would call an
+   * interrupted or failed run passed.
+   */
+  runner?: { exitCode: number; abortReason: string | null };
 }
 
 /** k6's id of a group or check: the MD5 of its path, in hex. */

@@ -43,6 +43,43 @@ describe('report tables', () => {
     ]);
   });
 
+  // The verdict is the run's, not the thresholds': a run stopped by Ctrl-C near its end, or whose setup() threw, is
+  // never "passed", and the text names what ended it rather than a guess (k6's errext exit codes).
+  const ok = [{ metric: 'http_reqs{measured:true}', threshold: 'count>0', observed: 70, ok: true }];
+  it.each([
+    [105, "test run was aborted because k6 received a 'interrupt' signal", false, 'INTERRUPTED'],
+    [107, 'setup() failed: Error: boom', true, 'SCRIPT ERROR'],
+    [108, 'enough', true, 'ABORTED by test.abort()'],
+    [99, "thresholds on metrics 'http_req_failed' were crossed", true, 'ABORTED by an abortOnFail threshold'],
+    [100, 'setup() timed out', true, 'setup() TIMED OUT'],
+  ])('calls a run that ended with exit code %d failed and says why', (exitCode, abortReason, early, text) => {
+    const load = loadSummaryOf(
+      {
+        testid: 't',
+        exitCode,
+        exitCodeFrom: 'engine',
+        abortReason,
+        executionSeconds: 8,
+        plannedSeconds: 15,
+        stoppedEarly: early,
+        thresholds: ok,
+      },
+      'results/load/x.json',
+    );
+    expect(load.passed).toBe(false);
+    expect(load.exitCode).toBe(exitCode);
+    expect(load.verdict).toContain(text);
+    expect(load.verdict).toContain(abortReason);
+    expect(load.verdict).not.toMatch(/thresholds passed|abortOnFail threshold, Ctrl-C/);
+  });
+
+  it('says when the exit code is only the thresholds (k6 gives handleSummary none)', () => {
+    const load = loadSummaryOf({ testid: 't', exitCode: 0, thresholds: ok }, 'results/load/x.json');
+    expect(load.passed).toBe(true);
+    expect(load.verdict).toContain('thresholds passed');
+    expect(load.verdict).toContain('from the thresholds');
+  });
+
   it('reads a Markdown table, skipping prose and the alignment row', () => {
     const dir = tmp();
     fs.writeFileSync(
