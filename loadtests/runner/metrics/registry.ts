@@ -6,7 +6,7 @@ export type Tags = Record<string, string>;
 export interface Series {
   readonly tags: Tags;
   readonly sink: Sink;
-  /** Changed since the last remote-write flush. */
+  /** Changed since a VU last sent its gauge deltas (metrics/delta.ts). */
   dirty: boolean;
   /** Order of the last update, so merged gauges keep the latest value. */
   updated: number;

@@ -3,7 +3,7 @@
  * k6 dashboards work on our data: prefix `k6_`; counters `_total`; rates `_rate`; gauges as is; trends
  * as one gauge per stat (`k6_http_req_duration_p95`, time values in seconds), the stats chosen by
  * K6_PROMETHEUS_RW_TREND_STATS (k6's default: p(99)). Every value is cumulative since the test start,
- * per tag set, as in k6. Config by k6's env vars: K6_PROMETHEUS_RW_SERVER_URL, _PUSH_INTERVAL,
+ * per tag set, as in k6, and every series seen is pushed at every flush until the run ends. Config by k6's env vars: K6_PROMETHEUS_RW_SERVER_URL, _PUSH_INTERVAL,
  * _TREND_STATS, _HTTP_HEADERS.
  */
 import { request } from 'undici';
@@ -94,16 +94,18 @@ export class RemoteWriteOutput {
     await this.flush();
   }
 
-  /** Pushes every series that changed since the last flush. */
+  /**
+   * Pushes every series seen so far, changed or not, until the run ends (the last flush is stop()'s). The values are
+   * cumulative and the dashboards read them through last_over_time(…[$__rate_interval]), which ends a line one
+   * window after its last sample: pushing only the series that changed dropped a scenario from the failed-requests,
+   * checks and p95 charts as soon as it stopped sending, so they showed the scenarios still running.
+   */
   async flush(): Promise<void> {
     const now = Date.now();
     const out: PromSeries[] = [];
     for (const metric of this.registry.metrics.values()) {
-      for (const series of metric.series.values()) {
-        if (!series.dirty) continue;
-        series.dirty = false;
+      for (const series of metric.series.values())
         out.push(...mapSeries(metric, series, this.config.trendStats, now));
-      }
     }
     if (out.length === 0) return;
     try {

@@ -120,4 +120,30 @@ export default async function () {
     expect(received.every((d) => d.labels.testid === 'rw-test')).toBe(true);
     expect(received.every((d) => Math.abs(d.timestamp - Date.now()) < 60_000)).toBe(true);
   }, 30_000);
+
+  // The dashboards read cumulative values through last_over_time(…[$__rate_interval]): a series pushed only when it
+  // changed left the charts once its scenario ended (0 % failed for a run with 12–58 % failures).
+  it('keeps pushing a series after its scenario ended, up to the final flush', async () => {
+    received.length = 0;
+    const r = await runScript(
+      `import { sleep } from 'k6';
+export const options = { scenarios: {
+  early: { executor: 'per-vu-iterations', vus: 1, iterations: 1, exec: 'quick' },
+  late: { executor: 'constant-vus', vus: 1, duration: '2s', exec: 'slow' },
+} };
+export function quick() {}
+export function slow() { sleep(0.1); }`,
+      ['-o', 'experimental-prometheus-rw', '--tag', 'testid=rw-ended'],
+      {
+        K6_PROMETHEUS_RW_SERVER_URL: `${receiver.url}/api/v1/write`,
+        K6_PROMETHEUS_RW_PUSH_INTERVAL: '300ms',
+      },
+    );
+    expect(r.code).toBe(0);
+    const iterations = received.filter((d) => d.labels.__name__ === 'k6_iterations_total');
+    const lastAt = (scenario: string) =>
+      Math.max(...iterations.filter((d) => d.labels.scenario === scenario).map((d) => d.timestamp));
+    expect(lastAt('early')).toBe(lastAt('late'));
+    expect(iterations.filter((d) => d.labels.scenario === 'early').at(-1)?.value).toBe(1);
+  }, 30_000);
 });
