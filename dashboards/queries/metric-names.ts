@@ -38,6 +38,8 @@ export const k6 = {
   vusMax: 'k6_vus_max',
   httpReqFailed: 'k6_http_req_failed_rate',
   checks: 'k6_checks_rate',
+  /** The runner only (k6 pushes no such series): how many checks each `k6_checks_rate` series counted. */
+  checksSamples: 'k6_checks_samples_total',
   /** Trend stats the runner must push (K6_PROMETHEUS_RW_TREND_STATS=p(50),p(95),p(99)). */
   durationP50: 'k6_http_req_duration_p50',
   durationP95: 'k6_http_req_duration_p95',

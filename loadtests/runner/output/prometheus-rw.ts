@@ -64,7 +64,9 @@ export function mapSeries(
     case 'gauge':
       return [one(base, sink.value)];
     case 'rate':
-      return [one(`${base}_rate`, sink.rate)];
+      // Beside k6's `_rate` gauge, how many values it counted (not a k6 series): a rate per tag set cannot be
+      // combined across tag sets without its weight, and the checks chart is passes / all checks.
+      return [one(`${base}_rate`, sink.rate), one(`${base}_samples_total`, sink.total)];
     case 'trend': {
       const scale = metric.contains === 'time' ? 1 / 1000 : 1;
       return stats.map((stat) => one(`${base}_${statSuffix(stat)}`, trendStat(sink.values, stat) * scale));

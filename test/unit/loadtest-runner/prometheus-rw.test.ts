@@ -110,6 +110,10 @@ export default async function () {
     expect(reqs?.value).toBe(count(r.summary, 'http_reqs'));
     expect(last('k6_elevations_total')?.value).toBe(count(r.summary, 'elevations'));
     expect(last('k6_checks_rate')?.value).toBe(1);
+    // A Rate's sample count beside it, so the dashboards weight each tag set's rate (checks passed = passes / all).
+    const checks = r.summary.metrics.checks?.values ?? {};
+    expect(last('k6_checks_samples_total')?.value).toBe((checks.passes ?? 0) + (checks.fails ?? 0));
+    expect(last('k6_checks_samples_total')?.value).toBeGreaterThan(0);
     expect(last('k6_http_req_failed_rate')?.value).toBe(0);
     // Trend stats as gauges, time in seconds.
     const p95 = last('k6_http_req_duration_p95');
