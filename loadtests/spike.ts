@@ -10,7 +10,7 @@ import { mixedIteration } from './lib/mix.ts';
 import { loadDatasetBounds, type SetupData } from './lib/points.ts';
 import { duration, num, rate, seconds } from './lib/settings.ts';
 import { spike, steady } from './lib/shapes.ts';
-import { SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { requestsPerScenario, SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
 import { HEADLINE_THRESHOLDS, summaryHandler } from './lib/summary.ts';
 
 const base = rate('BASE_RATE', 20, 10);
@@ -30,6 +30,7 @@ export const options: Options = {
   },
   thresholds: {
     ...HEADLINE_THRESHOLDS,
+    ...requestsPerScenario(['before', 'spike', 'recovery']),
     // The spike itself may hurt; the service must be healthy before and after it.
     'http_req_duration{scenario:before}': [SLO.p95],
     'http_req_duration{scenario:recovery}': [SLO.p95],

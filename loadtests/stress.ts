@@ -9,7 +9,7 @@ import { mixedIteration } from './lib/mix.ts';
 import { loadDatasetBounds, type SetupData } from './lib/points.ts';
 import { duration, num, rate, seconds } from './lib/settings.ts';
 import { staircase } from './lib/shapes.ts';
-import { SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
+import { requestsPerScenario, SLO, SUMMARY_TREND_STATS } from './lib/slo.ts';
 import { HEADLINE_THRESHOLDS, summaryHandler } from './lib/summary.ts';
 
 const ramp = duration('RAMP', '1m', '2s');
@@ -23,6 +23,7 @@ export const options: Options = {
   },
   thresholds: {
     ...HEADLINE_THRESHOLDS,
+    ...requestsPerScenario(['stress']),
     'http_req_failed{scenario:stress}': [
       { threshold: SLO.failedRate, abortOnFail: true, delayAbortEval: firstStep },
     ],

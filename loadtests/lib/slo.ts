@@ -15,6 +15,15 @@ export const SLO = {
 };
 
 /**
+ * A scenario that sent nothing met no SLO: empty Rates and Trends pass in k6 (SCALE=abc once ran no request,
+ * "3/3 passed", exit 0), a Counter's count>0 does not. Every profile sets it for each of its scenarios, also those
+ * (stress, spike) that choose their other thresholds per scenario.
+ */
+export function requestsPerScenario(scenarios: string[]): Record<string, string[]> {
+  return Object.fromEntries(scenarios.map((name) => [`http_reqs{scenario:${name}}`, ['count>0']]));
+}
+
+/**
  * The SLO thresholds for each named scenario. Scoped by the `scenario` tag so that setup()'s requests
  * (dataset bounds and the warm-up that absorbs serverless cold starts) do not count against the SLO.
  */
@@ -27,11 +36,8 @@ export function sloThresholds(
     thresholds[`http_req_failed{scenario:${name}}`] = [SLO.failedRate];
     thresholds[`http_req_duration{scenario:${name}}`] = [SLO.p95];
     thresholds[`checks{scenario:${name}}`] = [SLO.checks];
-    // A scenario that sent nothing met no SLO: empty Rates and Trends pass in k6 (SCALE=abc once ran no request,
-    // "3/3 passed", exit 0), a Counter's count>0 does not.
-    thresholds[`http_reqs{scenario:${name}}`] = ['count>0'];
   }
-  return { ...thresholds, ...HEADLINE_THRESHOLDS, ...extra };
+  return { ...thresholds, ...requestsPerScenario(scenarios), ...HEADLINE_THRESHOLDS, ...extra };
 }
 
 /** Trend stats in every summary: p(50) is `med`; p(99) for the capacity table and the tail. */
