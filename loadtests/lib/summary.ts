@@ -112,14 +112,15 @@ export function summaryHandler(profile: string) {
       (exec.test.options.tags as Record<string, string> | undefined)?.testid ?? __ENV.TESTID ?? '';
     const file = __ENV.SUMMARY_FILE || `results/load/${profile}-${h.startedAt.replace(/[:.]/g, '-')}.json`;
     const content = { profile, testid, ...h, metrics: data.metrics, root_group: data.root_group };
-    const d = h.http_req_duration_ms;
+    // No request, no latency or failure share (k6's empty Trend and Rate read 0): printed as "-".
+    const d = h.requests === 0 ? {} : h.http_req_duration_ms;
     const failedThresholds = h.thresholds.filter((t) => !t.ok);
     const text =
       `\n  █ ${profile.toUpperCase()} (testid ${testid || '-'})\n\n` +
       `    elevations per minute: ${fixed(h.elevations_per_minute, 0)} (${h.elevations} in ${fixed(h.executionSeconds, 1)} s)\n` +
       `    requests per second..: ${fixed(h.requests_per_second)} (${h.requests} requests)\n` +
       `    http_req_duration....: p(95)=${fixed(d['p(95)'])}ms p(99)=${fixed(d['p(99)'])}ms med=${fixed(d.med)}ms\n` +
-      `    http_req_failed......: ${fixed(h.http_req_failed_rate * 100)}%\n` +
+      `    http_req_failed......: ${h.requests === 0 ? '-' : fixed(h.http_req_failed_rate * 100)}%\n` +
       `    dropped iterations...: ${h.dropped_iterations}\n` +
       (h.stoppedEarly
         ? `    STOPPED EARLY........: after ${fixed(h.executionSeconds, 1)} s of the planned ${fixed(h.plannedSeconds ?? 0, 1)} s ` +

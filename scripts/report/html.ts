@@ -51,8 +51,11 @@ const loadSection = (data: ReportData): string => {
   const verdict = `<span class="${load.passed ? 'pass' : 'fail'}">${esc(load.verdict)}</span>`;
   const boxes = load.headline
     .map(
+      // No value, no data-value: the page formats every data-value, and Number('') is 0 ("p95 0.00 ms" for none).
       (h) =>
-        `<div>${esc(h.label)}<b data-unit="${esc(h.unit)}" data-value="${h.value ?? ''}">${h.value ?? '–'}</b></div>`,
+        h.value === null
+          ? `<div>${esc(h.label)}<b>–</b></div>`
+          : `<div>${esc(h.label)}<b data-unit="${esc(h.unit)}" data-value="${h.value}">${h.value}</b></div>`,
     )
     .join('');
   const lag =

@@ -93,7 +93,10 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
   const thresholds = Array.isArray(summary.thresholds)
     ? (summary.thresholds as Record<string, unknown>[])
     : [];
-  const duration = (summary.http_req_duration_ms ?? {}) as Record<string, unknown>;
+  // No request, no latency or failure share: k6 gives an empty Trend 0 for every stat and an empty Rate 0, which
+  // the boxes showed as "p95 0.00 ms, failed 0.00 %" (shown "–").
+  const noRequests = num(summary.requests) === 0;
+  const duration = (noRequests ? {} : (summary.http_req_duration_ms ?? {})) as Record<string, unknown>;
   const ms = (v: unknown): number | null => (num(v) === null ? null : (v as number) / 1000);
   const ran = num(summary.executionSeconds);
   const planned = num(summary.plannedSeconds);
@@ -142,7 +145,7 @@ export const loadSummaryOf = (summary: RunSummary, file: string): LoadSummary =>
       {
         key: 'http_req_failed_rate',
         label: 'http_req_failed (scenarios’ requests)',
-        value: num(summary.http_req_failed_rate),
+        value: noRequests ? null : num(summary.http_req_failed_rate),
         unit: 'percentunit',
       },
       {

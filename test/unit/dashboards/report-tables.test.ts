@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ReportData } from '../../../scripts/report/collect';
+import { renderHtml } from '../../../scripts/report/html';
 import { findResultTable, loadSummaryOf, readTableFile } from '../../../scripts/report/tables';
 
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'report-tables-'));
@@ -78,6 +80,42 @@ describe('report tables', () => {
     expect(load.passed).toBe(true);
     expect(load.verdict).toContain('thresholds passed');
     expect(load.verdict).toContain('from the thresholds');
+  });
+
+  it('shows no p95 or failed share for a run that sent no request, rather than 0 ms and 0 %', () => {
+    // k6 gives an empty Trend 0 for every stat and an empty Rate 0: "p95 0.00 ms, failed 0.00%" read as perfect.
+    const load = loadSummaryOf(
+      {
+        testid: 't',
+        exitCode: 99,
+        requests: 0,
+        elevations_per_minute: 0,
+        requests_per_second: 0,
+        http_req_failed_rate: 0,
+        http_req_duration_ms: { 'p(95)': 0 },
+        dropped_iterations: 0,
+      },
+      'results/load/x.json',
+    );
+    const value = (key: string) => load.headline.find((h) => h.key === key)?.value;
+    expect(value('http_req_duration_p95')).toBeNull();
+    expect(value('http_req_failed_rate')).toBeNull();
+    expect(value('requests_per_second')).toBe(0);
+    // The page formats every box with a data-value, and Number('') is 0: a box with no value has none.
+    const html = renderHtml({
+      title: 't',
+      generatedAt: '',
+      window: { from: 0, to: 1 },
+      rateWindow: { seconds: 5, reason: '' },
+      run: { file: 'x.json', load },
+      sections: [],
+      panels: {},
+      checks: [],
+      traces: { service: '', functions: [], slowest: [] },
+      tables: [],
+    } as unknown as ReportData);
+    expect(html).toContain('http_req_duration p95 (scenarios’ requests)<b>–</b>');
+    expect(html).toContain('http_req_failed (scenarios’ requests)<b>–</b>');
   });
 
   it('reads a Markdown table, skipping prose and the alignment row', () => {
