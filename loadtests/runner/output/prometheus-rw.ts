@@ -78,6 +78,10 @@ export class RemoteWriteOutput {
   private timer?: NodeJS.Timeout;
   private pending: Promise<void> = Promise.resolve();
   private failures = 0;
+  /** The counter series pushed so far; a new one is started with a 0 (flush()). */
+  private readonly pushed = new WeakSet<Series>();
+  /** The previous push's time, or the output's start: when a series that is new now did not exist yet. */
+  private previousAt = Date.now();
 
   constructor(
     private readonly registry: Registry,
@@ -85,6 +89,7 @@ export class RemoteWriteOutput {
   ) {}
 
   start(): void {
+    this.previousAt = Date.now();
     this.timer = setInterval(() => {
       this.pending = this.pending.then(() => this.flush());
     }, this.config.pushIntervalMs);
@@ -105,10 +110,21 @@ export class RemoteWriteOutput {
   async flush(): Promise<void> {
     const now = Date.now();
     const out: PromSeries[] = [];
+    // A counter that first appears mid-run (a later scenario's) is started with a 0 at the previous push's time:
+    // rate() and increase() take a series' first sample as its start, so its first value, and the rate until its
+    // second sample, were left out (a spike chart read 1,937 elevations/min for 2,302).
+    const zeroAt = Math.min(this.previousAt, now - 1);
     for (const metric of this.registry.metrics.values()) {
-      for (const series of metric.series.values())
-        out.push(...mapSeries(metric, series, this.config.trendStats, now));
+      for (const series of metric.series.values()) {
+        const mapped = mapSeries(metric, series, this.config.trendStats, now);
+        if (series.sink.type === 'counter' && !this.pushed.has(series)) {
+          this.pushed.add(series);
+          out.push(...mapped.map((m) => ({ ...m, value: 0, timestampMs: zeroAt })));
+        }
+        out.push(...mapped);
+      }
     }
+    this.previousAt = now;
     if (out.length === 0) return;
     try {
       const res = await request(this.config.url, {

@@ -150,4 +150,36 @@ export function slow() { sleep(0.1); }`,
     expect(lastAt('early')).toBe(lastAt('late'));
     expect(iterations.filter((d) => d.labels.scenario === 'early').at(-1)?.value).toBe(1);
   }, 30_000);
+
+  // rate() and increase() take a counter's first sample as its start: one that first appears mid-run at 5 counted
+  // nothing until its second sample (the spike chart read 1,937 elevations/min for 2,302).
+  it("starts a counter that first appears mid-run with a 0 at the previous push's time", async () => {
+    received.length = 0;
+    const r = await runScript(
+      `import { sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+const later = new Counter('later');
+export const options = { scenarios: {
+  steady: { executor: 'constant-vus', vus: 1, duration: '2s', exec: 'slow' },
+  late: { executor: 'per-vu-iterations', vus: 1, iterations: 1, startTime: '1s', exec: 'once' },
+} };
+export function slow() { sleep(0.1); }
+export function once() { later.add(5); }`,
+      ['-o', 'experimental-prometheus-rw', '--tag', 'testid=rw-new'],
+      {
+        K6_PROMETHEUS_RW_SERVER_URL: `${receiver.url}/api/v1/write`,
+        K6_PROMETHEUS_RW_PUSH_INTERVAL: '300ms',
+      },
+    );
+    expect(r.code).toBe(0);
+    const samples = received.filter((d) => d.labels.__name__ === 'k6_later_total');
+    expect(samples[0]?.value).toBe(0);
+    expect(samples[1]?.value).toBe(5);
+    expect(samples[0].timestamp).toBeLessThan(samples[1].timestamp);
+    // The zero stands at a push the series was not in yet: the steady scenario's iterations were pushed then.
+    const pushTimes = new Set(
+      received.filter((d) => d.labels.__name__ === 'k6_iterations_total').map((d) => d.timestamp),
+    );
+    expect(pushTimes.has(samples[0].timestamp)).toBe(true);
+  }, 30_000);
 });
