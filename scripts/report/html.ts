@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChartPanel, ReportData } from './collect';
+import { seriesColours } from './colours';
 import type { Cell, Table } from './tables';
 import { waterfallSvg } from './waterfall';
 
@@ -149,6 +150,15 @@ const tracesSection = (data: ReportData): string => {
   );
 };
 
+/** Each series' line colour, chosen here per chart so that no two lines of one chart share one (colours.ts). */
+const withColours = (panels: ReportData['panels']): Record<string, ChartPanel> =>
+  Object.fromEntries(
+    Object.entries(panels).map(([key, panel]) => {
+      const colours = seriesColours(panel.series.map((s) => s.name));
+      return [key, { ...panel, series: panel.series.map((s, i) => ({ ...s, colour: colours[i] })) }];
+    }),
+  );
+
 export const renderHtml = (data: ReportData): string => {
   const css = fs.readFileSync(path.join(PAGE_DIR, 'report-page.css'), 'utf8');
   const pageJs = fs.readFileSync(path.join(PAGE_DIR, 'report-page.js'), 'utf8');
@@ -175,7 +185,7 @@ ${loadSection(data)}
 ${data.tables.map(tableHtml).join('\n')}
 ${sections}
 ${tracesSection(data)}
-<script type="application/json" id="report-data">${scriptJson({ window: data.window, runSpan: data.runSpan, panels: data.panels })}</script>
+<script type="application/json" id="report-data">${scriptJson({ window: data.window, runSpan: data.runSpan, panels: withColours(data.panels) })}</script>
 <script>${chartJs}</script>
 <script>${pageJs}</script>
 </body></html>

@@ -3,35 +3,7 @@
 (function () {
   'use strict';
   const data = JSON.parse(document.getElementById('report-data').textContent);
-  const PALETTE = [
-    '#1f77b4',
-    '#ff7f0e',
-    '#2ca02c',
-    '#9467bd',
-    '#8c564b',
-    '#e377c2',
-    '#17becf',
-    '#bcbd22',
-    '#7f7f7f',
-    '#393b79',
-    '#637939',
-    '#8c6d31',
-    '#843c39',
-    '#7b4173',
-    '#3182bd',
-    '#e6550d',
-    '#31a354',
-    '#756bb1',
-    '#0f5e8c',
-    '#b5651d',
-  ];
   const SLO_COLOR = '#d62728';
-  /** The colour follows the series name (as Grafana's palette-classic-by-name): one series, one colour in every panel. */
-  const colourOf = (name) => {
-    let h = 2166136261; // FNV-1a
-    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
-    return PALETTE[(h >>> 0) % PALETTE.length];
-  };
 
   const si = (v, units) => {
     let i = 0;
@@ -89,8 +61,9 @@
     const datasets = panel.series.map((s) => ({
       label: s.name,
       data: s.points.map(([t, v]) => ({ x: t * 1000, y: v })),
-      borderColor: colourOf(s.name),
-      backgroundColor: colourOf(s.name),
+      /* Chosen per chart by html.ts (scripts/report/colours.ts): by name, but never two alike in one chart. */
+      borderColor: s.colour,
+      backgroundColor: s.colour,
       borderWidth: 2,
       pointRadius: 0,
       spanGaps: false,
