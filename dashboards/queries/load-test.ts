@@ -88,7 +88,7 @@ export const loadTestPanels = {
     key: 'load-http-req-duration',
     title: 'http_req_duration p50 / p95 / p99 (slowest request name)',
     description:
-      'Response time percentiles as the load generator measured them, per run: k6 computes them per tag set (request name, status…), and percentiles do not add up, so each line is the slowest tag set’s. The line is the p95 SLO.',
+      'Response time percentiles as the load generator measured them, per run: k6 computes them per tag set (request name, status…), and percentiles do not add up, so each line is the slowest tag set’s. The line is the p95 SLO (in the run report: the run’s own p95 thresholds).',
     unit: 's',
     width: 12,
     queries: [

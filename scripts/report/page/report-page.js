@@ -68,12 +68,12 @@
       pointRadius: 0,
       spanGaps: false,
     }));
-    if (panel.slo) {
+    for (const slo of panel.slos) {
       datasets.push({
-        label: panel.slo.label,
+        label: slo.label,
         data: [
-          { x: fromMs, y: panel.slo.value },
-          { x: toMs, y: panel.slo.value },
+          { x: fromMs, y: slo.value },
+          { x: toMs, y: slo.value },
         ],
         borderColor: SLO_COLOR,
         backgroundColor: SLO_COLOR,
