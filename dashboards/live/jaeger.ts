@@ -87,9 +87,15 @@ export const waterfallSpans = (trace: JaegerTrace): WaterfallSpan[] =>
 export interface OperationTime {
   operation: string;
   count: number;
+  /** Summed over its spans: concurrent spans each count, so it can exceed the trace. */
   totalMs: number;
-  /** Time in spans of this operation not covered by their child spans. */
+  /** Time in spans of this operation not covered by their child spans, summed over its spans as totalMs. */
   selfMs: number;
+  /**
+   * Wall-clock self time: how long at least one span of this operation ran with none of its own children running.
+   * Never longer than the trace; selfMs summed four parallel reads of a 27-ms trace to 43 ms.
+   */
+  selfWallMs: number;
 }
 
 export interface TraceSummary {
@@ -109,21 +115,33 @@ export interface TraceSummary {
   spans?: WaterfallSpan[];
 }
 
-/** Length of the union of [start, end) intervals, clipped to [lo, hi). */
-const coveredLength = (intervals: [number, number][], lo: number, hi: number): number => {
+/** The union of [start, end) intervals clipped to [lo, hi), as disjoint intervals in order. */
+const union = (intervals: [number, number][], lo: number, hi: number): [number, number][] => {
   const clipped = intervals
     .map(([a, b]) => [Math.max(a, lo), Math.min(b, hi)] as [number, number])
     .filter(([a, b]) => b > a);
   clipped.sort((x, y) => x[0] - y[0]);
-  let total = 0;
-  let [curA, curB] = [Number.NaN, Number.NaN];
+  const out: [number, number][] = [];
   for (const [a, b] of clipped) {
-    if (Number.isNaN(curA) || a > curB) {
-      if (!Number.isNaN(curA)) total += curB - curA;
-      [curA, curB] = [a, b];
-    } else curB = Math.max(curB, b);
+    const last = out.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
   }
-  return Number.isNaN(curA) ? total : total + (curB - curA);
+  return out;
+};
+
+const lengthOf = (intervals: [number, number][]): number => intervals.reduce((n, [a, b]) => n + b - a, 0);
+
+/** [lo, hi) without the union of `covered`: a span's own time, outside its children. */
+const uncovered = (covered: [number, number][], lo: number, hi: number): [number, number][] => {
+  const out: [number, number][] = [];
+  let from = lo;
+  for (const [a, b] of union(covered, lo, hi)) {
+    if (a > from) out.push([from, a]);
+    from = b;
+  }
+  if (hi > from) out.push([from, hi]);
+  return out;
 };
 
 export const summarizeTrace = (trace: JaegerTrace): TraceSummary => {
@@ -143,17 +161,27 @@ export const summarizeTrace = (trace: JaegerTrace): TraceSummary => {
   const start = Math.min(...trace.spans.map((s) => s.startTime));
   const end = Math.max(...trace.spans.map((s) => s.startTime + s.duration));
   const byOp = new Map<string, OperationTime>();
+  const selfIntervals = new Map<string, [number, number][]>();
   for (const s of trace.spans) {
     const kids = (children.get(s.spanID) ?? []).map(
       (c) => [c.startTime, c.startTime + c.duration] as [number, number],
     );
-    const self = s.duration - coveredLength(kids, s.startTime, s.startTime + s.duration);
-    const op = byOp.get(s.operationName) ?? { operation: s.operationName, count: 0, totalMs: 0, selfMs: 0 };
+    const own = uncovered(kids, s.startTime, s.startTime + s.duration);
+    const op = byOp.get(s.operationName) ?? {
+      operation: s.operationName,
+      count: 0,
+      totalMs: 0,
+      selfMs: 0,
+      selfWallMs: 0,
+    };
     op.count += 1;
     op.totalMs += s.duration / 1000;
-    op.selfMs += self / 1000;
+    op.selfMs += lengthOf(own) / 1000;
     byOp.set(s.operationName, op);
+    selfIntervals.set(s.operationName, [...(selfIntervals.get(s.operationName) ?? []), ...own]);
   }
+  for (const op of byOp.values())
+    op.selfWallMs = lengthOf(union(selfIntervals.get(op.operation) ?? [], -Infinity, Infinity)) / 1000;
   return {
     traceID: trace.traceID,
     service: root ? (trace.processes[root.processID]?.serviceName ?? '') : '',
@@ -161,7 +189,8 @@ export const summarizeTrace = (trace: JaegerTrace): TraceSummary => {
     start: start / 1000,
     durationMs: (end - start) / 1000,
     spanCount: trace.spans.length,
-    breakdown: [...byOp.values()].sort((a, b) => b.selfMs - a.selfMs),
+    // Largest wall-clock self time first: where the trace's time went (summed self time ranks parallel work high).
+    breakdown: [...byOp.values()].sort((a, b) => b.selfWallMs - a.selfWallMs),
     route:
       (root && children.get(root.spanID)?.find((c) => c.operationName.startsWith('## '))?.operationName) ??
       '',

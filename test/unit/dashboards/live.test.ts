@@ -52,6 +52,25 @@ describe('trace span breakdown', () => {
     expect(byOp.decode).toMatchObject({ totalMs: 15, selfMs: 15 });
     expect(summarizeTrace(trace).breakdown[0].operation).toBe('read-block');
   });
+
+  // Summed over concurrent spans, self time can exceed the trace (a 27-ms trace listed read-block with 43 ms self);
+  // the wall-clock figure is the time at least one span of the operation ran with no child of its own running.
+  it('gives each operation’s self time on the wall clock too, never longer than the trace', () => {
+    const byOp = Object.fromEntries(summarizeTrace(trace).breakdown.map((b) => [b.operation, b]));
+    expect(byOp['read-block']).toMatchObject({ selfMs: 90, selfWallMs: 70 }); // 10–60 ∪ 40–80
+    expect(byOp['elevation-api-local-elevation']).toMatchObject({ selfMs: 10, selfWallMs: 10 });
+    expect(byOp.decode).toMatchObject({ selfWallMs: 15 });
+    const parallel: JaegerTrace = {
+      ...trace,
+      spans: [
+        span('root', 'elevation-api-local-elevation', 0, 27),
+        ...[0, 1, 2, 3].map((i) => span(`r${i}`, 'read-block', 2 + i, 11, 'root')),
+      ],
+    };
+    const reads = summarizeTrace(parallel).breakdown.find((b) => b.operation === 'read-block');
+    expect(reads?.selfMs).toBe(44);
+    expect(reads?.selfWallMs).toBe(14);
+  });
 });
 
 describe('time windows and Grafana-style substitutions', () => {
