@@ -78,7 +78,7 @@ export class RemoteWriteOutput {
   private timer?: NodeJS.Timeout;
   private pending: Promise<void> = Promise.resolve();
   private failures = 0;
-  /** The counter series pushed so far; a new one is started with a 0 (flush()). */
+  /** The series pushed so far, or there at the start; a new counter series is started with a 0 (flush()). */
   private readonly pushed = new WeakSet<Series>();
   /** The previous push's time, or the output's start: when a series that is new now did not exist yet. */
   private previousAt = Date.now();
@@ -90,6 +90,10 @@ export class RemoteWriteOutput {
 
   start(): void {
     this.previousAt = Date.now();
+    // Counters from before the output started (setup()'s requests) get no 0 at its start: their counts happened
+    // earlier, and a 0 there would chart them as a burst in the run's first interval.
+    for (const metric of this.registry.metrics.values())
+      for (const series of metric.series.values()) this.pushed.add(series);
     this.timer = setInterval(() => {
       this.pending = this.pending.then(() => this.flush());
     }, this.config.pushIntervalMs);

@@ -159,6 +159,8 @@ export function slow() { sleep(0.1); }`,
       `import { sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 const later = new Counter('later');
+const before = new Counter('before');
+export function setup() { before.add(3); }
 export const options = { scenarios: {
   steady: { executor: 'constant-vus', vus: 1, duration: '2s', exec: 'slow' },
   late: { executor: 'per-vu-iterations', vus: 1, iterations: 1, startTime: '1s', exec: 'once' },
@@ -181,5 +183,7 @@ export function once() { later.add(5); }`,
       received.filter((d) => d.labels.__name__ === 'k6_iterations_total').map((d) => d.timestamp),
     );
     expect(pushTimes.has(samples[0].timestamp)).toBe(true);
+    // setup()'s counts came before the output started: no 0 at its start, which would chart them inside the run.
+    expect(received.find((d) => d.labels.__name__ === 'k6_before_total')?.value).toBe(3);
   }, 30_000);
 });
