@@ -120,7 +120,7 @@ export function summaryHandler(profile: string) {
       `    elevations per minute: ${fixed(h.elevations_per_minute, 0)} (${h.elevations} in ${fixed(h.executionSeconds, 1)} s)\n` +
       `    requests per second..: ${fixed(h.requests_per_second)} (${h.requests} requests)\n` +
       `    http_req_duration....: p(95)=${fixed(d['p(95)'])}ms p(99)=${fixed(d['p(99)'])}ms med=${fixed(d.med)}ms\n` +
-      `    http_req_failed......: ${h.requests === 0 ? '-' : fixed(h.http_req_failed_rate * 100)}%\n` +
+      `    http_req_failed......: ${h.requests === 0 ? '-' : `${fixed(h.http_req_failed_rate * 100)}%`}\n` +
       `    dropped iterations...: ${h.dropped_iterations}\n` +
       (h.stoppedEarly
         ? `    STOPPED EARLY........: after ${fixed(h.executionSeconds, 1)} s of the planned ${fixed(h.plannedSeconds ?? 0, 1)} s ` +

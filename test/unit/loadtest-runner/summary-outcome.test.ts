@@ -16,7 +16,7 @@ interface ProfileSummary {
   abortReason: string | null;
 }
 
-const run = async (body: string) => {
+const run = async (body: string, interruptAfterMs?: number) => {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'k6summary-')), 'summary.json');
   const r = await runScript(
     `import { summaryHandler } from '${SUMMARY_LIB}';
@@ -24,6 +24,7 @@ export const handleSummary = summaryHandler('probe');
 ${body}`,
     [],
     { SUMMARY_FILE: file },
+    { interruptAfterMs },
   );
   return { r, summary: JSON.parse(readFileSync(file, 'utf8')) as ProfileSummary };
 };
@@ -47,6 +48,18 @@ export default function () { exec.test.abort('enough'); }`);
     expect(summary.exitCode).toBe(108);
     expect(summary.abortReason).toContain('enough');
   }, 30_000);
+
+  it('is 105 with the signal after Ctrl-C, where the thresholds passed', async () => {
+    const { r, summary } = await run(
+      `import { sleep } from 'k6';
+export const options = { vus: 1, duration: '60s', thresholds: { iterations: ['count>0'] } };
+export default function () { sleep(0.1); }`,
+      4000, // as sync-style.test's Ctrl-C: well after the VUs are up
+    );
+    expect(r.code).toBe(105);
+    expect(summary.exitCode).toBe(105);
+    expect(summary.abortReason).toBe("test run was aborted because k6 received a 'interrupt' signal");
+  }, 60_000);
 
   it('is 0 for a run that ended by itself with its thresholds passed', async () => {
     const { r, summary } =
